@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# iostorm: build, test, check, install, demo. `make V=1` shows the commands.
+
+OUTPUT ?= .output
+PREFIX ?= /usr/local
+CLANG ?= clang
+BPFTOOL ?= bpftool
+PKG_CONFIG ?= pkg-config
+CC ?= cc
+
+ARCH := $(shell uname -m | sed 's/x86_64/x86/' | sed 's/aarch64/arm64/')
+VMLINUX := vmlinux/$(ARCH)/vmlinux.h
+
+LIBBPF_CFLAGS := $(shell $(PKG_CONFIG) --cflags libbpf 2>/dev/null)
+LIBBPF_LIBS := $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null || echo -lbpf)
+JANSSON_LIBS := $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null || echo -ljansson)
+
+# System include dirs for the BPF target come after ours (-idirafter), so
+# clang finds asm/types.h and friends without picking up host headers first.
+CLANG_BPF_SYS_INCLUDES := $(shell $(CLANG) -v -E - </dev/null 2>&1 \
+	| sed -n '/<...> search starts here:/,/End of search list./{ s| \(/.*\)|-idirafter \1|p }')
+
+BPF_SRCS := $(wildcard bpf/*.bpf.c)
+BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/bpf/%.bpf.o,$(BPF_SRCS))
+USER_SRCS := $(filter-out user/main.c,$(wildcard user/*.c))
+USER_OBJS := $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(USER_SRCS))
+UNIT_SRCS := $(wildcard tests/unit/*.c)
+
+CFLAGS ?= -g -O2
+CFLAGS += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE \
+	  -I$(OUTPUT) -Ibpf -Iuser $(LIBBPF_CFLAGS) -MMD -MP
+LDLIBS := $(LIBBPF_LIBS) -lelf -lz $(JANSSON_LIBS) -lm -lpthread
+BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) \
+	      -Ibpf -Ivmlinux/$(ARCH) $(CLANG_BPF_SYS_INCLUDES) -MMD -MP
+
+ifeq ($(V),1)
+	Q =
+	msg =
+else
+	Q = @
+	msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+.DELETE_ON_ERROR:
+.PHONY: all test check unit install clean demo bench
+
+all: iostorm $(OUTPUT)/iostorm-workload
+
+$(OUTPUT) $(OUTPUT)/bpf $(OUTPUT)/user $(OUTPUT)/tests:
+	$(Q)mkdir -p $@
+
+$(OUTPUT)/bpf/%.bpf.o: bpf/%.bpf.c $(VMLINUX) | $(OUTPUT)/bpf
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+# One object from every BPF file, so one skeleton: one load, shared maps.
+$(OUTPUT)/iostorm.bpf.o: $(BPF_OBJS)
+	$(call msg,LINK-BPF,$@)
+	$(Q)$(BPFTOOL) gen object $@ $^
+
+$(OUTPUT)/iostorm.skel.h: $(OUTPUT)/iostorm.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name iostorm_bpf > $@
+
+$(OUTPUT)/user/%.o: user/%.c | $(OUTPUT)/user
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+# Only the files that load BPF need the skeleton.
+$(OUTPUT)/user/main.o $(OUTPUT)/user/bpf_setup.o: $(OUTPUT)/iostorm.skel.h
+
+iostorm: $(OUTPUT)/user/main.o $(USER_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+
+$(OUTPUT)/iostorm-workload: tests/workload.c | $(OUTPUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -pthread $< -o $@
+
+$(OUTPUT)/unit-tests: $(UNIT_SRCS) $(USER_OBJS) | $(OUTPUT)/tests
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+
+unit: $(OUTPUT)/unit-tests
+	$(Q)$(OUTPUT)/unit-tests
+
+# Unit tests need no root; the BPF and end-to-end tests skip (and say so)
+# without root or BTF.
+test: all $(OUTPUT)/unit-tests
+	$(Q)tests/run.sh
+
+check: test
+	$(Q)cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
+		--suppress=missingIncludeSystem -Ibpf -Iuser user/
+
+install: all
+	install -D -m 0755 iostorm $(DESTDIR)$(PREFIX)/sbin/iostorm
+
+demo: all
+	$(Q)scripts/demo.sh
+
+bench: all
+	$(Q)scripts/bench.sh
+
+clean:
+	$(call msg,CLEAN)
+	$(Q)rm -rf $(OUTPUT) iostorm
+
+-include $(wildcard $(OUTPUT)/bpf/*.d $(OUTPUT)/user/*.d)

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Page cache: pages the target brought into the cache (misses, readahead
+ * included when the target's own thread runs it) and faults on its file
+ * mappings. Both tracepoints fire in the task that caused them and name the
+ * file by (s_dev, i_ino), the same key as the VFS layer's.
+ */
+#include "common.bpf.h"
+#include "file.bpf.h"
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+SEC("tracepoint/filemap/mm_filemap_add_to_page_cache")
+int handle_filemap_add(struct trace_event_raw_mm_filemap_op_page_cache *ctx)
+{
+	struct thread_stats *ts;
+	struct file_stats *fs;
+	struct file_key key = {};
+	__u64 pages;
+	bool created;
+
+	if (!is_target())
+		return 0;
+	pages = 1ULL << (ctx->order & 31);
+	count(C_CACHE_PAGES, pages);
+	ts = thread_entry();
+	if (ts)
+		__sync_fetch_and_add(&ts->cache_pages, pages);
+	key.ino = ctx->i_ino;
+	key.dev = ctx->s_dev;
+	fs = file_entry(&key, &created);
+	if (fs)
+		__sync_fetch_and_add(&fs->cache_pages, pages);
+	return 0;
+}
+
+SEC("tracepoint/filemap/mm_filemap_fault")
+int handle_filemap_fault(struct trace_event_raw_mm_filemap_fault *ctx)
+{
+	struct file_stats *fs;
+	struct file_key key = {};
+	bool created;
+
+	if (!is_target())
+		return 0;
+	count(C_FAULTS, 1);
+	key.ino = ctx->i_ino;
+	key.dev = ctx->s_dev;
+	fs = file_entry(&key, &created);
+	if (fs)
+		__sync_fetch_and_add(&fs->faults, 1);
+	return 0;
+}

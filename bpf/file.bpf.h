@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * From an fd to a struct file, from a file to its (dev, ino), and from a
+ * dentry to an absolute path, all by CO-RE reads: this kernel has no
+ * kprobes and no bpf_d_path() outside fentry/LSM, so the path is built by
+ * walking d_parent and crossing mounts by hand.
+ */
+#ifndef FILE_BPF_H
+#define FILE_BPF_H
+
+#include "common.bpf.h"
+
+#define PATH_SCRATCH	4096		/* the walk builds the path backwards here */
+#define PATH_DEPTH	40		/* components walked at most */
+#define NAME_LEN	256
+
+struct path_scratch {
+	char buf[PATH_SCRATCH + NAME_LEN];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct path_scratch);
+} path_scratch SEC(".maps") __weak;
+
+/* Zeroed file_stats to insert: too large for the BPF stack. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct file_stats);
+} file_zero SEC(".maps") __weak;
+
+/* current->files->fdt->fd[fd], or NULL. */
+static __always_inline struct file *fd_file(int fd)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct fdtable *fdt;
+	struct file **fds;
+	struct file *file = NULL;
+
+	if (fd < 0)
+		return NULL;
+	fdt = BPF_CORE_READ(task, files, fdt);
+	if (!fdt || (unsigned int)fd >= BPF_CORE_READ(fdt, max_fds))
+		return NULL;
+	fds = BPF_CORE_READ(fdt, fd);
+	bpf_core_read(&file, sizeof(file), &fds[fd]);
+	return file;
+}
+
+static __always_inline __u32 file_mode(struct file *file)
+{
+	return BPF_CORE_READ(file, f_inode, i_mode) & S_IFMT;
+}
+
+static __always_inline void file_key_of(struct file *file, struct file_key *key)
+{
+	struct inode *inode = BPF_CORE_READ(file, f_inode);
+
+	key->ino = BPF_CORE_READ(inode, i_ino);
+	key->dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	key->pad = 0;
+}
+
+struct walk {
+	struct dentry *dentry;
+	struct mount *mnt;
+	struct dentry *mnt_root;
+	int off;
+	__u32 flags;
+};
+
+/*
+ * One step of the walk up from a dentry: prepend its name, or at a mount
+ * root continue from the mountpoint in the parent mount. Returns 1 to stop.
+ */
+static long walk_step(__u32 i, struct walk *w)
+{
+	/* Locals: CO-RE reads must not relocate struct walk's own fields. */
+	struct dentry *dentry = w->dentry, *parent;
+	struct mount *mnt = w->mnt;
+	struct path_scratch *s;
+	const unsigned char *name;
+	__u32 zero = 0, len;
+
+	if (dentry == w->mnt_root) {
+		struct mount *up = BPF_CORE_READ(mnt, mnt_parent);
+
+		if (up == mnt)
+			return 1;		/* the root of all */
+		w->dentry = BPF_CORE_READ(mnt, mnt_mountpoint);
+		w->mnt = up;
+		w->mnt_root = BPF_CORE_READ(up, mnt.mnt_root);
+		return 0;
+	}
+	parent = BPF_CORE_READ(dentry, d_parent);
+	if (dentry == parent)
+		return 1;			/* root of an unmounted tree */
+	s = bpf_map_lookup_elem(&path_scratch, &zero);
+	if (!s)
+		return 1;
+	name = BPF_CORE_READ(dentry, d_name.name);
+	len = BPF_CORE_READ(dentry, d_name.len) & (NAME_LEN - 1);
+	if (w->off < (int)len + 1) {
+		w->flags |= FILE_F_TRUNC;
+		return 1;
+	}
+	w->off -= len;
+	bpf_probe_read_kernel(&s->buf[w->off & (PATH_SCRATCH - 1)], len, name);
+	w->off -= 1;
+	s->buf[w->off & (PATH_SCRATCH - 1)] = '/';
+	w->dentry = parent;
+	return 0;
+}
+
+/*
+ * Write the path of (dentry, vfsmnt) into the scratch buffer, ending just
+ * before offset end, and return the offset where it starts. bpf_loop()
+ * keeps the verifier's work to one step, whatever PATH_DEPTH is. Sets
+ * FILE_F_TRUNC in *flags when the walk gave up (too deep or too long).
+ */
+static __always_inline int path_walk(struct dentry *dentry, struct vfsmount *vfsmnt,
+				     int end, __u32 *flags)
+{
+	struct walk w = {
+		.dentry = dentry,
+		.mnt = container_of(vfsmnt, struct mount, mnt),
+		.mnt_root = BPF_CORE_READ(vfsmnt, mnt_root),
+		.off = end,
+	};
+	long n = bpf_loop(PATH_DEPTH, walk_step, &w, 0);
+
+	if (n >= PATH_DEPTH)
+		w.flags |= FILE_F_TRUNC;
+	*flags |= w.flags;
+	return w.off;
+}
+
+/* Copy scratch[off, end) into the entry; keep the tail if it is too long. */
+static __always_inline void path_store(struct file_stats *fs,
+				       struct path_scratch *s, int off, int end)
+{
+	int len;
+
+	if (off >= end) {			/* "/" itself */
+		off = end - 1;
+		s->buf[off & (PATH_SCRATCH - 1)] = '/';
+	}
+	len = end - off;
+	if (len > PATH_LEN - 1) {
+		off = end - (PATH_LEN - 1);
+		len = PATH_LEN - 1;
+		fs->flags |= FILE_F_TRUNC;
+	}
+	if (len < 0)
+		return;
+	bpf_probe_read_kernel(fs->path, len & (PATH_LEN - 1),
+			      &s->buf[off & (PATH_SCRATCH - 1)]);
+	fs->path[len & (PATH_LEN - 1)] = 0;
+	fs->path_len = len;
+	fs->flags |= FILE_F_PATH;
+}
+
+/* Resolve the absolute path of an open file into a new entry. */
+static __always_inline void path_of_file(struct file_stats *fs, struct file *file)
+{
+	struct path_scratch *s;
+	__u32 zero = 0, flags = 0;
+	int off, end = PATH_SCRATCH - 1;
+
+	s = bpf_map_lookup_elem(&path_scratch, &zero);
+	if (!s)
+		return;
+	off = path_walk(BPF_CORE_READ(file, f_path.dentry),
+			BPF_CORE_READ(file, f_path.mnt), end, &flags);
+	fs->flags |= flags;
+	path_store(fs, s, off, end);
+}
+
+/*
+ * Resolve "base/rel" where rel is a user string given to a *stat() call and
+ * base is the directory of dirfd or the cwd. An absolute rel is taken as is.
+ * The result may hold "." and ".." components: user space normalizes it.
+ */
+static __always_inline void path_of_name(struct file_stats *fs, int dirfd,
+					 const char *rel)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct path_scratch *s;
+	struct dentry *dentry;
+	struct vfsmount *mnt;
+	__u32 zero = 0, flags = 0;
+	int n, off, end = PATH_SCRATCH - 1;
+	char first = 0;
+
+	s = bpf_map_lookup_elem(&path_scratch, &zero);
+	if (!s)
+		return;
+	bpf_probe_read_user(&first, 1, rel);
+	/* Measure rel in the unused front of the buffer, then place it at the end. */
+	n = bpf_probe_read_user_str(s->buf, NAME_LEN, rel);
+	if (n <= 1)
+		return;
+	off = end - (n - 1);
+	bpf_probe_read_user(&s->buf[off & (PATH_SCRATCH - 1)],
+			    (n - 1) & (NAME_LEN - 1), rel);
+	if (first != '/') {
+		off -= 1;
+		s->buf[off & (PATH_SCRATCH - 1)] = '/';
+		if (dirfd == AT_FDCWD) {
+			dentry = BPF_CORE_READ(task, fs, pwd.dentry);
+			mnt = BPF_CORE_READ(task, fs, pwd.mnt);
+		} else {
+			struct file *dir = fd_file(dirfd);
+
+			if (!dir)
+				return;
+			dentry = BPF_CORE_READ(dir, f_path.dentry);
+			mnt = BPF_CORE_READ(dir, f_path.mnt);
+		}
+		off = path_walk(dentry, mnt, off, &flags);
+		fs->flags |= flags;
+	}
+	path_store(fs, s, off, end);
+	fs->flags |= FILE_F_RELPATH;
+}
+
+/*
+ * The entry for key in the current files map, created when missing. On
+ * creation *created is set and the caller fills in the path. NULL when the
+ * map is full: that is counted as lost.
+ */
+static __always_inline struct file_stats *file_entry(struct file_key *key,
+						     bool *created)
+{
+	void *files = current_files_map();
+	struct file_stats *fs, *zero;
+	__u32 z = 0;
+	long err;
+
+	*created = false;
+	if (!files)
+		return NULL;
+	fs = bpf_map_lookup_elem(files, key);
+	if (fs)
+		return fs;
+	zero = bpf_map_lookup_elem(&file_zero, &z);
+	if (!zero)
+		return NULL;
+	err = bpf_map_update_elem(files, key, zero, BPF_NOEXIST);
+	if (err && err != -17 /* EEXIST: another CPU won the race */) {
+		count_lost(L_FILES_FULL);
+		return NULL;
+	}
+	fs = bpf_map_lookup_elem(files, key);
+	if (fs && !err) {
+		*created = true;
+		fs->first_ts = bpf_ktime_get_ns();
+	}
+	return fs;
+}
+
+/* The entry of the current thread, created when missing. */
+static __always_inline struct thread_stats *thread_entry(void)
+{
+	void *threads = current_threads_map();
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)id;
+	struct thread_stats *ts, zero = {};
+	long err;
+
+	if (!threads)
+		return NULL;
+	ts = bpf_map_lookup_elem(threads, &tid);
+	if (ts)
+		return ts;
+	zero.tgid = id >> 32;
+	bpf_get_current_comm(zero.comm, sizeof(zero.comm));
+	err = bpf_map_update_elem(threads, &tid, &zero, BPF_NOEXIST);
+	if (err && err != -17) {
+		count_lost(L_THREADS_FULL);
+		return NULL;
+	}
+	return bpf_map_lookup_elem(threads, &tid);
+}
+
+#endif /* FILE_BPF_H */

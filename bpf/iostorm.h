@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Structures and enums shared by the BPF programs and user space.
+ * Fixed-width types only, explicit padding, no includes: both sides see
+ * exactly the same layout.
+ */
+#ifndef IOSTORM_H
+#define IOSTORM_H
+
+/* Scope of the trace: which tasks count as the target. */
+enum scope_mode {
+	SCOPE_PIDS = 0,		/* tgids in the targets map, followed over fork */
+	SCOPE_ALL = 1,		/* every task but iostorm itself */
+	SCOPE_CGROUP = 2,	/* tasks whose cgroup v2 id is targ_cgid */
+};
+
+/*
+ * Log-linear histogram: values below 16 get a slot each; above, each power
+ * of two is cut into 16 equal sub-buckets, so a value is known to within
+ * 1/16 (6.25%) of itself. 64-bit values need (64 - 4 + 1) * 16 slots.
+ */
+#define HIST_SUB_BITS	4
+#define HIST_SUB	(1 << HIST_SUB_BITS)
+#define HIST_SLOTS	((64 - HIST_SUB_BITS + 1) * HIST_SUB)
+
+struct hist {
+	__u64 slots[HIST_SLOTS];
+};
+
+enum hist_id {
+	H_READ_LAT = 0,		/* ns, read-family syscalls on regular files */
+	H_READ_SIZE,		/* bytes returned per read call */
+	H_OPEN_LAT,		/* ns, open/openat/openat2 */
+	H_STAT_LAT,		/* ns, stat family */
+	H_CLOSE_LAT,		/* ns, close of files */
+	H_GETDENTS_LAT,		/* ns, getdents64 */
+	H_BLK_QUEUE_LAT,	/* ns, block request insert -> issue */
+	H_BLK_DEV_LAT,		/* ns, issue -> complete */
+	H_BLK_TOTAL_LAT,	/* ns, start -> complete */
+	H_BLK_SIZE,		/* bytes per completed request */
+	H_BLK_INFLIGHT,		/* requests in flight at issue */
+	H__MAX,
+};
+
+/*
+ * How the BPF side reads a traced syscall's arguments. User space fills the
+ * syscalls map (syscall number -> kind) from <sys/syscall.h>, so the BPF
+ * object carries no architecture's syscall numbers.
+ */
+enum sys_kind {
+	SK_NONE = 0,
+	SK_OPEN,		/* open(path, flags, mode) */
+	SK_OPENAT,		/* openat(dfd, path, ...), openat2(dfd, path, ...) */
+	SK_READ,		/* read(fd, ...), readv(fd, ...): at the file position */
+	SK_PREAD,		/* pread64, preadv(fd, ..., pos) */
+	SK_PREADV2,		/* preadv2(fd, iov, n, pos, ...): pos -1 = position */
+	SK_STAT,		/* newstat, newlstat(path, buf) */
+	SK_FSTATAT,		/* newfstatat(dfd, path, buf, flags) */
+	SK_FSTAT,		/* newfstat(fd, buf) */
+	SK_STATX,		/* statx(dfd, path, flags, mask, buf) */
+	SK_CLOSE,		/* close(fd) */
+	SK_GETDENTS,		/* getdents64(fd, ...) */
+	SK_MMAP,		/* mmap(addr, len, prot, flags, fd, off) */
+	SK__MAX,
+};
+
+#define SYSCALL_SLOTS	1024	/* syscall numbers mapped, 0 .. SYSCALL_SLOTS-1 */
+
+/* Global counters, one per-CPU array slot; user space sums the CPUs. */
+enum counter {
+	C_OPENS = 0,		/* successful opens of anything */
+	C_OPEN_ERRORS,
+	C_OPENS_OTHER,		/* opens of neither regular file nor directory */
+	C_READS,		/* read calls on regular files, EOF reads too */
+	C_READ_BYTES,
+	C_READ_NS,
+	C_READ_ERRORS,
+	C_READS_OTHER,		/* reads of pipes, sockets, devices: not counted */
+	C_STATS,
+	C_STAT_ERRORS,
+	C_CLOSES,
+	C_GETDENTS,
+	C_MMAPS,		/* mmaps of regular files */
+	C_FAULTS,		/* page-cache faults on file mappings */
+	C_CACHE_PAGES,		/* pages added to the page cache by the target */
+	C_META_NS,		/* open + stat + close + getdents time */
+	C_FORKS,		/* processes that joined the target by fork */
+	C_EXITS,		/* target processes that exited */
+	C__MAX,
+};
+
+/* Errno values of failed opens, counted per value; larger ones share the last. */
+#define ERRNO_SLOTS	136
+
+/* Events that could not be recorded. Each is reported with its count. */
+enum lost_reason {
+	L_FILES_FULL = 0,	/* per-file map full: the event is in totals only */
+	L_THREADS_FULL,		/* per-thread map full */
+	L_TARGETS_FULL,		/* a forked child could not be added to the target */
+	L_INFLIGHT,		/* no per-task slot for a syscall in flight */
+	L_FD_UNRESOLVED,	/* fd -> file walk failed on a traced read */
+	L_STATBUF,		/* stat buffer unreadable: stat in totals only */
+	L_BLK_REQS_FULL,	/* block request map full */
+	L__MAX,
+};
+
+#define PATH_LEN	256	/* tail kept when longer: FILE_F_TRUNC set */
+#define COMM_LEN	16
+
+struct file_key {
+	__u64 ino;
+	__u32 dev;		/* kernel encoding: major << 20 | minor */
+	__u32 pad;
+};
+
+enum file_flags {
+	FILE_F_PATH = 1,	/* path[] holds an absolute path */
+	FILE_F_TRUNC = 2,	/* path[] is the tail of a longer path */
+	FILE_F_READ = 4,	/* first_off is valid: a read happened this interval */
+	FILE_F_DIR = 8,
+	FILE_F_REG = 16,
+	FILE_F_RELPATH = 32,	/* path[] is as given to stat: user space joins it */
+};
+
+/*
+ * Per-file counters for one drain interval. Reads are classified as Darshan
+ * does, against the end of the previous read of the same file: consecutive
+ * when the read starts where the previous one ended, sequential when it
+ * starts at or beyond it (consecutive included), else random. The first read
+ * of an interval has no predecessor in the kernel: its offset is kept in
+ * first_off and user space classifies it against the previous interval.
+ */
+struct file_stats {
+	__u64 size;		/* i_size at the last access */
+	__u64 opens;
+	__u64 closes;
+	__u64 stats;
+	__u64 reads;
+	__u64 read_bytes;
+	__u64 read_ns;
+	__u64 read_ns_max;
+	__u64 reads_consec;	/* of reads after the interval's first */
+	__u64 reads_seq;
+	__u64 first_off;	/* offset of the interval's first read */
+	__u64 first_end;	/* first_off + its bytes */
+	__u64 last_end;		/* offset + bytes of the last read */
+	__u64 max_end;		/* highest byte read + 1 */
+	__u64 meta_ns;		/* open + stat + close + getdents time */
+	__u64 getdents;
+	__u64 mmaps;
+	__u64 faults;
+	__u64 cache_pages;
+	__u64 first_ts;		/* ns, CLOCK_MONOTONIC (bpf_ktime_get_ns) */
+	__u64 last_ts;
+	__u32 flags;		/* enum file_flags */
+	__u32 path_len;
+	char path[PATH_LEN];
+};
+
+/* Per-thread counters for one drain interval, keyed by tid. */
+struct thread_stats {
+	__u32 tgid;
+	__u32 pad;
+	char comm[COMM_LEN];
+	__u64 opens;
+	__u64 reads;
+	__u64 read_bytes;
+	__u64 read_ns;
+	__u64 stats;
+	__u64 meta_ns;
+	__u64 cache_pages;
+};
+
+#endif /* IOSTORM_H */

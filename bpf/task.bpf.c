@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Process scope: the target's processes are followed from fork to exit, so
+ * worker processes forked after the attach (PyTorch DataLoader workers)
+ * join the target, and exited ones leave it (a reused pid is not traced).
+ * Threads need nothing: the scope is keyed by tgid.
+ */
+#include "common.bpf.h"
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+const volatile __u32 targ_mode = SCOPE_PIDS;
+const volatile __u32 targ_self_tgid = 0;
+const volatile __u64 targ_cgid = 0;
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(handle_sched_process_fork, struct task_struct *parent,
+	     struct task_struct *child)
+{
+	__u32 ptgid = parent->tgid, ctgid = child->tgid;
+	__u8 one = 1;
+	long err;
+
+	if (targ_mode != SCOPE_PIDS || ptgid == ctgid)
+		return 0;
+	if (!bpf_map_lookup_elem(&targets, &ptgid))
+		return 0;
+	err = bpf_map_update_elem(&targets, &ctgid, &one, BPF_NOEXIST);
+	if (err && err != -17 /* EEXIST */) {
+		count_lost(L_TARGETS_FULL);
+		return 0;
+	}
+	count(C_FORKS, 1);
+	return 0;
+}
+
+/*
+ * Fires for every exiting thread; the process leaves the target when its
+ * last thread goes (signal->live is decremented before this tracepoint).
+ */
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(handle_sched_process_exit, struct task_struct *task)
+{
+	__u32 tgid = task->tgid;
+
+	if (targ_mode != SCOPE_PIDS)
+		return 0;
+	if (BPF_CORE_READ(task, signal, live.counter) != 0)
+		return 0;
+	if (bpf_map_delete_elem(&targets, &tgid) == 0)
+		count(C_EXITS, 1);
+	return 0;
+}

@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * VFS/syscall layer: opens, reads, stats, closes, getdents and mmaps of the
+ * target, counted per file (dev, ino), per thread and in total.
+ *
+ * One program on sys_enter and one on sys_exit. The syscalls map turns a
+ * syscall number into a kind, so untraced syscalls cost one array lookup.
+ * Entry state (time, fd's file, offset, user pointers) waits in task
+ * storage until the exit, where the result is known.
+ */
+#include "common.bpf.h"
+#include "hist.bpf.h"
+#include "file.bpf.h"
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+struct inflight {
+	__u64 ts;
+	__u64 off;		/* read offset, resolved at entry */
+	__u64 path;		/* user pointer: path of *stat*() */
+	__u64 buf;		/* user pointer: stat buffer */
+	struct file *file;	/* fd's file at entry (read, close, fstat...) */
+	__s32 fd;		/* dirfd for path lookups, else the fd */
+	__u32 kind;		/* enum sys_kind; 0 when nothing is in flight */
+	__u32 flags;		/* *at() flags */
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct inflight);
+} inflight SEC(".maps");
+
+/* syscall number -> enum sys_kind, filled by user space. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, SYSCALL_SLOTS);
+	__type(key, __u32);
+	__type(value, __u8);
+} syscalls SEC(".maps");
+
+static __always_inline void record_entry(struct inflight *in, struct pt_regs *regs)
+{
+	struct file *file;
+	__s64 pos;
+
+	switch (in->kind) {
+	case SK_READ:
+		in->file = file = fd_file(PT_REGS_PARM1_CORE_SYSCALL(regs));
+		in->off = file ? BPF_CORE_READ(file, f_pos) : 0;
+		break;
+	case SK_PREAD:
+		in->file = fd_file(PT_REGS_PARM1_CORE_SYSCALL(regs));
+		in->off = PT_REGS_PARM4_CORE_SYSCALL(regs);
+		break;
+	case SK_PREADV2:
+		in->file = file = fd_file(PT_REGS_PARM1_CORE_SYSCALL(regs));
+		pos = PT_REGS_PARM4_CORE_SYSCALL(regs);
+		if (pos == -1)
+			pos = file ? BPF_CORE_READ(file, f_pos) : 0;
+		in->off = pos;
+		break;
+	case SK_STAT:
+		in->fd = AT_FDCWD;
+		in->path = PT_REGS_PARM1_CORE_SYSCALL(regs);
+		in->buf = PT_REGS_PARM2_CORE_SYSCALL(regs);
+		break;
+	case SK_FSTATAT:
+		in->fd = PT_REGS_PARM1_CORE_SYSCALL(regs);
+		in->path = PT_REGS_PARM2_CORE_SYSCALL(regs);
+		in->buf = PT_REGS_PARM3_CORE_SYSCALL(regs);
+		in->flags = PT_REGS_PARM4_CORE_SYSCALL(regs);
+		break;
+	case SK_STATX:
+		in->fd = PT_REGS_PARM1_CORE_SYSCALL(regs);
+		in->path = PT_REGS_PARM2_CORE_SYSCALL(regs);
+		in->flags = PT_REGS_PARM3_CORE_SYSCALL(regs);
+		in->buf = PT_REGS_PARM5_CORE_SYSCALL(regs);
+		break;
+	case SK_FSTAT:
+		in->fd = PT_REGS_PARM1_CORE_SYSCALL(regs);
+		in->buf = PT_REGS_PARM2_CORE_SYSCALL(regs);
+		break;
+	case SK_CLOSE:
+	case SK_GETDENTS:
+		in->file = fd_file(PT_REGS_PARM1_CORE_SYSCALL(regs));
+		break;
+	case SK_MMAP:
+		if (!(PT_REGS_PARM4_CORE_SYSCALL(regs) & MAP_ANONYMOUS))
+			in->file = fd_file(PT_REGS_PARM5_CORE_SYSCALL(regs));
+		break;
+	}
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(handle_sys_enter, struct pt_regs *regs, long id)
+{
+	struct inflight *in;
+	__u32 nr = id;
+	__u8 *kind;
+
+	kind = bpf_map_lookup_elem(&syscalls, &nr);
+	if (!kind || *kind == SK_NONE || !is_target())
+		return 0;
+	in = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0,
+				  BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!in) {
+		count_lost(L_INFLIGHT);
+		return 0;
+	}
+	in->kind = *kind;
+	in->file = NULL;
+	in->path = 0;
+	in->buf = 0;
+	in->flags = 0;
+	in->fd = -1;
+	record_entry(in, regs);
+	in->ts = bpf_ktime_get_ns();
+	return 0;
+}
+
+/* The entry of file, created (with its path) when missing. */
+static __always_inline struct file_stats *entry_of_file(struct file *file)
+{
+	struct file_key key;
+	struct file_stats *fs;
+	bool created;
+
+	file_key_of(file, &key);
+	fs = file_entry(&key, &created);
+	if (fs && created)
+		path_of_file(fs, file);
+	return fs;
+}
+
+static __always_inline void note_meta(struct file_stats *fs, __u64 lat, __u64 now)
+{
+	__sync_fetch_and_add(&fs->meta_ns, lat);
+	fs->last_ts = now;
+}
+
+static __always_inline void open_exit(long ret, __u64 lat, __u64 now)
+{
+	struct thread_stats *ts;
+	struct file_stats *fs;
+	struct file *file;
+	__u32 mode, e;
+
+	hist_add(H_OPEN_LAT, lat);
+	count(C_META_NS, lat);
+	ts = thread_entry();
+	if (ts)
+		__sync_fetch_and_add(&ts->meta_ns, lat);
+	if (ret < 0) {
+		count(C_OPEN_ERRORS, 1);
+		e = -ret < ERRNO_SLOTS ? -ret : ERRNO_SLOTS - 1;
+		fs = bpf_map_lookup_elem(&open_errnos, &e);
+		if (fs)
+			*(__u64 *)fs += 1;
+		return;
+	}
+	count(C_OPENS, 1);
+	if (ts)
+		__sync_fetch_and_add(&ts->opens, 1);
+	file = fd_file(ret);
+	if (!file) {
+		count_lost(L_FD_UNRESOLVED);
+		return;
+	}
+	mode = file_mode(file);
+	if (mode != S_IFREG && mode != S_IFDIR) {
+		count(C_OPENS_OTHER, 1);
+		return;
+	}
+	fs = entry_of_file(file);
+	if (!fs)
+		return;
+	__sync_fetch_and_or(&fs->flags, mode == S_IFDIR ? FILE_F_DIR : FILE_F_REG);
+	__sync_fetch_and_add(&fs->opens, 1);
+	fs->size = BPF_CORE_READ(file, f_inode, i_size);
+	note_meta(fs, lat, now);
+}
+
+/*
+ * Classify a read as Darshan does (see struct file_stats). Concurrent reads
+ * of one file race on last_end; the order they are seen in is the order.
+ */
+static __always_inline void classify_read(struct file_stats *fs, __u64 off, __u64 end)
+{
+	__u64 last = fs->last_end;
+
+	if (!(fs->flags & FILE_F_READ)) {
+		fs->first_off = off;
+		fs->first_end = end;
+		__sync_fetch_and_or(&fs->flags, FILE_F_READ);
+	} else if (off >= last) {
+		__sync_fetch_and_add(&fs->reads_seq, 1);
+		if (off == last)
+			__sync_fetch_and_add(&fs->reads_consec, 1);
+	}
+	fs->last_end = end;
+	if (end > fs->max_end)
+		fs->max_end = end;
+}
+
+static __always_inline void read_exit(struct inflight *in, long ret,
+				      __u64 lat, __u64 now)
+{
+	struct thread_stats *ts;
+	struct file_stats *fs;
+	struct file *file = in->file;
+
+	if (!file) {
+		if (ret >= 0)
+			count_lost(L_FD_UNRESOLVED);
+		return;
+	}
+	if (file_mode(file) != S_IFREG) {
+		count(C_READS_OTHER, 1);
+		return;
+	}
+	if (ret < 0) {
+		count(C_READ_ERRORS, 1);
+		return;
+	}
+	count(C_READS, 1);
+	count(C_READ_BYTES, ret);
+	count(C_READ_NS, lat);
+	hist_add(H_READ_LAT, lat);
+	hist_add(H_READ_SIZE, ret);
+	ts = thread_entry();
+	if (ts) {
+		__sync_fetch_and_add(&ts->reads, 1);
+		__sync_fetch_and_add(&ts->read_bytes, ret);
+		__sync_fetch_and_add(&ts->read_ns, lat);
+	}
+	fs = entry_of_file(file);
+	if (!fs)
+		return;
+	__sync_fetch_and_or(&fs->flags, FILE_F_REG);
+	__sync_fetch_and_add(&fs->reads, 1);
+	__sync_fetch_and_add(&fs->read_bytes, ret);
+	__sync_fetch_and_add(&fs->read_ns, lat);
+	if (lat > fs->read_ns_max)
+		fs->read_ns_max = lat;
+	fs->size = BPF_CORE_READ(file, f_inode, i_size);
+	fs->last_ts = now;
+	classify_read(fs, in->off, in->off + ret);
+}
+
+/* Key and mode of a stat result, from the buffer the kernel just filled. */
+static __always_inline int stat_key(struct inflight *in, struct file_key *key,
+				    __u32 *mode, __u64 *size)
+{
+	if (in->kind == SK_STATX) {
+		struct statx *sx = (void *)in->buf;
+		__u32 maj = 0, min = 0;
+		__u16 m = 0;
+
+		if (bpf_probe_read_user(&key->ino, 8, &sx->stx_ino) ||
+		    bpf_probe_read_user(&m, 2, &sx->stx_mode) ||
+		    bpf_probe_read_user(size, 8, &sx->stx_size) ||
+		    bpf_probe_read_user(&maj, 4, &sx->stx_dev_major) ||
+		    bpf_probe_read_user(&min, 4, &sx->stx_dev_minor))
+			return -1;
+		*mode = m & S_IFMT;
+		key->dev = maj << 20 | min;
+	} else {
+		struct stat *st = (void *)in->buf;
+		__u64 dev = 0;
+
+		if (bpf_probe_read_user(&key->ino, 8, &st->st_ino) ||
+		    bpf_probe_read_user(mode, 4, &st->st_mode) ||
+		    bpf_probe_read_user(size, 8, &st->st_size) ||
+		    bpf_probe_read_user(&dev, 8, &st->st_dev))
+			return -1;
+		*mode &= S_IFMT;
+		/* st_dev is new_encode_dev(): back to major << 20 | minor */
+		key->dev = ((dev >> 8) & 0xfff) << 20 |
+			   (dev & 0xff) | ((dev >> 12) & 0xfff00);
+	}
+	key->pad = 0;
+	return 0;
+}
+
+/* Did this *stat*() name a path, or an fd (AT_EMPTY_PATH with "")? */
+static __always_inline bool stat_by_fd(struct inflight *in)
+{
+	char c = 1;
+
+	if (in->kind == SK_FSTAT)
+		return true;
+	if (in->kind == SK_STAT || !(in->flags & AT_EMPTY_PATH))
+		return false;
+	if (!in->path)
+		return true;
+	bpf_probe_read_user(&c, 1, (void *)in->path);
+	return c == 0;
+}
+
+static __always_inline void stat_exit(struct inflight *in, long ret,
+				      __u64 lat, __u64 now)
+{
+	struct thread_stats *ts;
+	struct file_stats *fs;
+	struct file_key key;
+	__u64 size = 0;
+	__u32 mode = 0;
+	bool created;
+
+	hist_add(H_STAT_LAT, lat);
+	count(C_META_NS, lat);
+	ts = thread_entry();
+	if (ts)
+		__sync_fetch_and_add(&ts->meta_ns, lat);
+	if (ret < 0) {
+		count(C_STAT_ERRORS, 1);
+		return;
+	}
+	count(C_STATS, 1);
+	if (ts)
+		__sync_fetch_and_add(&ts->stats, 1);
+	if (stat_key(in, &key, &mode, &size)) {
+		count_lost(L_STATBUF);
+		return;
+	}
+	if (mode != S_IFREG && mode != S_IFDIR)
+		return;
+	fs = file_entry(&key, &created);
+	if (!fs)
+		return;
+	if (created) {
+		if (stat_by_fd(in)) {
+			struct file *file = fd_file(in->fd);
+
+			if (file)
+				path_of_file(fs, file);
+		} else {
+			path_of_name(fs, in->fd, (const char *)in->path);
+		}
+	}
+	__sync_fetch_and_or(&fs->flags, mode == S_IFDIR ? FILE_F_DIR : FILE_F_REG);
+	__sync_fetch_and_add(&fs->stats, 1);
+	fs->size = size;
+	note_meta(fs, lat, now);
+}
+
+/* close, getdents64 and mmap: one count on the file named by the fd. */
+static __always_inline void fd_op_exit(struct inflight *in, long ret,
+				       __u64 lat, __u64 now)
+{
+	struct thread_stats *ts;
+	struct file_stats *fs;
+	struct file *file = in->file;
+	__u32 mode;
+
+	if (in->kind == SK_MMAP) {
+		if (!file || (ret < 0 && ret >= -MAX_ERRNO))
+			return;		/* anonymous, or failed */
+	} else {
+		hist_add(in->kind == SK_CLOSE ? H_CLOSE_LAT : H_GETDENTS_LAT, lat);
+		if (!file || ret < 0)
+			return;
+	}
+	mode = file_mode(file);
+	if (mode != S_IFREG && mode != S_IFDIR)
+		return;
+	fs = entry_of_file(file);
+	switch (in->kind) {
+	case SK_CLOSE:
+		count(C_CLOSES, 1);
+		if (fs)
+			__sync_fetch_and_add(&fs->closes, 1);
+		break;
+	case SK_GETDENTS:
+		count(C_GETDENTS, 1);
+		if (fs)
+			__sync_fetch_and_add(&fs->getdents, 1);
+		break;
+	case SK_MMAP:
+		count(C_MMAPS, 1);
+		if (fs)
+			__sync_fetch_and_add(&fs->mmaps, 1);
+		return;
+	}
+	count(C_META_NS, lat);
+	ts = thread_entry();
+	if (ts)
+		__sync_fetch_and_add(&ts->meta_ns, lat);
+	if (fs)
+		note_meta(fs, lat, now);
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(handle_sys_exit, struct pt_regs *regs, long ret)
+{
+	struct inflight *in;
+	__u64 now, lat;
+	__u32 kind;
+
+	in = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0, 0);
+	if (!in || in->kind == SK_NONE)
+		return 0;
+	kind = in->kind;
+	in->kind = SK_NONE;
+	now = bpf_ktime_get_ns();
+	lat = now - in->ts;
+
+	switch (kind) {
+	case SK_OPEN:
+	case SK_OPENAT:
+		open_exit(ret, lat, now);
+		break;
+	case SK_READ:
+	case SK_PREAD:
+	case SK_PREADV2:
+		read_exit(in, ret, lat, now);
+		break;
+	case SK_STAT:
+	case SK_FSTATAT:
+	case SK_FSTAT:
+	case SK_STATX:
+		stat_exit(in, ret, lat, now);
+		break;
+	default:
+		fd_op_exit(in, ret, lat, now);
+		break;
+	}
+	return 0;
+}

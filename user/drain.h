@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Moving what the kernel counted into user space: the per-interval file and
+ * thread maps are swapped and drained into the store; the global counters,
+ * histograms and lost counts are read (they are cumulative).
+ */
+#ifndef DRAIN_H
+#define DRAIN_H
+
+#include <stddef.h>
+#include <linux/types.h>
+
+struct iostorm_bpf;
+struct trace;
+
+struct gen {
+	int outer_fd;		/* ARRAY_OF_MAPS, slot 0 = the map being filled */
+	int inner_fd[2];
+	int active;		/* index into inner_fd */
+	size_t key_size;
+	size_t value_size;
+	void *keys;		/* batch buffers */
+	void *values;
+};
+
+struct drain {
+	struct gen files;
+	struct gen threads;
+	int ncpus;
+	void *percpu;		/* buffer for one per-CPU value */
+};
+
+int drain__init(struct drain *d, struct iostorm_bpf *skel);
+void drain__free(struct drain *d);
+/* Swap to the other inner maps and merge the previous ones into the store. */
+int drain__files(struct drain *d, struct trace *t);
+/* After detach: merge both inner maps, so nothing stays behind. */
+int drain__final(struct drain *d, struct trace *t);
+/* Read counters, lost counts, errnos and histograms (cumulative). */
+int drain__globals(struct drain *d, struct iostorm_bpf *skel, struct trace *t);
+
+#endif /* DRAIN_H */

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * iostorm: is a training job starving on storage, and why?
+ *
+ * parse -> check -> target -> load -> attach -> release -> loop -> drain
+ * -> report -> cleanup. See --help and README.md.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <bpf/libbpf.h>
+#include "iostorm.h"
+#include "iostorm.skel.h"
+#include "drain.h"
+#include "options.h"
+#include "probe.h"
+#include "report.h"
+#include "report_json.h"
+#include "report_text.h"
+#include "target.h"
+#include "trace.h"
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static int setup_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL))
+		return -errno;
+	/* A closed stdout must be an error we report, not a silent death. */
+	signal(SIGPIPE, SIG_IGN);
+	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+struct session {
+	struct options opts;
+	struct iostorm_bpf *skel;
+	struct drain drain;
+	struct launch launch;
+	struct trace *trace;
+	bool launched;
+};
+
+/* Resolve the target before loading: a bad pid or cgroup fails early. */
+static int prepare_target(struct session *s, __u64 *cgid)
+{
+	struct options *o = &s->opts;
+
+	target__describe(s->trace->target, sizeof(s->trace->target), o->mode,
+			 o->pids, o->nr_pids, o->cgroup, o->cmd);
+	if (o->mode == SCOPE_CGROUP)
+		return target__cgroup_id(o->cgroup, cgid);
+	if (o->cmd) {
+		int err = target__launch(o->cmd, &s->launch);
+
+		if (err)
+			fprintf(stderr, "iostorm: cannot start '%s': %s\n", o->cmd[0],
+				strerror(-err));
+		s->launched = !err;
+		return err;
+	}
+	if (o->nr_pids)
+		return target__check_pids(o->pids, o->nr_pids);
+	return 0;
+}
+
+/*
+ * Seed the target, attach, then seed again: a child forked between the
+ * first scan and the attach is found by the second.
+ */
+static int start_tracing(struct session *s)
+{
+	struct options *o = &s->opts;
+	int map_fd = bpf_map__fd(s->skel->maps.targets);
+	pid_t child = s->launched ? s->launch.pid : 0;
+	const pid_t *pids = s->launched ? &child : o->pids;
+	int n = s->launched ? 1 : o->nr_pids, err = 0;
+
+	if (o->mode == SCOPE_PIDS)
+		err = target__seed(map_fd, pids, n);
+	if (!err)
+		err = probe__attach(s->skel);
+	if (!err && o->mode == SCOPE_PIDS)
+		err = target__seed(map_fd, pids, n);
+	if (err)
+		return err;
+	if (s->launched)
+		return target__release(&s->launch, o->cmd[0]);
+	return 0;
+}
+
+/* Trace until the duration ends, a signal comes, or the target is gone. */
+static int trace_loop(struct session *s)
+{
+	struct options *o = &s->opts;
+	int map_fd = bpf_map__fd(s->skel->maps.targets);
+	double start = now_s(), next_drain = start + o->drain, t;
+	const struct timespec tick = { 0, 50 * 1000 * 1000 };
+	int err;
+
+	for (;;) {
+		nanosleep(&tick, NULL);
+		t = now_s();
+		if (stop_signal) {
+			s->trace->stopped_by = STOP_SIGNAL;
+			break;
+		}
+		if (o->duration && t - start >= o->duration) {
+			s->trace->stopped_by = STOP_DURATION;
+			break;
+		}
+		if (o->mode == SCOPE_PIDS && target__count(map_fd) == 0) {
+			s->trace->stopped_by = STOP_TARGET_EXIT;
+			break;
+		}
+		if (t >= next_drain) {
+			err = drain__files(&s->drain, s->trace);
+			if (err) {
+				fprintf(stderr, "iostorm: cannot drain the BPF maps: %s\n",
+					strerror(-err));
+				return err;
+			}
+			next_drain = t + o->drain;
+		}
+	}
+	s->trace->duration_s = now_s() - start;
+	return 0;
+}
+
+static int finish_tracing(struct session *s)
+{
+	int err;
+
+	probe__detach(s->skel);
+	err = drain__final(&s->drain, s->trace);
+	if (!err)
+		err = drain__globals(&s->drain, s->skel, s->trace);
+	if (err) {
+		fprintf(stderr, "iostorm: cannot read the BPF maps: %s\n", strerror(-err));
+		return err;
+	}
+	s->trace->prog_misses = probe__misses(s->skel);
+	return 0;
+}
+
+/* Wait for a launched command; stop it first if tracing ended before it. */
+static int reap_command(struct session *s)
+{
+	int status;
+
+	if (!s->launched)
+		return -1;
+	if (s->trace->stopped_by != STOP_TARGET_EXIT)
+		kill(s->launch.pid, SIGTERM);
+	while (waitpid(s->launch.pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	s->launched = false;
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+static int write_reports(struct session *s)
+{
+	struct options *o = &s->opts;
+	struct report_opts ro = { .top = o->top };
+	int err = 0;
+
+	if (!o->quiet) {
+		report_text__print(stdout, s->trace, &ro);
+		if (fflush(stdout) || ferror(stdout)) {
+			fprintf(stderr, "iostorm: cannot write the report: %s\n",
+				strerror(errno));
+			err = -EIO;
+		}
+	}
+	if (o->json) {
+		int e = report_json__write(o->json, s->trace);
+
+		if (e) {
+			fprintf(stderr, "iostorm: cannot write '%s': %s\n", o->json,
+				strerror(-e));
+			err = e;
+		}
+	}
+	return err;
+}
+
+/* Do not leave a launched command waiting at its gate forever. */
+static void abandon_command(struct session *s)
+{
+	if (!s->launched)
+		return;
+	kill(s->launch.pid, SIGKILL);
+	waitpid(s->launch.pid, NULL, 0);
+	s->launched = false;
+}
+
+int main(int argc, char **argv)
+{
+	struct session s = { .launch = { .gate_fd = -1, .err_fd = -1 } };
+	struct probe_config pc = {};
+	int err, status;
+
+	err = options__parse(&s.opts, argc, argv);
+	if (err)
+		return err > 0 ? EXIT_OK : EXIT_USAGE;
+	err = probe__check_env();
+	if (err)
+		goto out_free_opts;
+	s.trace = calloc(1, sizeof(*s.trace));
+	if (!s.trace || store__init(&s.trace->store)) {
+		err = -ENOMEM;
+		fprintf(stderr, "iostorm: out of memory\n");
+		goto out_free_trace;
+	}
+	s.trace->exit_status = -1;
+	err = setup_signals();
+	if (!err)
+		err = prepare_target(&s, &pc.cgid);
+	if (err)
+		goto out_free_trace;
+
+	pc.mode = s.opts.mode;
+	pc.map_files = s.opts.map_files;
+	pc.verbose = s.opts.verbose;
+	err = probe__load(&s.skel, &pc);
+	if (err)
+		goto out_abandon_command;
+	err = drain__init(&s.drain, s.skel);
+	if (err) {
+		fprintf(stderr, "iostorm: cannot set up draining: %s\n", strerror(-err));
+		goto out_free_drain;
+	}
+	err = start_tracing(&s);
+	if (!err)
+		err = trace_loop(&s);
+	if (!err)
+		err = finish_tracing(&s);
+	status = reap_command(&s);
+	s.trace->exit_status = status;
+	if (!err)
+		err = write_reports(&s);
+	if (!err && status >= 0)
+		err = status;	/* a positive exit status, passed through */
+
+out_free_drain:
+	drain__free(&s.drain);
+	iostorm_bpf__destroy(s.skel);
+out_abandon_command:
+	abandon_command(&s);
+out_free_trace:
+	if (s.trace)
+		store__free(&s.trace->store);
+	free(s.trace);
+out_free_opts:
+	options__free(&s.opts);
+	if (err < 0)
+		return EXIT_ERROR;
+	return err;
+}

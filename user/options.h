@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Command line: what to trace, for how long, and where the report goes. */
+#ifndef OPTIONS_H
+#define OPTIONS_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/* Exit codes, also documented in --help and the README. */
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_ERROR = 1,		/* could not trace, or could not write the report */
+	EXIT_USAGE = 2,		/* bad command line */
+};
+
+struct options {
+	int mode;		/* enum scope_mode */
+	pid_t *pids;		/* -p */
+	int nr_pids;
+	const char *cgroup;	/* --cgroup */
+	char **cmd;		/* -- COMMAND [ARGS...] */
+	double duration;	/* -d, seconds; 0 = until stopped */
+	double interval;	/* -i, seconds between interval lines; 0 = none */
+	double drain;		/* seconds between drains of the kernel maps */
+	const char *json;	/* --json FILE, "-" for stdout */
+	int top;		/* -T rows of the file, directory, thread tables */
+	unsigned int map_files;	/* --map-files: per-interval kernel file entries */
+	bool quiet;		/* -q: no text report (with --json -) */
+	bool verbose;		/* -v: libbpf's messages */
+};
+
+/*
+ * Fill o from argv. Returns 0 to go on, 1 when --help or --version was
+ * printed, or -EINVAL after printing what is wrong.
+ */
+int options__parse(struct options *o, int argc, char **argv);
+void options__free(struct options *o);
+
+#endif /* OPTIONS_H */

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The user-space store: every file and thread the trace has seen, merged
+ * from the kernel's per-interval maps. Files are kept in an open-addressing
+ * hash table keyed by (dev, ino) that grows without a cap; a record is
+ * sizeof(struct file_rec) plus its path, see store__bytes().
+ */
+#ifndef STORE_H
+#define STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+#include "iostorm.h"
+
+struct file_rec {
+	__u64 ino;
+	__u32 dev;		/* kernel encoding: major << 20 | minor */
+	__u32 flags;		/* enum file_flags, ORed over intervals */
+	__u64 size;
+	__u64 opens;
+	__u64 closes;
+	__u64 stats;
+	__u64 reads;
+	__u64 read_bytes;
+	__u64 read_ns;
+	__u64 read_ns_max;
+	__u64 reads_consec;	/* Darshan CONSEC_READS */
+	__u64 reads_seq;	/* Darshan SEQ_READS (consecutive included) */
+	__u64 last_end;		/* end of the last read, for the next interval */
+	__u64 max_end;		/* Darshan MAX_BYTE_READ + 1 */
+	__u64 meta_ns;
+	__u64 getdents;
+	__u64 mmaps;
+	__u64 faults;
+	__u64 cache_pages;
+	__u64 first_ts;		/* ns, CLOCK_MONOTONIC */
+	__u64 last_ts;
+	char *path;		/* absolute, normalized; NULL if never resolved */
+};
+
+struct thread_rec {
+	__u32 tid;
+	__u32 tgid;
+	char comm[COMM_LEN];
+	__u64 opens;
+	__u64 reads;
+	__u64 read_bytes;
+	__u64 read_ns;
+	__u64 stats;
+	__u64 meta_ns;
+	__u64 cache_pages;
+};
+
+struct store {
+	struct file_rec **files;	/* hash slots, NULL when empty */
+	size_t files_cap;		/* power of two */
+	size_t nr_files;
+	size_t path_bytes;		/* bytes held by paths */
+	struct thread_rec *threads;	/* unsorted array */
+	size_t nr_threads;
+	size_t threads_cap;
+};
+
+int store__init(struct store *s);
+void store__free(struct store *s);
+/* Merge one interval's kernel entry for key into the store. */
+int store__merge_file(struct store *s, const struct file_key *key,
+		      const struct file_stats *fs);
+int store__merge_thread(struct store *s, __u32 tid, const struct thread_stats *ts);
+struct file_rec *store__find(const struct store *s, __u32 dev, __u64 ino);
+/* Every file record, in hash order, for sorting by the caller; free() it. */
+struct file_rec **store__files(const struct store *s, size_t *n);
+/* Memory held by the store, in bytes. */
+size_t store__bytes(const struct store *s);
+
+#endif /* STORE_H */
