@@ -2,7 +2,9 @@
 /*
  * Page cache: pages the target brought into the cache (misses, readahead
  * included when the target's own thread runs it) and faults on its file
- * mappings. Both tracepoints fire in the task that caused them and name the
+ * mappings: a fault is seen by fault-around (pages already cached), by
+ * filemap_fault (the page was not mapped around), or by both when
+ * fault-around ran and missed; `faults` counts these events. Both tracepoints fire in the task that caused them and name the
  * file by (s_dev, i_ino), the same key as the VFS layer's.
  */
 #include "common.bpf.h"
@@ -34,20 +36,33 @@ int handle_filemap_add(struct trace_event_raw_mm_filemap_op_page_cache *ctx)
 	return 0;
 }
 
-SEC("tracepoint/filemap/mm_filemap_fault")
-int handle_filemap_fault(struct trace_event_raw_mm_filemap_fault *ctx)
+/* A fault on a file mapping that reached the page cache. */
+static __always_inline void count_fault(__u64 ino, __u32 dev)
 {
 	struct file_stats *fs;
-	struct file_key key = {};
+	struct file_key key = { .ino = ino, .dev = dev };
 	bool created;
 
-	if (!is_target())
-		return 0;
 	count(C_FAULTS, 1);
-	key.ino = ctx->i_ino;
-	key.dev = ctx->s_dev;
 	fs = file_entry(&key, &created);
 	if (fs)
 		__sync_fetch_and_add(&fs->faults, 1);
+}
+
+/* The page was not mapped by fault-around: looked up, or read from storage. */
+SEC("tracepoint/filemap/mm_filemap_fault")
+int handle_filemap_fault(struct trace_event_raw_mm_filemap_fault *ctx)
+{
+	if (is_target())
+		count_fault(ctx->i_ino, ctx->s_dev);
+	return 0;
+}
+
+/* Fault-around: one fault mapped the cached pages around it. */
+SEC("tracepoint/filemap/mm_filemap_map_pages")
+int handle_filemap_map_pages(struct trace_event_raw_mm_filemap_op_page_cache_range *ctx)
+{
+	if (is_target())
+		count_fault(ctx->i_ino, ctx->s_dev);
 	return 0;
 }

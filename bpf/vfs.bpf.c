@@ -404,7 +404,6 @@ int BPF_PROG(handle_sys_exit, struct pt_regs *regs, long ret)
 	if (!in || in->kind == SK_NONE)
 		return 0;
 	kind = in->kind;
-	in->kind = SK_NONE;
 	now = bpf_ktime_get_ns();
 	lat = now - in->ts;
 
@@ -428,5 +427,6 @@ int BPF_PROG(handle_sys_exit, struct pt_regs *regs, long ret)
 		fd_op_exit(in, ret, lat, now);
 		break;
 	}
+	in->kind = SK_NONE;
 	return 0;
 }

@@ -123,7 +123,7 @@ void drain__free(struct drain *d)
 
 int drain__files(struct drain *d, struct trace *t)
 {
-	int err, fd;
+	int err, fd = -1;
 
 	err = gen__swap(&d->files, &fd);
 	if (!err)

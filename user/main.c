@@ -59,6 +59,7 @@ struct session {
 	struct launch launch;
 	struct trace *trace;
 	bool launched;
+	bool exec_failed;	/* COMMAND never ran: exit with its 126/127 */
 };
 
 /* Resolve the target before loading: a bad pid or cgroup fails early. */
@@ -104,9 +105,12 @@ static int start_tracing(struct session *s)
 		err = target__seed(map_fd, pids, n);
 	if (err)
 		return err;
-	if (s->launched)
-		return target__release(&s->launch, o->cmd[0]);
-	return 0;
+	fprintf(stderr, "iostorm: tracing %s; Ctrl-C to stop\n", s->trace->target);
+	if (s->launched) {
+		err = target__release(&s->launch, o->cmd[0]);
+		s->exec_failed = err != 0;
+	}
+	return err;
 }
 
 /* Trace until the duration ends, a signal comes, or the target is gone. */
@@ -260,6 +264,8 @@ int main(int argc, char **argv)
 		err = finish_tracing(&s);
 	status = reap_command(&s);
 	s.trace->exit_status = status;
+	if (s.exec_failed)
+		err = status;
 	if (!err)
 		err = write_reports(&s);
 	if (!err && status >= 0)

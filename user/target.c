@@ -133,7 +133,8 @@ static void launch_child(char **argv, int gate_rd, int err_wr)
 	e = errno;
 	if (write(err_wr, &e, sizeof(e)) < 0)
 		_exit(127);
-	_exit(127);
+	/* As shells do: 127 for a command not found, 126 for one not runnable. */
+	_exit(e == ENOENT ? 127 : 126);
 }
 
 int target__launch(char **argv, struct launch *l)

@@ -1,0 +1,22 @@
+#!/bin/sh
+# Install what iostorm needs to build and test, from Debian's packages.
+# Usage: scripts/deps.sh   (as root; apt-get)
+set -eu
+
+PKGS="make gcc clang llvm pkg-config libbpf-dev libelf-dev zlib1g-dev bpftool
+libjansson-dev jq util-linux"
+
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing="$missing $p"
+done
+if [ -z "$missing" ]; then
+	echo "deps: all installed"
+	exit 0
+fi
+echo "deps: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

@@ -1,0 +1,65 @@
+# Helpers for tests/test_*.sh, sourced by tests/run.sh. Each test runs in a
+# subshell inside its own temporary directory; fail() ends it.
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+skip() {
+	echo "$*"
+	exit 77
+}
+
+# expect_eq WHAT ACTUAL EXPECTED
+expect_eq() {
+	[ "$2" = "$3" ] || fail "$1: got '$2', expected '$3'"
+	echo "  $1 = $2"
+}
+
+# jqr FILE FILTER: one raw value from a JSON file.
+jqr() {
+	jq -r "$2" "$1" || fail "jq '$2' on $1"
+}
+
+# tally FILE KEY: a value from the workload's "total ..." line.
+tally() {
+	grep '^total ' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
+}
+
+# wait_for FILE PATTERN [SECONDS]: wait until FILE has a line matching PATTERN.
+wait_for() {
+	local i
+	for ((i = 0; i < ${3:-20} * 10; i++)); do
+		grep -q -- "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	fail "timed out waiting for '$2' in $1: $(cat "$1" 2>/dev/null)"
+}
+
+# A dataset of N small files in ./data, generated once per test.
+gen_data() {
+	"$WORKLOAD" gen data --files "$1" ${2:+--dirs $2} >/dev/null || fail "gen"
+	sync
+}
+
+# Sum a per-file JSON key over the regular files under a directory prefix.
+sum_under() {
+	jq --arg p "$2" "[.files[] | select(.type == \"file\" and .path != null and (.path | startswith(\$p))) | .$3] | add // 0" "$1"
+}
+
+count_under() {
+	jq --arg p "$2" '[.files[] | select(.type == "file" and .path != null and (.path | startswith($p)))] | length' "$1"
+}
+
+# wait_at_gate PID: wait until PID blocks in openat(2) of its gate FIFO
+# (syscall 257 on x86_64, 56 on arm64), before the measured phase.
+wait_at_gate() {
+	local i nr
+	for ((i = 0; i < 200; i++)); do
+		read -r nr _ < "/proc/$1/syscall" 2>/dev/null
+		{ [ "$nr" = 257 ] || [ "$nr" = 56 ]; } && return 0
+		sleep 0.05
+	done
+	fail "pid $1 did not reach its gate"
+}

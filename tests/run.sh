@@ -1,0 +1,69 @@
+#!/bin/bash
+# iostorm's test runner: unit tests (no root), then BPF integration and
+# end-to-end tests that drive the real ./iostorm against workloads whose
+# exact effect is known. Tests that need root or BTF are skipped, and
+# counted as skipped, where those are missing.
+#
+# Usage: tests/run.sh [NAME_PATTERN]    e.g. tests/run.sh scenario
+set -u
+cd "$(dirname "$0")/.."
+
+ROOT=$PWD
+IOSTORM=$ROOT/iostorm
+WORKLOAD=$ROOT/.output/iostorm-workload
+PATTERN=${1:-}
+PASSED=0
+FAILED=0
+SKIPPED=0
+FAILED_NAMES=()
+
+. tests/lib.sh
+
+run_unit() {
+	echo "== unit tests"
+	if "$ROOT/.output/unit-tests"; then
+		PASSED=$((PASSED + 1))
+	else
+		FAILED=$((FAILED + 1))
+		FAILED_NAMES+=(unit)
+	fi
+}
+
+can_trace() {
+	[ "$(id -u)" = 0 ] && [ -r /sys/kernel/btf/vmlinux ]
+}
+
+# Run one test function in a fresh work directory; it fails by returning
+# non-zero (see fail() in lib.sh) and is skipped by returning 77.
+run_test() {
+	local name=$1 rc
+	[ -n "$PATTERN" ] && [[ $name != *$PATTERN* ]] && return
+	if ! can_trace; then
+		echo "SKIP $name (needs root and /sys/kernel/btf/vmlinux)"
+		SKIPPED=$((SKIPPED + 1))
+		return
+	fi
+	T=$(mktemp -d /tmp/iostorm-test.XXXXXX)
+	(cd "$T" && set -e && "$name") >"$T/log" 2>&1
+	rc=$?
+	case $rc in
+	0)  echo "ok   $name"; PASSED=$((PASSED + 1)); rm -rf "$T" ;;
+	77) echo "SKIP $name: $(tail -n1 "$T/log")"; SKIPPED=$((SKIPPED + 1)); rm -rf "$T" ;;
+	*)  echo "FAIL $name (log: $T/log)"; sed 's/^/    /' "$T/log" | tail -n 40
+	    FAILED=$((FAILED + 1)); FAILED_NAMES+=("$name") ;;
+	esac
+}
+
+for f in tests/test_*.sh; do
+	. "$f"
+done
+
+[ -z "$PATTERN" ] && run_unit
+for t in $(declare -F | awk '{print $3}' | grep '^test_'); do
+	run_test "$t"
+done
+
+echo
+[ ${#FAILED_NAMES[@]} -gt 0 ] && echo "failed: ${FAILED_NAMES[*]}"
+echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
+[ "$FAILED" = 0 ]

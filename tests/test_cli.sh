@@ -1,0 +1,79 @@
+# The command line as a user meets it: errors, exit codes, stop conditions.
+
+# expect_fail CODE PATTERN CMD...: CMD exits CODE and says PATTERN on stderr.
+expect_fail() {
+	local code=$1 pattern=$2 rc=0
+	shift 2
+	"$@" >out.txt 2>err.txt || rc=$?
+	expect_eq "exit status of $*" "$rc" "$code"
+	grep -q -- "$pattern" err.txt || fail "stderr lacks '$pattern': $(cat err.txt)"
+}
+
+test_cli_bad_input() {
+	expect_fail 2 "nothing to trace" "$IOSTORM"
+	expect_fail 2 "invalid value 'abc' for -p" "$IOSTORM" -p abc
+	expect_fail 2 "invalid value '-1' for -d" "$IOSTORM" -d -1 -a
+	expect_fail 2 "only one of" "$IOSTORM" -a -p 1
+	expect_fail 2 "Try 'iostorm --help'" "$IOSTORM" --no-such-flag
+	expect_fail 1 "cannot attach to pid 999999999: no such process" "$IOSTORM" -p 999999999
+	expect_fail 1 "cannot use cgroup '/nonexistent'" "$IOSTORM" --cgroup /nonexistent
+	expect_fail 127 "cannot run 'no-such-command-xyz'" "$IOSTORM" -q -j x.json -- no-such-command-xyz
+	"$IOSTORM" --help | grep -q "usage: iostorm" || fail "--help"
+}
+
+# Without CAP_BPF/CAP_PERFMON (or root) iostorm says how to fix it.
+test_cli_no_privileges() {
+	command -v setpriv >/dev/null || skip "setpriv not installed"
+	expect_fail 1 "run as root or grant CAP_BPF and CAP_PERFMON" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		--bounding-set=-all "$IOSTORM" -a -d 1
+}
+
+# The launched command's exit status is iostorm's, and signals map to 128+N.
+test_cli_exit_status() {
+	local rc=0
+	"$IOSTORM" -q -j a.json -- sh -c 'exit 3' 2>/dev/null || rc=$?
+	expect_eq "exit status" "$rc" 3
+	expect_eq "json exit_status" "$(jqr a.json .exit_status)" 3
+	rc=0
+	"$IOSTORM" -q -j b.json -- sh -c 'kill -9 $$' 2>/dev/null || rc=$?
+	expect_eq "killed by 9" "$rc" 137
+}
+
+# Ctrl-C (SIGINT) stops tracing of a live target and still prints the report.
+test_cli_sigint_prints_report() {
+	sleep 30 &
+	local spid=$!
+	"$IOSTORM" -p "$spid" -j out.json >report.txt 2>stderr.txt &
+	local ipid=$!
+	wait_for stderr.txt "Ctrl-C to stop"
+	kill -INT "$ipid"
+	wait "$ipid" || fail "iostorm exit $?"
+	kill "$spid"
+	expect_eq "stopped_by" "$(jqr out.json .stopped_by)" signal
+	grep -q "lost: 0 events" report.txt || fail "no lost line: $(cat report.txt)"
+}
+
+# -d stops after the duration; -a traces everything.
+test_cli_duration_all() {
+	"$IOSTORM" -a -d 1 -q -j out.json 2>/dev/null || fail "exit $?"
+	expect_eq "stopped_by" "$(jqr out.json .stopped_by)" duration
+	expect_eq "schema" "$(jqr out.json .schema)" iostorm.report/1
+}
+
+# A report that cannot be written fails loudly and leaves no partial file.
+test_cli_json_disk_full() {
+	mkdir small
+	mount -t tmpfs -o size=8k tmpfs small || skip "cannot mount tmpfs"
+	gen_data 300 3
+	local rc=0
+	"$IOSTORM" -q -j small/out.json -- "$WORKLOAD" read "$PWD/data" >/dev/null 2>err.txt || rc=$?
+	local left
+	left=$(ls -A small)
+	umount small
+	expect_eq "exit status" "$rc" 1
+	grep -q "cannot write 'small/out.json': No space left on device" err.txt ||
+		fail "stderr: $(cat err.txt)"
+	[ -z "$left" ] || fail "partial files left: $left"
+	expect_fail 1 "cannot write '/nonexistent/out.json'" "$IOSTORM" -q -j /nonexistent/out.json -- true
+}

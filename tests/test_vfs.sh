@@ -1,0 +1,92 @@
+# VFS layer: exact counts against the workload's own tally.
+
+# Launch with --: every dataset file opened, read to EOF and closed by 8
+# threads is reported with exactly its opens, read calls and bytes.
+test_launch_reader_exact() {
+	gen_data 2000 20
+	"$IOSTORM" -q --json out.json -- "$WORKLOAD" read "$PWD/data" --threads 8 \
+		--tally tally.txt >stdout.txt 2>stderr.txt || fail "iostorm exit $?: $(cat stderr.txt)"
+	local dir=$PWD/data/
+	expect_eq "files" "$(count_under out.json "$dir" )" 2000
+	expect_eq "opens" "$(sum_under out.json "$dir" opens)" "$(tally tally.txt opens)"
+	expect_eq "reads" "$(sum_under out.json "$dir" reads)" "$(tally tally.txt reads)"
+	expect_eq "bytes" "$(sum_under out.json "$dir" read_bytes)" "$(tally tally.txt read_bytes)"
+	expect_eq "closes" "$(sum_under out.json "$dir" closes)" "$(tally tally.txt closes)"
+	expect_eq "lost" "$(jqr out.json .lost.total)" 0
+	expect_eq "stopped_by" "$(jqr out.json .stopped_by)" target_exit
+	expect_eq "exit_status" "$(jqr out.json .exit_status)" 0
+}
+
+# Start a workload held at a FIFO gate and wait until it blocks there, so
+# the tracer attaches before the measured phase. Sets WPID.
+start_gated() {
+	mkfifo gate
+	"$WORKLOAD" "$@" --gate gate >tally.txt 2>wl.err &
+	WPID=$!
+	wait_at_gate "$WPID"
+}
+
+# Attach with -p to a gated workload; totals equal the tally exactly.
+attach_and_check() {
+	"$IOSTORM" -p "$WPID" -q --json out.json 2>stderr.txt &
+	local ipid=$!
+	wait_for stderr.txt "Ctrl-C to stop"
+	echo go > gate
+	wait "$WPID" || fail "workload failed: $(cat wl.err)"
+	wait "$ipid" || fail "iostorm exit $?: $(cat stderr.txt)"
+	for k in opens reads read_bytes closes stats; do
+		expect_eq "vfs.$k" "$(jqr out.json .vfs.$k)" "$(tally tally.txt $k)"
+	done
+	expect_eq "files" "$(jqr out.json .vfs.files)" "$(tally tally.txt files)"
+	expect_eq "lost" "$(jqr out.json .lost.total)" 0
+	expect_eq "stopped_by" "$(jqr out.json .stopped_by)" target_exit
+}
+
+test_attach_threads_exact() {
+	gen_data 3000 30
+	start_gated read "$PWD/data" --threads 8
+	attach_and_check
+}
+
+# TensorFlow-like: stat + open + pread64 to EOF + close, on 4 threads.
+test_attach_tf_style_exact() {
+	gen_data 1500 15
+	start_gated read "$PWD/data" --threads 4 --style tf
+	attach_and_check
+	expect_eq "stats >= files" "$(jqr out.json '.vfs.stats')" 1500
+}
+
+# PyTorch-like: 4 forked DataLoader workers, forked after the attach.
+test_attach_forked_workers_exact() {
+	gen_data 2000 20
+	start_gated read "$PWD/data" --style torch --procs 4
+	attach_and_check
+	expect_eq "threads seen" "$(jqr out.json '[.threads[] | select(.reads > 0)] | length')" 4
+}
+
+# Workers that already exist when iostorm attaches are found from /proc.
+test_attach_existing_children() {
+	gen_data 1000 10
+	mkfifo gate
+	# A parent shell whose 3 children each read a third, all held at the gate.
+	(
+		for i in 0 1 2; do
+			"$WORKLOAD" read "$PWD/data" --order sorted --limit 1000 \
+				--gate gate >"tally.$i" &
+		done
+		wait
+	) &
+	local ppid=$! i
+	sleep 0.2
+	for i in $(pgrep -P "$ppid"); do wait_at_gate "$i"; done
+	"$IOSTORM" -p "$ppid" -q --json out.json 2>stderr.txt &
+	local ipid=$!
+	wait_for stderr.txt "Ctrl-C to stop"
+	# One writer opens the FIFO for all three readers; one byte each.
+	printf xxx > gate
+	wait "$ppid"
+	wait "$ipid" || fail "iostorm exit $?: $(cat stderr.txt)"
+	local want=$(( $(tally tally.0 reads) + $(tally tally.1 reads) + $(tally tally.2 reads) ))
+	expect_eq "reads of 3 existing children" "$(sum_under out.json "$PWD/data/" reads)" "$want"
+	expect_eq "lost" "$(jqr out.json .lost.total)" 0
+}
