@@ -19,7 +19,7 @@ int handle_filemap_add(struct trace_event_raw_mm_filemap_op_page_cache *ctx)
 	struct file_stats *fs;
 	struct file_key key = {};
 	__u64 pages;
-	bool created;
+	bool need_path;
 
 	if (!is_target())
 		return 0;
@@ -30,7 +30,7 @@ int handle_filemap_add(struct trace_event_raw_mm_filemap_op_page_cache *ctx)
 		__sync_fetch_and_add(&ts->cache_pages, pages);
 	key.ino = ctx->i_ino;
 	key.dev = ctx->s_dev;
-	fs = file_entry(&key, &created);
+	fs = file_entry(&key, false, &need_path);
 	if (fs)
 		__sync_fetch_and_add(&fs->cache_pages, pages);
 	return 0;
@@ -41,10 +41,10 @@ static __always_inline void count_fault(__u64 ino, __u32 dev)
 {
 	struct file_stats *fs;
 	struct file_key key = { .ino = ino, .dev = dev };
-	bool created;
+	bool need_path;
 
 	count(C_FAULTS, 1);
-	fs = file_entry(&key, &created);
+	fs = file_entry(&key, false, &need_path);
 	if (fs)
 		__sync_fetch_and_add(&fs->faults, 1);
 }

@@ -153,7 +153,7 @@ static __always_inline void path_store(struct file_stats *fs,
 	if (len > PATH_LEN - 1) {
 		off = end - (PATH_LEN - 1);
 		len = PATH_LEN - 1;
-		fs->flags |= FILE_F_TRUNC;
+		__sync_fetch_and_or(&fs->flags, FILE_F_TRUNC);
 	}
 	if (len < 0)
 		return;
@@ -161,7 +161,7 @@ static __always_inline void path_store(struct file_stats *fs,
 			      &s->buf[off & (PATH_SCRATCH - 1)]);
 	fs->path[len & (PATH_LEN - 1)] = 0;
 	fs->path_len = len;
-	fs->flags |= FILE_F_PATH;
+	__sync_fetch_and_or(&fs->flags, FILE_F_PATH);
 }
 
 /* Resolve the absolute path of an open file into a new entry. */
@@ -176,7 +176,7 @@ static __always_inline void path_of_file(struct file_stats *fs, struct file *fil
 		return;
 	off = path_walk(BPF_CORE_READ(file, f_path.dentry),
 			BPF_CORE_READ(file, f_path.mnt), end, &flags);
-	fs->flags |= flags;
+	__sync_fetch_and_or(&fs->flags, flags);
 	path_store(fs, s, off, end);
 }
 
@@ -222,43 +222,48 @@ static __always_inline void path_of_name(struct file_stats *fs, int dirfd,
 			mnt = BPF_CORE_READ(dir, f_path.mnt);
 		}
 		off = path_walk(dentry, mnt, off, &flags);
-		fs->flags |= flags;
+		__sync_fetch_and_or(&fs->flags, flags);
 	}
 	path_store(fs, s, off, end);
-	fs->flags |= FILE_F_RELPATH;
+	__sync_fetch_and_or(&fs->flags, FILE_F_RELPATH);
 }
 
 /*
- * The entry for key in the current files map, created when missing. On
- * creation *created is set and the caller fills in the path. NULL when the
- * map is full: that is counted as lost.
+ * The entry for key in the current files map, created when missing. When
+ * want_path is set and the entry has no path yet, *need_path tells the one
+ * caller that claimed it to resolve the path. NULL when the map is full:
+ * that is counted as lost.
  */
 static __always_inline struct file_stats *file_entry(struct file_key *key,
-						     bool *created)
+						     bool want_path, bool *need_path)
 {
 	void *files = current_files_map();
 	struct file_stats *fs, *zero;
-	__u32 z = 0;
+	__u32 z = 0, old;
 	long err;
 
-	*created = false;
+	*need_path = false;
 	if (!files)
 		return NULL;
 	fs = bpf_map_lookup_elem(files, key);
-	if (fs)
-		return fs;
-	zero = bpf_map_lookup_elem(&file_zero, &z);
-	if (!zero)
-		return NULL;
-	err = bpf_map_update_elem(files, key, zero, BPF_NOEXIST);
-	if (err && err != -17 /* EEXIST: another CPU won the race */) {
-		count_lost(L_FILES_FULL);
-		return NULL;
+	if (!fs) {
+		zero = bpf_map_lookup_elem(&file_zero, &z);
+		if (!zero)
+			return NULL;
+		err = bpf_map_update_elem(files, key, zero, BPF_NOEXIST);
+		if (err && err != -17 /* EEXIST: another CPU won the race */) {
+			count_lost(L_FILES_FULL);
+			return NULL;
+		}
+		fs = bpf_map_lookup_elem(files, key);
+		if (!fs)
+			return NULL;
+		if (!err)
+			fs->first_ts = bpf_ktime_get_ns();
 	}
-	fs = bpf_map_lookup_elem(files, key);
-	if (fs && !err) {
-		*created = true;
-		fs->first_ts = bpf_ktime_get_ns();
+	if (want_path && !(fs->flags & FILE_F_PATH)) {
+		old = __sync_fetch_and_or(&fs->flags, FILE_F_CLAIM);
+		*need_path = !(old & FILE_F_CLAIM);
 	}
 	return fs;
 }

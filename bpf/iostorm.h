@@ -119,7 +119,8 @@ enum file_flags {
 	FILE_F_READ = 4,	/* first_off is valid: a read happened this interval */
 	FILE_F_DIR = 8,
 	FILE_F_REG = 16,
-	FILE_F_RELPATH = 32,	/* path[] is as given to stat: user space joins it */
+	FILE_F_RELPATH = 32,	/* path[] came from a stat: may hold "." and ".." */
+	FILE_F_CLAIM = 64,	/* a program is resolving the path (BPF only) */
 };
 
 /*

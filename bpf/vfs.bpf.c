@@ -121,16 +121,16 @@ int BPF_PROG(handle_sys_enter, struct pt_regs *regs, long id)
 	return 0;
 }
 
-/* The entry of file, created (with its path) when missing. */
+/* The entry of file, created when missing; its path resolved once. */
 static __always_inline struct file_stats *entry_of_file(struct file *file)
 {
 	struct file_key key;
 	struct file_stats *fs;
-	bool created;
+	bool need_path;
 
 	file_key_of(file, &key);
-	fs = file_entry(&key, &created);
-	if (fs && created)
+	fs = file_entry(&key, true, &need_path);
+	if (fs && need_path)
 		path_of_file(fs, file);
 	return fs;
 }
@@ -308,7 +308,7 @@ static __always_inline void stat_exit(struct inflight *in, long ret,
 	struct file_key key;
 	__u64 size = 0;
 	__u32 mode = 0;
-	bool created;
+	bool need_path;
 
 	hist_add(H_STAT_LAT, lat);
 	count(C_META_NS, lat);
@@ -328,10 +328,10 @@ static __always_inline void stat_exit(struct inflight *in, long ret,
 	}
 	if (mode != S_IFREG && mode != S_IFDIR)
 		return;
-	fs = file_entry(&key, &created);
+	fs = file_entry(&key, true, &need_path);
 	if (!fs)
 		return;
-	if (created) {
+	if (need_path) {
 		if (stat_by_fd(in)) {
 			struct file *file = fd_file(in->fd);
 
