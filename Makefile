@@ -67,7 +67,7 @@ $(OUTPUT)/user/%.o: user/%.c | $(OUTPUT)/user
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 # Only the files that load BPF need the skeleton.
-$(OUTPUT)/user/main.o $(OUTPUT)/user/bpf_setup.o: $(OUTPUT)/iostorm.skel.h
+$(OUTPUT)/user/main.o $(OUTPUT)/user/probe.o $(OUTPUT)/user/drain.o: $(OUTPUT)/iostorm.skel.h
 
 iostorm: $(OUTPUT)/user/main.o $(USER_OBJS)
 	$(call msg,LINK,$@)

@@ -16,7 +16,9 @@
 struct file_rec {
 	__u64 ino;
 	__u32 dev;		/* kernel encoding: major << 20 | minor */
-	__u32 flags;		/* enum file_flags, ORed over intervals */
+	__u32 flags;		/* enum file_flags, ORed over intervals, but:
+				 * FILE_F_READ: the file was ever read;
+				 * FILE_F_PATH, _TRUNC, _RELPATH: describe path */
 	__u64 size;
 	__u64 opens;
 	__u64 closes;
@@ -60,6 +62,8 @@ struct store {
 	struct thread_rec *threads;	/* unsorted array */
 	size_t nr_threads;
 	size_t threads_cap;
+	__u32 *thread_index;		/* hash on tid: index + 1 into threads, 0 empty */
+	size_t thread_index_cap;	/* power of two */
 };
 
 int store__init(struct store *s);
@@ -69,9 +73,13 @@ int store__merge_file(struct store *s, const struct file_key *key,
 		      const struct file_stats *fs);
 int store__merge_thread(struct store *s, __u32 tid, const struct thread_stats *ts);
 struct file_rec *store__find(const struct store *s, __u32 dev, __u64 ino);
+struct thread_rec *store__find_thread(const struct store *s, __u32 tid);
 /* Every file record, in hash order, for sorting by the caller; free() it. */
 struct file_rec **store__files(const struct store *s, size_t *n);
-/* Memory held by the store, in bytes. */
+/*
+ * Memory held by the store, in bytes: hash tables, records, paths and the
+ * thread array as requested from malloc (its own overhead not included).
+ */
 size_t store__bytes(const struct store *s);
 
 #endif /* STORE_H */

@@ -1,0 +1,610 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Reports from a small trace whose every number is known: the JSON parsed
+ * back with jansson, key by key; the text searched for its lines; and
+ * failures (full disk, file size limit) that must leave no partial report.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <glob.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <unistd.h>
+#include "report.h"
+#include "report_json.h"
+#include "report_text.h"
+#include "unit.h"
+
+#define MIB	(1024 * 1024)
+#define DEV_8_1	(8 << 20 | 1)
+
+static void add_file(struct trace *t, __u32 dev, __u64 ino, const char *path,
+		     struct file_stats fs)
+{
+	struct file_key k = { .dev = dev, .ino = ino };
+
+	if (path) {
+		snprintf(fs.path, sizeof(fs.path), "%s", path);
+		fs.path_len = strlen(path);
+		fs.flags |= FILE_F_PATH;
+	}
+	CHECK(!store__merge_file(&t->store, &k, &fs));
+}
+
+static void add_thread(struct trace *t, __u32 tid, const char *comm,
+		       struct thread_stats ts)
+{
+	ts.tgid = 42;
+	snprintf(ts.comm, sizeof(ts.comm), "%s", comm);
+	CHECK(!store__merge_thread(&t->store, tid, &ts));
+}
+
+/*
+ * Two regular files read in /data/train, the directory itself listed, and
+ * one file stat-ed whose path is unknown; two threads.
+ */
+static struct trace *trace_sample(void)
+{
+	struct trace *t = calloc(1, sizeof(*t));
+	__u64 *c;
+
+	if (!t || store__init(&t->store)) {
+		free(t);
+		return NULL;
+	}
+	c = t->counters;
+	snprintf(t->target, sizeof(t->target), "pid 42 (python)");
+	t->duration_s = 2.0;
+	t->exit_status = -1;
+	t->stopped_by = STOP_SIGNAL;
+	add_file(t, DEV_8_1, 100, "/data/train/a.bin", (struct file_stats){
+		.flags = FILE_F_REG | FILE_F_READ, .size = 4 * MIB, .opens = 1,
+		.closes = 1, .reads = 4, .read_bytes = 4 * MIB, .read_ns = 4000000,
+		.read_ns_max = 1100000, .reads_consec = 3, .reads_seq = 3,
+		.first_off = 0, .first_end = MIB, .last_end = 4 * MIB,
+		.max_end = 4 * MIB, .meta_ns = 1000, .first_ts = 10, .last_ts = 20 });
+	add_file(t, DEV_8_1, 101, "/data/train/b.bin", (struct file_stats){
+		.flags = FILE_F_REG | FILE_F_READ, .size = MIB, .opens = 1,
+		.closes = 1, .reads = 2, .read_bytes = 8192, .read_ns = 1000000,
+		.first_off = 100, .first_end = 4196, .last_end = 4096, .max_end = 4196 });
+	add_file(t, DEV_8_1, 2, "/data/train", (struct file_stats){
+		.flags = FILE_F_DIR, .opens = 1, .getdents = 3, .meta_ns = 500000 });
+	add_file(t, 9 << 20 | 2, 77, NULL, (struct file_stats){
+		.flags = FILE_F_REG, .size = 10, .stats = 1, .meta_ns = 100 });
+	add_thread(t, 100, "python", (struct thread_stats){
+		.opens = 2, .reads = 4, .read_bytes = 4 * MIB, .read_ns = 4000000,
+		.meta_ns = 1000 });
+	add_thread(t, 101, "worker", (struct thread_stats){
+		.opens = 1, .reads = 2, .read_bytes = 8192, .read_ns = 1000000,
+		.stats = 1, .meta_ns = 500100 });
+	c[C_OPENS] = 3;
+	c[C_OPEN_ERRORS] = 5;
+	t->open_errnos[ENOENT] = 3;
+	t->open_errnos[EACCES] = 2;
+	c[C_READS] = 6;
+	c[C_READ_BYTES] = 4 * MIB + 8192;
+	c[C_READ_NS] = 5000000;
+	c[C_STATS] = 1;
+	c[C_CLOSES] = 2;
+	c[C_GETDENTS] = 3;
+	c[C_META_NS] = 501100;
+	c[C_CACHE_PAGES] = 1026;
+	hist__add(&t->hists[H_READ_LAT], 1000000, 4);
+	hist__add(&t->hists[H_READ_LAT], 500000, 2);
+	hist__add(&t->hists[H_READ_SIZE], MIB, 4);
+	hist__add(&t->hists[H_READ_SIZE], 4096, 2);
+	hist__add(&t->hists[H_OPEN_LAT], 20000, 3);
+	hist__add(&t->hists[H_STAT_LAT], 100, 1);
+	return t;
+}
+
+static void trace_free(struct trace *t)
+{
+	if (!t)
+		return;
+	store__free(&t->store);
+	free(t);
+}
+
+/* Does obj hold exactly these keys? */
+static void check_keys(json_t *obj, const char *const *keys, size_t n, const char *what)
+{
+	CHECK(json_is_object(obj));
+	for (size_t i = 0; i < n; i++)
+		if (!json_object_get(obj, keys[i]))
+			unit__fail(__FILE__, __LINE__, "%s: no key '%s'", what, keys[i]);
+	if (json_object_size(obj) != n)
+		unit__fail(__FILE__, __LINE__, "%s: %zu keys, want %zu", what,
+			   json_object_size(obj), n);
+}
+
+#define CHECK_KEYS(obj, what, ...)					\
+	do {								\
+		static const char *const k_[] = { __VA_ARGS__ };	\
+		check_keys(obj, k_, sizeof(k_) / sizeof(k_[0]), what);	\
+	} while (0)
+
+#define HIST_KEYS "unit", "count", "p50", "p90", "p99", "p999", "max", "rel_error", "buckets"
+
+static __u64 u64_at(json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+
+	if (!json_is_integer(v)) {
+		unit__fail(__FILE__, __LINE__, "'%s' is not an integer", key);
+		return ~0ULL;
+	}
+	return (__u64)json_integer_value(v);
+}
+
+static const char *str_at(json_t *obj, const char *key)
+{
+	return json_string_value(json_object_get(obj, key));
+}
+
+static json_t *load(const char *path)
+{
+	json_error_t jerr;
+	json_t *root = json_load_file(path, 0, &jerr);
+
+	if (!root)
+		fprintf(stderr, "jansson: %s: %s at line %d\n", path, jerr.text, jerr.line);
+	return root;
+}
+
+static void check_hist(json_t *h, const struct hist *want, const char *unit)
+{
+	json_t *b;
+	size_t n = 0;
+
+	CHECK_KEYS(h, "hist", HIST_KEYS);
+	CHECK_STR(str_at(h, "unit"), unit);
+	CHECK_EQ_U64(u64_at(h, "count"), hist__count(want));
+	CHECK_EQ_U64(u64_at(h, "p50"), hist__quantile(want, 0.5));
+	CHECK_EQ_U64(u64_at(h, "p99"), hist__quantile(want, 0.99));
+	CHECK_EQ_U64(u64_at(h, "p999"), hist__quantile(want, 0.999));
+	CHECK_EQ_U64(u64_at(h, "max"), hist__max(want));
+	CHECK(json_real_value(json_object_get(h, "rel_error")) == 0.0625);
+	b = json_object_get(h, "buckets");
+	for (int i = 0; i < HIST_SLOTS; i++)
+		n += want->slots[i] != 0;
+	REQUIRE(json_is_array(b));
+	CHECK_EQ_U64(json_array_size(b), n);
+	for (size_t i = 0; i < json_array_size(b); i++) {
+		json_t *row = json_array_get(b, i);
+		__u64 lo = json_integer_value(json_array_get(row, 0));
+		__u32 s = hist__slot(lo);
+
+		CHECK_EQ_U64(json_array_size(row), 3);
+		CHECK_EQ_U64(json_integer_value(json_array_get(row, 1)), hist__upper(s));
+		CHECK_EQ_U64(json_integer_value(json_array_get(row, 2)), want->slots[s]);
+	}
+}
+
+static void check_sample_json(json_t *root, const struct trace *t)
+{
+	json_t *vfs, *rates, *files, *f, *dirs, *d, *threads, *lost, *errs;
+	struct hist sizes = {};
+
+	CHECK_KEYS(root, "top", "schema", "target", "duration_s", "stopped_by",
+		   "exit_status", "vfs", "latency", "sizes", "files", "dirs",
+		   "threads", "lost", "store");
+	CHECK_STR(str_at(root, "schema"), "iostorm.report/1");
+	CHECK_STR(str_at(root, "target"), "pid 42 (python)");
+	CHECK(json_number_value(json_object_get(root, "duration_s")) == 2.0);
+	CHECK_STR(str_at(root, "stopped_by"), "signal");
+	CHECK(json_is_null(json_object_get(root, "exit_status")));
+
+	vfs = json_object_get(root, "vfs");
+	CHECK_KEYS(vfs, "vfs", "files", "dirs", "opens", "open_errors", "open_errnos",
+		   "reads", "read_bytes", "read_errors", "stats", "stat_errors",
+		   "closes", "getdents", "mmaps", "faults", "cache_pages", "read_ns",
+		   "meta_ns", "reads_consecutive", "reads_sequential", "reads_random",
+		   "rates");
+	CHECK_EQ_U64(u64_at(vfs, "files"), 3);
+	CHECK_EQ_U64(u64_at(vfs, "dirs"), 1);
+	CHECK_EQ_U64(u64_at(vfs, "opens"), 3);
+	CHECK_EQ_U64(u64_at(vfs, "open_errors"), 5);
+	errs = json_object_get(vfs, "open_errnos");
+	CHECK_KEYS(errs, "open_errnos", "ENOENT", "EACCES");
+	CHECK_EQ_U64(u64_at(errs, "ENOENT"), 3);
+	CHECK_EQ_U64(u64_at(errs, "EACCES"), 2);
+	CHECK_EQ_U64(u64_at(vfs, "reads"), 6);
+	CHECK_EQ_U64(u64_at(vfs, "read_bytes"), 4 * MIB + 8192);
+	CHECK_EQ_U64(u64_at(vfs, "cache_pages"), 1026);
+	CHECK_EQ_U64(u64_at(vfs, "read_ns"), 5000000);
+	CHECK_EQ_U64(u64_at(vfs, "meta_ns"), 501100);
+	/* a.bin: 4 consecutive (its first at 0); b.bin: 2 random */
+	CHECK_EQ_U64(u64_at(vfs, "reads_consecutive"), 4);
+	CHECK_EQ_U64(u64_at(vfs, "reads_sequential"), 4);
+	CHECK_EQ_U64(u64_at(vfs, "reads_random"), 2);
+	rates = json_object_get(vfs, "rates");
+	CHECK_KEYS(rates, "rates", "files_per_s", "opens_per_s", "reads_per_s",
+		   "read_bytes_per_s");
+	CHECK(json_number_value(json_object_get(rates, "files_per_s")) == 1.0);
+	CHECK(json_number_value(json_object_get(rates, "opens_per_s")) == 1.5);
+	CHECK(json_number_value(json_object_get(rates, "reads_per_s")) == 3.0);
+	CHECK(json_number_value(json_object_get(rates, "read_bytes_per_s")) ==
+	      (4.0 * MIB + 8192) / 2);
+
+	CHECK_KEYS(json_object_get(root, "latency"), "latency",
+		   "read", "open", "stat", "close", "getdents");
+	check_hist(json_object_get(json_object_get(root, "latency"), "read"),
+		   &t->hists[H_READ_LAT], "ns");
+	check_hist(json_object_get(json_object_get(root, "latency"), "close"),
+		   &t->hists[H_CLOSE_LAT], "ns");
+	CHECK_KEYS(json_object_get(root, "sizes"), "sizes", "read", "file");
+	check_hist(json_object_get(json_object_get(root, "sizes"), "read"),
+		   &t->hists[H_READ_SIZE], "bytes");
+	hist__add(&sizes, 4 * MIB, 1);
+	hist__add(&sizes, MIB, 1);
+	hist__add(&sizes, 10, 1);
+	check_hist(json_object_get(json_object_get(root, "sizes"), "file"), &sizes, "bytes");
+
+	files = json_object_get(root, "files");
+	REQUIRE(json_is_array(files));
+	CHECK_EQ_U64(json_array_size(files), 4);
+	f = json_array_get(files, 0);
+	CHECK_KEYS(f, "file", "path", "dev", "ino", "type", "size", "opens", "closes",
+		   "stats", "reads", "read_bytes", "read_ns", "read_ns_max",
+		   "reads_consecutive", "reads_sequential", "reads_random",
+		   "max_byte_read", "meta_ns", "getdents", "mmaps", "faults",
+		   "cache_pages", "first_ts_ns", "last_ts_ns");
+	CHECK_STR(str_at(f, "path"), "/data/train/a.bin");
+	CHECK_STR(str_at(f, "dev"), "8:1");
+	CHECK_EQ_U64(u64_at(f, "ino"), 100);
+	CHECK_STR(str_at(f, "type"), "file");
+	CHECK_EQ_U64(u64_at(f, "reads_consecutive"), 4);
+	CHECK_EQ_U64(u64_at(f, "reads_random"), 0);
+	CHECK_EQ_U64(u64_at(f, "max_byte_read"), 4 * MIB - 1);
+	CHECK_EQ_U64(u64_at(f, "read_ns_max"), 1100000);
+	CHECK_EQ_U64(u64_at(f, "first_ts_ns"), 10);
+	CHECK_EQ_U64(u64_at(f, "last_ts_ns"), 20);
+	f = json_array_get(files, 1);
+	CHECK_STR(str_at(f, "path"), "/data/train/b.bin");
+	CHECK_EQ_U64(u64_at(f, "reads_random"), 2);
+	f = json_array_get(files, 2);
+	CHECK_STR(str_at(f, "type"), "dir");
+	CHECK_EQ_U64(u64_at(f, "getdents"), 3);
+	f = json_array_get(files, 3);
+	CHECK(json_is_null(json_object_get(f, "path")));
+	CHECK(json_is_null(json_object_get(f, "max_byte_read")));
+	CHECK_STR(str_at(f, "dev"), "9:2");
+
+	dirs = json_object_get(root, "dirs");
+	REQUIRE(json_is_array(dirs));
+	CHECK_EQ_U64(json_array_size(dirs), 2);
+	d = json_array_get(dirs, 0);
+	CHECK_KEYS(d, "dir", "path", "files", "opens", "reads", "read_bytes",
+		   "read_ns", "meta_ns", "stats");
+	CHECK_STR(str_at(d, "path"), "/data/train");
+	CHECK_EQ_U64(u64_at(d, "files"), 2);
+	CHECK_EQ_U64(u64_at(d, "opens"), 3);
+	CHECK_EQ_U64(u64_at(d, "reads"), 6);
+	CHECK_EQ_U64(u64_at(d, "meta_ns"), 501000);
+	d = json_array_get(dirs, 1);
+	CHECK(json_is_null(json_object_get(d, "path")));
+	CHECK_EQ_U64(u64_at(d, "files"), 1);
+	CHECK_EQ_U64(u64_at(d, "stats"), 1);
+
+	threads = json_object_get(root, "threads");
+	REQUIRE(json_is_array(threads));
+	CHECK_EQ_U64(json_array_size(threads), 2);
+	CHECK_KEYS(json_array_get(threads, 0), "thread", "tid", "pid", "comm", "opens",
+		   "reads", "read_bytes", "read_ns", "stats", "meta_ns", "cache_pages");
+	CHECK_EQ_U64(u64_at(json_array_get(threads, 0), "tid"), 100);
+	CHECK_EQ_U64(u64_at(json_array_get(threads, 0), "pid"), 42);
+	CHECK_STR(str_at(json_array_get(threads, 0), "comm"), "python");
+	CHECK_EQ_U64(u64_at(json_array_get(threads, 1), "meta_ns"), 500100);
+
+	lost = json_object_get(root, "lost");
+	CHECK_KEYS(lost, "lost", "total", "files_map_full", "threads_map_full",
+		   "targets_map_full", "inflight", "fd_unresolved", "statbuf",
+		   "block_reqs_full", "prog_misses");
+	CHECK_EQ_U64(u64_at(lost, "total"), trace__lost_total(t));
+	CHECK_EQ_U64(u64_at(lost, "files_map_full"), t->lost[L_FILES_FULL]);
+	CHECK_EQ_U64(u64_at(lost, "prog_misses"), t->prog_misses);
+
+	CHECK_KEYS(json_object_get(root, "store"), "store", "files", "bytes");
+	CHECK_EQ_U64(u64_at(json_object_get(root, "store"), "files"), 4);
+	CHECK_EQ_U64(u64_at(json_object_get(root, "store"), "bytes"),
+		     store__bytes(&t->store));
+}
+
+/* Entries of dir other than "." and "..". */
+static int dir_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+static char *read_all(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = calloc(1, 4096);
+
+	if (f && buf)
+		fread(buf, 1, 4095, f);
+	if (f)
+		fclose(f);
+	return buf;
+}
+
+TEST(report_json_sample)
+{
+	struct trace *t = trace_sample();
+	char dir[] = "/tmp/iostorm-unit-XXXXXX", path[64];
+	json_t *root;
+
+	REQUIRE(t);
+	REQUIRE(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/report.json", dir);
+	CHECK_EQ_INT(report_json__write(path, t), 0);
+	CHECK_EQ_INT(dir_entries(dir), 1);		/* no temporary left */
+	if (getenv("UNIT_SHOW"))
+		CHECK_EQ_INT(report_json__write("-", t), 0);
+	root = load(path);
+	CHECK(root);
+	if (root)
+		check_sample_json(root, t);
+	json_decref(root);
+
+	/* Lost events and an exit status, written over the first report. */
+	t->lost[L_FILES_FULL] = 7;
+	t->lost[L_STATBUF] = 1;
+	t->prog_misses = 2;
+	t->exit_status = 3;
+	t->stopped_by = STOP_TARGET_EXIT;
+	CHECK_EQ_INT(report_json__write(path, t), 0);
+	root = load(path);
+	REQUIRE(root);
+	CHECK_EQ_U64(u64_at(json_object_get(root, "lost"), "total"), 10);
+	CHECK_EQ_U64(u64_at(json_object_get(root, "lost"), "statbuf"), 1);
+	CHECK_EQ_U64(u64_at(root, "exit_status"), 3);
+	CHECK_STR(str_at(root, "stopped_by"), "target_exit");
+	json_decref(root);
+	unlink(path);
+	rmdir(dir);
+	trace_free(t);
+}
+
+TEST(report_json_empty)
+{
+	struct trace *t = calloc(1, sizeof(*t));
+	char dir[] = "/tmp/iostorm-unit-XXXXXX", path[64];
+	json_t *root;
+
+	REQUIRE(t);
+	REQUIRE(!store__init(&t->store));
+	t->exit_status = 0;
+	REQUIRE(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/empty.json", dir);
+	CHECK_EQ_INT(report_json__write(path, t), 0);
+	root = load(path);
+	CHECK(root);
+	if (root) {
+		CHECK_EQ_U64(json_array_size(json_object_get(root, "files")), 0);
+		CHECK(json_is_object(json_object_get(json_object_get(root, "vfs"), "open_errnos")));
+		CHECK_EQ_U64(u64_at(json_object_get(json_object_get(root, "latency"), "read"), "p99"), 0);
+		CHECK(json_number_value(json_object_get(json_object_get(
+			json_object_get(root, "vfs"), "rates"), "opens_per_s")) == 0);
+		CHECK_EQ_U64(u64_at(root, "exit_status"), 0);
+	}
+	json_decref(root);
+	unlink(path);
+	rmdir(dir);
+	trace_free(t);
+}
+
+/* A full disk: -ENOSPC, and nothing left behind next to the target. */
+TEST(report_json_full_disk)
+{
+	struct trace *t = trace_sample();
+	glob_t g;
+
+	REQUIRE(t);
+	CHECK_EQ_INT(report_json__write("/dev/full", t), -ENOSPC);
+	CHECK_EQ_INT(glob("/dev/full.tmp.*", 0, NULL, &g), GLOB_NOMATCH);
+	globfree(&g);
+	trace_free(t);
+}
+
+/*
+ * A limit hit halfway through a regular file (RLIMIT_FSIZE stands in for a
+ * full file system): the old report stays whole and no temporary remains.
+ */
+TEST(report_json_no_partial_file)
+{
+	struct trace *t = trace_sample();
+	char dir[] = "/tmp/iostorm-unit-XXXXXX", path[64];
+	struct rlimit old, lim;
+	void (*old_handler)(int);
+	char *text;
+	FILE *f;
+
+	REQUIRE(t);
+	REQUIRE(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/report.json", dir);
+	f = fopen(path, "w");
+	REQUIRE(f);
+	fputs("{\"old\": true}\n", f);
+	fclose(f);
+	REQUIRE(!getrlimit(RLIMIT_FSIZE, &old));
+	lim = old;
+	lim.rlim_cur = 1000;
+	old_handler = signal(SIGXFSZ, SIG_IGN);
+	REQUIRE(!setrlimit(RLIMIT_FSIZE, &lim));
+	CHECK_EQ_INT(report_json__write(path, t), -EFBIG);
+	setrlimit(RLIMIT_FSIZE, &old);
+	signal(SIGXFSZ, old_handler);
+	CHECK_EQ_INT(dir_entries(dir), 1);
+	text = read_all(path);
+	CHECK_STR(text, "{\"old\": true}\n");
+	free(text);
+	/* No directory to write in: an error, not a crash. */
+	CHECK_EQ_INT(report_json__write("/nonexistent-dir/r.json", t), -ENOENT);
+	unlink(path);
+	rmdir(dir);
+	trace_free(t);
+}
+
+static char *text_of(const struct trace *t, const struct report_opts *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	CHECK_EQ_INT(report_text__print(f, t, o), 0);
+	fclose(f);
+	if (getenv("UNIT_SHOW"))
+		fputs(buf, stdout);
+	return buf;
+}
+
+#define CHECK_HAS(text, s)						\
+	do {								\
+		if (!strstr(text, s))					\
+			unit__fail(__FILE__, __LINE__, "no '%s' in the report", s); \
+	} while (0)
+
+TEST(report_text_sample)
+{
+	struct trace *t = trace_sample();
+	struct report_opts o = { .top = 2 };
+	char *s;
+
+	REQUIRE(t);
+	s = text_of(t, NULL);
+	REQUIRE(s);
+	CHECK(!strncmp(s, "iostorm: pid 42 (python), traced 2.0 s (stopped by signal)\n",
+		       strlen("iostorm: pid 42 (python), traced 2.0 s (stopped by signal)\n")));
+	CHECK_HAS(s, "3 distinct files, 1 directory, 1.0 files read/s");
+	CHECK_HAS(s, "opens     3 (1.5/s), 5 errors (ENOENT 3, EACCES 2)");
+	CHECK_HAS(s, "reads     6 (3.0/s), 4.0 MiB (2.0 MiB/s)");
+	CHECK_HAS(s, "consecutive 66.7%, sequential 66.7%, random 33.3% of 6 reads");
+	CHECK_HAS(s, "usecs");
+	CHECK_HAS(s, "  p50 1.02ms  p90 1.02ms  p99 1.02ms  p99.9 1.02ms  max 1.02ms\n");
+	CHECK_HAS(s, "(percentiles are upper bucket bounds, within 6.25%)");
+	CHECK_HAS(s, "open latency (3):");
+	CHECK_HAS(s, "stat latency (1):");
+	CHECK_HAS(s, "file size, 3 regular files");
+	CHECK_HAS(s, "[1M, 2M)");
+	CHECK_HAS(s, "/data/train/a.bin ");
+	CHECK_HAS(s, "/data/train/ ");
+	CHECK_HAS(s, "(dev 9:2 inode 77)");
+	CHECK_HAS(s, "python");
+	CHECK_HAS(s, "\nlost: 0 events\n");
+	CHECK(!strstr(s, "warning"));
+	free(s);
+
+	/* top 2: a third file is left out and said to be */
+	s = text_of(t, &o);
+	REQUIRE(s);
+	CHECK_HAS(s, "\xe2\x80\xa6 2 more files");
+	CHECK(!strstr(s, "(dev 9:2 inode 77)"));
+	free(s);
+
+	t->lost[L_FILES_FULL] = 3;
+	t->lost[L_INFLIGHT] = 1;
+	t->prog_misses = 2;
+	s = text_of(t, NULL);
+	REQUIRE(s);
+	CHECK_HAS(s, "\nlost: 6 events (files map full 3, no in-flight slot 1, "
+		     "program runs skipped by the kernel 2)\n");
+	CHECK_HAS(s, "warning: the counts above are incomplete\n");
+	free(s);
+	trace_free(t);
+}
+
+TEST(report_text_long_path)
+{
+	struct trace *t = trace_sample();
+	char path[200], *s, *line;
+
+	REQUIRE(t);
+	snprintf(path, sizeof(path), "/very/long/%0150d/tail-of-it.bin", 7);
+	add_file(t, DEV_8_1, 500, path, (struct file_stats){
+		.flags = FILE_F_REG, .opens = 1, .meta_ns = 100000000 });
+	s = text_of(t, NULL);
+	REQUIRE(s);
+	line = strstr(s, "\xe2\x80\xa6" "0000");
+	CHECK(line);
+	if (line) {
+		char *end = strstr(line, "tail-of-it.bin");
+
+		CHECK(end);
+		/* "…" plus 59 columns, ending with the file name */
+		if (end)
+			CHECK_EQ_U64(end + strlen("tail-of-it.bin") - line, 3 + 59);
+	}
+	free(s);
+	trace_free(t);
+}
+
+TEST(report_text_empty)
+{
+	struct trace *t = calloc(1, sizeof(*t));
+	FILE *full;
+	char *s;
+
+	REQUIRE(t);
+	REQUIRE(!store__init(&t->store));
+	snprintf(t->target, sizeof(t->target), "all processes");
+	t->duration_s = 5;
+	t->stopped_by = STOP_DURATION;
+	s = text_of(t, NULL);
+	REQUIRE(s);
+	CHECK_STR(s, "iostorm: all processes, traced 5.0 s (stopped by duration)\n\n"
+		     "no file I/O by the target was seen\n\n"
+		     "lost: 0 events\n");
+	free(s);
+	full = fopen("/dev/full", "w");
+	REQUIRE(full);
+	CHECK_EQ_INT(report_text__print(full, t, NULL), -ENOSPC);
+	fclose(full);
+	trace_free(t);
+}
+
+TEST(report_helpers)
+{
+	struct trace *t = trace_sample();
+	struct file_rec a = { .read_ns = 5, .read_bytes = 1, .path = "/b" };
+	struct file_rec b = { .read_ns = 5, .read_bytes = 1, .path = "/a" };
+	struct file_rec c = { .meta_ns = 6, .path = "/z" };
+	struct file_rec d = { .read_ns = 5, .read_bytes = 2, .path = "/y" };
+	struct file_rec e = { .read_ns = 5, .read_bytes = 1 };
+	struct file_rec *v[] = { &a, &b, &c, &d, &e };
+	int slots[4];
+	char name[16];
+
+	REQUIRE(t);
+	report__sort_files(v, 5);
+	CHECK(v[0] == &c && v[1] == &d && v[2] == &b && v[3] == &a && v[4] == &e);
+	CHECK_EQ_INT(report__top_errnos(t, slots, 4), 2);
+	CHECK_EQ_INT(slots[0], ENOENT);
+	CHECK_EQ_INT(slots[1], EACCES);
+	CHECK_EQ_INT(report__top_errnos(t, slots, 1), 1);
+	CHECK_EQ_INT(slots[0], ENOENT);
+	CHECK_STR(report__errno_name(ENOENT, name, sizeof(name)), "ENOENT");
+	CHECK_STR(report__errno_name(ERRNO_SLOTS - 1, name, sizeof(name)), "E135+");
+	CHECK_STR(report__stop_name(STOP_TARGET_EXIT), "target_exit");
+	CHECK_EQ_U64(trace__lost_total(t), 0);
+	t->lost[L_BLK_REQS_FULL] = 4;
+	t->prog_misses = 1;
+	CHECK_EQ_U64(trace__lost_total(t), 5);
+	CHECK(report__rate(10, 0) == 0);
+	CHECK(report__rate(10, 4) == 2.5);
+	trace_free(t);
+}

@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* The store: merging sums, read classes across intervals, paths, growth. */
+#include <malloc.h>
+#include <stdlib.h>
+#include <time.h>
+#include "store.h"
+#include "unit.h"
+
+#define ELL	"\xe2\x80\xa6"
+
+static struct file_key key_of(__u32 dev, __u64 ino)
+{
+	struct file_key k = { .ino = ino, .dev = dev };
+
+	return k;
+}
+
+static void set_path(struct file_stats *fs, const char *path, __u32 flags)
+{
+	snprintf(fs->path, sizeof(fs->path), "%s", path);
+	fs->path_len = strlen(fs->path);
+	fs->flags |= FILE_F_PATH | flags;
+}
+
+/* One interval's reads: first at first_off, last ending at last_end. */
+static void set_reads(struct file_stats *fs, __u64 reads, __u64 first_off,
+		      __u64 first_end, __u64 last_end, __u64 consec, __u64 seq)
+{
+	fs->flags |= FILE_F_READ | FILE_F_REG;
+	fs->reads = reads;
+	fs->first_off = first_off;
+	fs->first_end = first_end;
+	fs->last_end = last_end;
+	fs->max_end = last_end > first_end ? last_end : first_end;
+	fs->reads_consec = consec;
+	fs->reads_seq = seq;
+}
+
+TEST(store_merge_sums)
+{
+	struct file_stats a = {
+		.size = 100, .opens = 1, .closes = 1, .stats = 2, .reads = 3,
+		.read_bytes = 300, .read_ns = 3000, .read_ns_max = 2000,
+		.max_end = 300, .meta_ns = 50, .getdents = 2, .mmaps = 1, .faults = 4,
+		.cache_pages = 5, .first_ts = 1000, .last_ts = 2000,
+		.flags = FILE_F_REG | FILE_F_CLAIM | FILE_F_TRUNC,
+	}, b;
+	struct store s;
+	struct file_key k = key_of(8 << 20 | 1, 1234);
+	struct file_rec *f;
+
+	REQUIRE(!store__init(&s));
+	b = a;
+	b.size = 0;		/* unknown this interval: keep 100 */
+	b.read_ns_max = 500;
+	b.max_end = 200;
+	b.first_ts = 0;		/* unset: ignored */
+	b.last_ts = 5000;
+	REQUIRE(!store__merge_file(&s, &k, &a));
+	REQUIRE(!store__merge_file(&s, &k, &b));
+	b.size = 150;
+	b.first_ts = 900;
+	REQUIRE(!store__merge_file(&s, &k, &b));
+	f = store__find(&s, k.dev, k.ino);
+	REQUIRE(f);
+	CHECK_EQ_U64(s.nr_files, 1);
+	CHECK_EQ_U64(f->size, 150);
+	CHECK_EQ_U64(f->opens, 3);
+	CHECK_EQ_U64(f->closes, 3);
+	CHECK_EQ_U64(f->stats, 6);
+	CHECK_EQ_U64(f->reads, 9);
+	CHECK_EQ_U64(f->read_bytes, 900);
+	CHECK_EQ_U64(f->read_ns, 9000);
+	CHECK_EQ_U64(f->read_ns_max, 2000);
+	CHECK_EQ_U64(f->max_end, 300);
+	CHECK_EQ_U64(f->meta_ns, 150);
+	CHECK_EQ_U64(f->getdents, 6);
+	CHECK_EQ_U64(f->mmaps, 3);
+	CHECK_EQ_U64(f->faults, 12);
+	CHECK_EQ_U64(f->cache_pages, 15);
+	CHECK_EQ_U64(f->first_ts, 900);
+	CHECK_EQ_U64(f->last_ts, 5000);
+	CHECK(f->flags & FILE_F_REG);
+	CHECK(!(f->flags & FILE_F_READ));	/* no read was ever seen */
+	CHECK(!(f->flags & FILE_F_CLAIM));	/* the kernel's lock bit stays there */
+	CHECK(!(f->flags & FILE_F_TRUNC));	/* says nothing without a path */
+	CHECK(!f->path);
+	CHECK(!store__find(&s, k.dev, k.ino + 1));
+	CHECK(!store__find(&s, k.dev + 1, k.ino));
+	store__free(&s);
+}
+
+TEST(store_read_classes)
+{
+	struct store s;
+	struct file_key k1 = key_of(1, 1), k2 = key_of(1, 2), k3 = key_of(1, 3);
+	struct file_stats fs;
+	struct file_rec *f;
+
+	REQUIRE(!store__init(&s));
+
+	/* First read ever at 0: consecutive; the kernel classified the other 3. */
+	memset(&fs, 0, sizeof(fs));
+	set_reads(&fs, 4, 0, 4096, 16384, 3, 3);
+	REQUIRE(!store__merge_file(&s, &k1, &fs));
+	f = store__find(&s, 1, 1);
+	REQUIRE(f);
+	CHECK_EQ_U64(f->reads_consec, 4);
+	CHECK_EQ_U64(f->reads_seq, 4);
+	CHECK_EQ_U64(f->last_end, 16384);
+	CHECK(f->flags & FILE_F_READ);
+
+	/* Next interval starts where the last ended: consecutive. */
+	memset(&fs, 0, sizeof(fs));
+	set_reads(&fs, 1, 16384, 20480, 20480, 0, 0);
+	REQUIRE(!store__merge_file(&s, &k1, &fs));
+	CHECK_EQ_U64(f->reads_consec, 5);
+	CHECK_EQ_U64(f->reads_seq, 5);
+
+	/* A stat-only interval neither classifies nor moves last_end. */
+	memset(&fs, 0, sizeof(fs));
+	fs.stats = 1;
+	fs.flags = FILE_F_REG;
+	fs.first_off = 0;
+	fs.last_end = 0;
+	REQUIRE(!store__merge_file(&s, &k1, &fs));
+	CHECK_EQ_U64(f->reads_consec, 5);
+	CHECK_EQ_U64(f->reads_seq, 5);
+	CHECK_EQ_U64(f->last_end, 20480);
+
+	/* A forward skip: sequential, not consecutive. */
+	memset(&fs, 0, sizeof(fs));
+	set_reads(&fs, 1, 40960, 45056, 45056, 0, 0);
+	REQUIRE(!store__merge_file(&s, &k1, &fs));
+	CHECK_EQ_U64(f->reads_consec, 5);
+	CHECK_EQ_U64(f->reads_seq, 6);
+
+	/* Back to the start: random. */
+	memset(&fs, 0, sizeof(fs));
+	set_reads(&fs, 1, 0, 4096, 4096, 0, 0);
+	REQUIRE(!store__merge_file(&s, &k1, &fs));
+	CHECK_EQ_U64(f->reads, 7);
+	CHECK_EQ_U64(f->reads_consec, 5);
+	CHECK_EQ_U64(f->reads_seq, 6);
+	CHECK_EQ_U64(f->reads - f->reads_seq, 1);	/* random */
+	CHECK_EQ_U64(f->last_end, 4096);
+
+	/* First read ever not at 0: random (Darshan's "last byte" is before 0). */
+	memset(&fs, 0, sizeof(fs));
+	set_reads(&fs, 2, 100, 200, 300, 1, 1);
+	REQUIRE(!store__merge_file(&s, &k2, &fs));
+	f = store__find(&s, 1, 2);
+	REQUIRE(f);
+	CHECK_EQ_U64(f->reads_consec, 1);
+	CHECK_EQ_U64(f->reads_seq, 1);
+
+	/* A file stat-ed first, read later: that read is still its first. */
+	memset(&fs, 0, sizeof(fs));
+	fs.stats = 1;
+	fs.flags = FILE_F_REG;
+	REQUIRE(!store__merge_file(&s, &k3, &fs));
+	memset(&fs, 0, sizeof(fs));
+	set_reads(&fs, 1, 0, 10, 10, 0, 0);
+	REQUIRE(!store__merge_file(&s, &k3, &fs));
+	f = store__find(&s, 1, 3);
+	REQUIRE(f);
+	CHECK_EQ_U64(f->reads_consec, 1);
+	CHECK_EQ_U64(f->reads_seq, 1);
+	store__free(&s);
+}
+
+TEST(store_paths)
+{
+	struct store s;
+	struct file_key k = key_of(1, 10), k2 = key_of(1, 11), k3 = key_of(1, 12);
+	struct file_stats fs;
+	struct file_rec *f;
+
+	REQUIRE(!store__init(&s));
+
+	/* A stat's path is normalized... */
+	memset(&fs, 0, sizeof(fs));
+	fs.stats = 1;
+	set_path(&fs, "/home/u/./data/../train//x.bin", FILE_F_RELPATH);
+	REQUIRE(!store__merge_file(&s, &k, &fs));
+	f = store__find(&s, 1, 10);
+	REQUIRE(f);
+	CHECK_STR(f->path, "/home/u/train/x.bin");
+	CHECK(f->flags & FILE_F_RELPATH);
+	CHECK_EQ_U64(s.path_bytes, strlen("/home/u/train/x.bin") + 1);
+
+	/* ...and replaced by an open's path when one comes... */
+	memset(&fs, 0, sizeof(fs));
+	fs.opens = 1;
+	set_path(&fs, "/mnt/data/train/x.bin", 0);
+	REQUIRE(!store__merge_file(&s, &k, &fs));
+	CHECK_STR(f->path, "/mnt/data/train/x.bin");
+	CHECK(!(f->flags & FILE_F_RELPATH));
+	CHECK_EQ_U64(s.path_bytes, strlen("/mnt/data/train/x.bin") + 1);
+
+	/* ...which then stays: the first open's path is kept. */
+	set_path(&fs, "/other/link.bin", 0);
+	REQUIRE(!store__merge_file(&s, &k, &fs));
+	memset(&fs, 0, sizeof(fs));
+	set_path(&fs, "/stat/again", FILE_F_RELPATH);
+	REQUIRE(!store__merge_file(&s, &k, &fs));
+	CHECK_STR(f->path, "/mnt/data/train/x.bin");
+	CHECK_EQ_U64(f->opens, 2);
+
+	/* A truncated tail is marked as such, never mistaken for absolute. */
+	memset(&fs, 0, sizeof(fs));
+	set_path(&fs, "/deep/tail/file", FILE_F_TRUNC);
+	REQUIRE(!store__merge_file(&s, &k2, &fs));
+	f = store__find(&s, 1, 11);
+	REQUIRE(f);
+	CHECK_STR(f->path, ELL "/deep/tail/file");
+	CHECK(f->flags & FILE_F_TRUNC);
+
+	/* A truncated stat path: normalized, then marked. */
+	memset(&fs, 0, sizeof(fs));
+	set_path(&fs, "ep/dir/./sub/../file", FILE_F_TRUNC | FILE_F_RELPATH);
+	REQUIRE(!store__merge_file(&s, &k3, &fs));
+	f = store__find(&s, 1, 12);
+	REQUIRE(f);
+	CHECK_STR(f->path, ELL "ep/dir/file");
+
+	/* No path flag: no path, even with bytes in path[]. */
+	memset(&fs, 0, sizeof(fs));
+	snprintf(fs.path, sizeof(fs.path), "/garbage");
+	REQUIRE(!store__merge_file(&s, &(struct file_key){ .dev = 2, .ino = 1 }, &fs));
+	f = store__find(&s, 2, 1);
+	REQUIRE(f);
+	CHECK(!f->path);
+
+	/* A full-length path from the kernel: PATH_LEN - 1 bytes. */
+	memset(&fs, 0, sizeof(fs));
+	memset(fs.path, 'x', PATH_LEN - 1);
+	fs.path[0] = '/';
+	fs.path_len = PATH_LEN - 1;
+	fs.flags = FILE_F_PATH | FILE_F_TRUNC;
+	REQUIRE(!store__merge_file(&s, &(struct file_key){ .dev = 2, .ino = 2 }, &fs));
+	f = store__find(&s, 2, 2);
+	REQUIRE(f && f->path);
+	CHECK_EQ_U64(strlen(f->path), 3 + PATH_LEN - 1);
+	store__free(&s);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * A million files, each with a path as long as a typical dataset's
+ * ("/data/imagenet/train/n01440764/n01440764_10026.JPEG" is 51 bytes):
+ * all findable after every doubling; memory per file printed.
+ */
+TEST(store_growth)
+{
+	const size_t n = 1000000;
+	struct file_stats fs;
+	struct file_rec **all;
+	struct mallinfo2 before, after;
+	struct store s;
+	size_t got, bytes, missing = 0;
+	double t0, t1, t2;
+
+	before = mallinfo2();
+	REQUIRE(!store__init(&s));
+	memset(&fs, 0, sizeof(fs));
+	fs.opens = 1;
+	fs.flags = FILE_F_REG;
+	t0 = now_s();
+	for (size_t i = 0; i < n; i++) {
+		struct file_key k = key_of(8 << 20 | (i & 3), i / 4 + 2);
+
+		snprintf(fs.path, sizeof(fs.path), "/data/imagenet/train/n%08zu/n%08zu_%05zu.JPEG",
+			 i / 1300, i / 1300, i % 100000);
+		fs.path_len = strlen(fs.path);
+		fs.flags = FILE_F_REG | FILE_F_PATH;
+		fs.size = i;
+		if (store__merge_file(&s, &k, &fs)) {
+			CHECK(!"merge failed");
+			break;
+		}
+	}
+	t1 = now_s();
+	CHECK_EQ_U64(s.nr_files, n);
+	CHECK(s.files_cap && !(s.files_cap & (s.files_cap - 1)));
+	CHECK(s.nr_files * 10 <= s.files_cap * 7);
+	for (size_t i = 0; i < n; i++) {
+		struct file_rec *f = store__find(&s, 8 << 20 | (i & 3), i / 4 + 2);
+
+		if (!f || f->size != i || f->opens != 1)
+			missing++;
+	}
+	t2 = now_s();
+	CHECK_EQ_U64(missing, 0);
+	all = store__files(&s, &got);
+	CHECK(all);
+	CHECK_EQ_U64(got, n);
+	free(all);
+	after = mallinfo2();
+	bytes = store__bytes(&s);
+	CHECK(bytes >= n * sizeof(struct file_rec) + s.path_bytes);
+	printf("store: %zu files in %.2f s (merge %.2f s, find %.2f s): store__bytes %zu = %.0f bytes/file "
+	       "(record %zu, path %.0f, table %.1f); malloc'd %.0f bytes/file\n",
+	       n, t2 - t0, t1 - t0, t2 - t1, bytes, (double)bytes / n,
+	       sizeof(struct file_rec), (double)s.path_bytes / n,
+	       (double)s.files_cap * sizeof(void *) / n,
+	       ((double)after.uordblks + after.hblkhd - before.uordblks - before.hblkhd) / n);
+	store__free(&s);
+}
+
+TEST(store_threads)
+{
+	const __u32 n = 100000;
+	struct thread_stats ts = {};
+	struct thread_rec *t;
+	struct store s;
+	size_t bad = 0;
+
+	REQUIRE(!store__init(&s));
+	ts.reads = 1;
+	ts.read_bytes = 10;
+	ts.read_ns = 5;
+	ts.opens = 2;
+	ts.meta_ns = 7;
+	memcpy(ts.comm, "python", 7);
+	for (int round = 0; round < 2; round++) {
+		for (__u32 tid = 1; tid <= n; tid++) {
+			ts.tgid = tid / 10;
+			if (store__merge_thread(&s, tid * 7919, &ts)) {
+				CHECK(!"merge failed");
+				break;
+			}
+		}
+	}
+	CHECK_EQ_U64(s.nr_threads, n);
+	for (__u32 tid = 1; tid <= n; tid++) {
+		t = store__find_thread(&s, tid * 7919);
+		if (!t || t->tid != tid * 7919 || t->reads != 2 || t->read_bytes != 20 ||
+		    t->opens != 4 || t->meta_ns != 14 || t->tgid != tid / 10)
+			bad++;
+	}
+	CHECK_EQ_U64(bad, 0);
+	CHECK(!store__find_thread(&s, 1));
+
+	/* exec renames a thread: the latest name is kept */
+	memcpy(ts.comm, "dataloader-0", 13);
+	REQUIRE(!store__merge_thread(&s, 7919, &ts));
+	t = store__find_thread(&s, 7919);
+	REQUIRE(t);
+	CHECK_STR(t->comm, "dataloader-0");
+	CHECK_EQ_U64(t->reads, 3);
+	store__free(&s);
+
+	/* a zeroed store works as well as an initialized one */
+	memset(&s, 0, sizeof(s));
+	REQUIRE(!store__merge_thread(&s, 5, &ts));
+	REQUIRE(!store__merge_file(&s, &(struct file_key){ .dev = 1, .ino = 1 },
+				   &(struct file_stats){ .opens = 1 }));
+	CHECK(store__find(&s, 1, 1));
+	CHECK(store__find_thread(&s, 5));
+	store__free(&s);
+}
