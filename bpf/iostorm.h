@@ -104,6 +104,78 @@ enum lost_reason {
 	L__MAX,
 };
 
+/* Block layer. Requests are counted per (device, operation, submitter). */
+enum blk_op {
+	BLK_READ = 0,
+	BLK_WRITE,
+	BLK_FLUSH,
+	BLK_DISCARD,
+	BLK_OTHER,
+	BLK__MAX,
+};
+
+/* Who submitted a request: taken at block_io_start, in the submitter. */
+enum blk_who {
+	WHO_TARGET = 0,
+	WHO_KTHREAD,		/* writeback, kworkers, loop and md threads */
+	WHO_OTHER,		/* any other process */
+	WHO__MAX,
+};
+
+struct blk_key {
+	__u32 dev;		/* whole disk: major << 20 | minor */
+	__u8 op;		/* enum blk_op */
+	__u8 who;		/* enum blk_who */
+	__u16 pad;
+};
+
+/*
+ * Per (device, op, who) counts of completed requests. Only requests the
+ * kernel accounts in /proc/diskstats (RQF_IO_STAT, not a flush sequence
+ * step) are counted, so reqs and bytes match it exactly.
+ * queue_ns + device_ns == total_ns for every request.
+ */
+struct blk_stats {
+	__u64 reqs;
+	__u64 bytes;		/* completed bytes (diskstats sectors * 512) */
+	__u64 total_ns;		/* block_io_start -> block_io_done */
+	__u64 queue_ns;		/* block_io_start -> block_rq_issue */
+	__u64 device_ns;	/* block_rq_issue -> block_io_done */
+	__u64 seq;		/* started where the device's previous issue ended */
+	__u64 small;		/* of at most BLK_SMALL bytes */
+	__u64 merged;		/* requests merged into another (not in reqs) */
+};
+
+#define BLK_SMALL	(128 * 1024)
+
+/* Block latency and size histograms, per (device, op, hist, scope). */
+enum blk_scope {
+	SCOPE_DEVICE = 0,	/* every request of the device */
+	SCOPE_TARGET = 1,	/* the target's requests */
+};
+
+struct blk_hist_key {
+	__u32 dev;
+	__u8 op;
+	__u8 hist;		/* H_BLK_* */
+	__u8 scope;		/* enum blk_scope */
+	__u8 pad;
+};
+
+/*
+ * Per-device state. busy_ns is the time with at least one request in
+ * flight (iostat's %util), for the device and for the target's requests.
+ */
+struct blk_dev_info {
+	__u32 lock;		/* struct bpf_spin_lock on the BPF side */
+	__u32 inflight[2];	/* enum blk_scope */
+	__u32 pad;
+	__u64 since[2];		/* when inflight last became non-zero */
+	__u64 busy_ns[2];
+	__u64 next_sector;	/* where the previous issue ended */
+	char name[32];
+};
+
 #define PATH_LEN	256	/* tail kept when longer: FILE_F_TRUNC set */
 #define COMM_LEN	16
 

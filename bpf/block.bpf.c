@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Block layer: every request's time before the device (start -> issue) and
+ * in it (issue -> done), sizes, sequentiality and requests in flight, per
+ * device, operation and submitter.
+ *
+ * Completion runs in interrupt context, so the submitter is taken where the
+ * request starts (block_io_start, kernel >= 6.5) and kept, keyed by the
+ * request, until block_io_done. Requests merged into another are dropped at
+ * block_rq_merge and counted as merged.
+ */
+#include "common.bpf.h"
+#include "hist.bpf.h"
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+#define REQ_OP_MASK	0xff
+#define PF_KTHREAD	0x00200000
+
+struct blk_req {
+	__u64 start_ns;
+	__u64 issue_ns;
+	__u64 bytes;		/* completed so far */
+	__u32 dev;
+	__u8 op;
+	__u8 who;
+	__u8 seq;
+	__u8 issued;
+};
+
+/* The BPF view of struct blk_dev_info: same layout, a real lock. */
+struct blk_dev_state {
+	struct bpf_spin_lock lock;
+	__u32 inflight[2];
+	__u32 pad;
+	__u64 since[2];
+	__u64 busy_ns[2];
+	__u64 next_sector;
+	char name[32];
+};
+
+_Static_assert(sizeof(struct blk_dev_state) == sizeof(struct blk_dev_info),
+	       "blk_dev_state and blk_dev_info must match");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, __u64);
+	__type(value, struct blk_req);
+} blk_reqs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, struct blk_key);
+	__type(value, struct blk_stats);
+} blk_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, struct blk_hist_key);
+	__type(value, struct hist);
+} blk_hists SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 256);
+	__type(key, __u32);
+	__type(value, struct blk_dev_state);
+} blk_devs SEC(".maps");
+
+/* A zeroed histogram to insert: too large for the BPF stack. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct hist);
+} hist_zero SEC(".maps");
+
+static __always_inline __u32 rq_dev(struct request *rq)
+{
+	struct gendisk *disk = BPF_CORE_READ(rq, q, disk);
+
+	return BPF_CORE_READ(disk, major) << 20 | BPF_CORE_READ(disk, first_minor);
+}
+
+static __always_inline __u8 rq_op(struct request *rq)
+{
+	__u32 op = BPF_CORE_READ(rq, cmd_flags) & REQ_OP_MASK;
+
+	switch (op) {
+	case REQ_OP_READ:
+		return BLK_READ;
+	case REQ_OP_WRITE:
+		return BLK_WRITE;
+	case REQ_OP_FLUSH:
+		return BLK_FLUSH;
+	case REQ_OP_DISCARD:
+		return BLK_DISCARD;
+	default:
+		return BLK_OTHER;
+	}
+}
+
+/*
+ * Does /proc/diskstats account this request? The same test as the
+ * kernel's blk_account_io_done(): RQF_IO_STAT set, RQF_FLUSH_SEQ not.
+ * The flags became an enum of bit numbers in 6.11; before, RQF_IO_STAT
+ * was bit 13 and RQF_FLUSH_SEQ bit 4.
+ */
+static __always_inline bool rq_accounted(struct request *rq)
+{
+	__u32 flags = BPF_CORE_READ(rq, rq_flags), io_stat, flush_seq;
+
+	if (bpf_core_enum_value_exists(enum rqf_flags, __RQF_IO_STAT)) {
+		io_stat = 1U << bpf_core_enum_value(enum rqf_flags, __RQF_IO_STAT);
+		flush_seq = 1U << bpf_core_enum_value(enum rqf_flags, __RQF_FLUSH_SEQ);
+	} else {
+		io_stat = 1U << 13;
+		flush_seq = 1U << 4;
+	}
+	return (flags & (io_stat | flush_seq)) == io_stat;
+}
+
+static __always_inline void blk_hist_add(__u32 dev, __u8 op, __u8 id, __u8 scope,
+					 __u64 v)
+{
+	struct blk_hist_key key = { .dev = dev, .op = op, .hist = id, .scope = scope };
+	struct hist *h = bpf_map_lookup_elem(&blk_hists, &key);
+	__u32 slot = hist_slot(v), zero = 0;
+
+	if (!h) {
+		struct hist *z = bpf_map_lookup_elem(&hist_zero, &zero);
+
+		if (!z)
+			return;
+		bpf_map_update_elem(&blk_hists, &key, z, BPF_NOEXIST);
+		h = bpf_map_lookup_elem(&blk_hists, &key);
+		if (!h) {
+			count_lost(L_BLK_REQS_FULL);
+			return;
+		}
+	}
+	if (slot < HIST_SLOTS)
+		__sync_fetch_and_add(&h->slots[slot], 1);
+}
+
+/* Both scopes of a histogram: the device's, and the target's when it is. */
+static __always_inline void blk_hists_add(struct blk_req *r, __u8 id, __u64 v)
+{
+	blk_hist_add(r->dev, r->op, id, SCOPE_DEVICE, v);
+	if (r->who == WHO_TARGET)
+		blk_hist_add(r->dev, r->op, id, SCOPE_TARGET, v);
+}
+
+static __always_inline struct blk_dev_state *dev_state(struct request *rq, __u32 dev)
+{
+	struct blk_dev_state *d = bpf_map_lookup_elem(&blk_devs, &dev), zero = {};
+
+	if (d)
+		return d;
+	BPF_CORE_READ_STR_INTO(&zero.name, rq, q, disk, disk_name);
+	bpf_map_update_elem(&blk_devs, &dev, &zero, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&blk_devs, &dev);
+}
+
+SEC("tp_btf/block_io_start")
+int BPF_PROG(handle_block_io_start, struct request *rq)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct blk_req r = {};
+	__u64 key = (__u64)rq;
+
+	r.start_ns = bpf_ktime_get_ns();
+	r.dev = rq_dev(rq);
+	r.op = rq_op(rq);
+	if (is_target())
+		r.who = WHO_TARGET;
+	else if (task->flags & PF_KTHREAD)
+		r.who = WHO_KTHREAD;
+	else
+		r.who = WHO_OTHER;
+	if (bpf_map_update_elem(&blk_reqs, &key, &r, BPF_ANY))
+		count_lost(L_BLK_REQS_FULL);
+	return 0;
+}
+
+/* Busy time: add the span since in-flight requests last became non-zero. */
+static __always_inline void busy_step(struct blk_dev_state *d, int scope, int delta,
+				      __u64 now)
+{
+	if (scope < 0 || scope > 1)
+		return;
+	if (delta > 0 && d->inflight[scope]++ == 0)
+		d->since[scope] = now;
+	if (delta < 0 && d->inflight[scope] > 0 && --d->inflight[scope] == 0)
+		d->busy_ns[scope] += now - d->since[scope];
+}
+
+SEC("tp_btf/block_rq_issue")
+int BPF_PROG(handle_block_rq_issue, struct request *rq)
+{
+	__u64 key = (__u64)rq, now = bpf_ktime_get_ns(), sector, end;
+	struct blk_dev_state *d;
+	struct blk_req *r;
+	__u32 inflight;
+
+	r = bpf_map_lookup_elem(&blk_reqs, &key);
+	if (!r || r->issued)
+		return 0;	/* started before the attach, or requeued */
+	d = dev_state(rq, r->dev);
+	if (!d)
+		return 0;
+	r->issue_ns = now;
+	r->issued = 1;
+	sector = BPF_CORE_READ(rq, __sector);
+	end = sector + (BPF_CORE_READ(rq, __data_len) >> 9);
+	bpf_spin_lock(&d->lock);
+	r->seq = sector == d->next_sector;
+	d->next_sector = end;
+	busy_step(d, SCOPE_DEVICE, 1, now);
+	if (r->who == WHO_TARGET)
+		busy_step(d, SCOPE_TARGET, 1, now);
+	inflight = d->inflight[SCOPE_DEVICE];
+	bpf_spin_unlock(&d->lock);
+	blk_hists_add(r, H_BLK_INFLIGHT, inflight);
+	return 0;
+}
+
+SEC("tp_btf/block_rq_complete")
+int BPF_PROG(handle_block_rq_complete, struct request *rq, blk_status_t error,
+	     unsigned int nr_bytes)
+{
+	__u64 key = (__u64)rq;
+	struct blk_req *r = bpf_map_lookup_elem(&blk_reqs, &key);
+
+	if (r)
+		r->bytes += nr_bytes;
+	return 0;
+}
+
+/* A request merged into another: it will never complete on its own. */
+SEC("tp_btf/block_rq_merge")
+int BPF_PROG(handle_block_rq_merge, struct request *rq)
+{
+	struct blk_key k = {};
+	struct blk_stats *st;
+	struct blk_req *r;
+	__u64 key = (__u64)rq;
+
+	r = bpf_map_lookup_elem(&blk_reqs, &key);
+	if (!r)
+		return 0;
+	k.dev = r->dev;
+	k.op = r->op;
+	k.who = r->who;
+	st = bpf_map_lookup_elem(&blk_stats, &k);
+	if (st)		/* atomic: an irq's account_done() may share this CPU */
+		__sync_fetch_and_add(&st->merged, 1);
+	bpf_map_delete_elem(&blk_reqs, &key);
+	return 0;
+}
+
+static __always_inline void account_done(struct blk_req *r, __u64 now)
+{
+	struct blk_key k = { .dev = r->dev, .op = r->op, .who = r->who };
+	struct blk_stats *st, zero = {};
+	__u64 total = now - r->start_ns, queue = 0, device = total;
+
+	if (r->issued) {
+		queue = r->issue_ns - r->start_ns;
+		device = now - r->issue_ns;
+	}
+	st = bpf_map_lookup_elem(&blk_stats, &k);
+	if (!st) {
+		bpf_map_update_elem(&blk_stats, &k, &zero, BPF_NOEXIST);
+		st = bpf_map_lookup_elem(&blk_stats, &k);
+		if (!st) {
+			count_lost(L_BLK_REQS_FULL);
+			return;
+		}
+	}
+	st->reqs += 1;
+	st->bytes += r->bytes;
+	st->total_ns += total;
+	st->queue_ns += queue;
+	st->device_ns += device;
+	st->seq += r->seq;
+	st->small += r->bytes <= BLK_SMALL;
+	blk_hists_add(r, H_BLK_TOTAL_LAT, total);
+	blk_hists_add(r, H_BLK_QUEUE_LAT, queue);
+	blk_hists_add(r, H_BLK_DEV_LAT, device);
+	blk_hists_add(r, H_BLK_SIZE, r->bytes);
+}
+
+SEC("tp_btf/block_io_done")
+int BPF_PROG(handle_block_io_done, struct request *rq)
+{
+	__u64 key = (__u64)rq, now = bpf_ktime_get_ns();
+	struct blk_dev_state *d;
+	struct blk_req *r;
+
+	r = bpf_map_lookup_elem(&blk_reqs, &key);
+	if (!r)
+		return 0;	/* started before the attach */
+	if (r->issued) {
+		d = bpf_map_lookup_elem(&blk_devs, &r->dev);
+		if (d) {
+			bpf_spin_lock(&d->lock);
+			busy_step(d, SCOPE_DEVICE, -1, now);
+			if (r->who == WHO_TARGET)
+				busy_step(d, SCOPE_TARGET, -1, now);
+			bpf_spin_unlock(&d->lock);
+		}
+	}
+	if (rq_accounted(rq))
+		account_done(r, now);
+	bpf_map_delete_elem(&blk_reqs, &key);
+	return 0;
+}
