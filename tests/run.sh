@@ -19,14 +19,23 @@ FAILED_NAMES=()
 
 . tests/lib.sh
 
+# Unit tests count one by one in the totals, from their own closing line.
 run_unit() {
+	local out p f
 	echo "== unit tests"
-	if "$ROOT/.output/unit-tests"; then
-		PASSED=$((PASSED + 1))
-	else
-		FAILED=$((FAILED + 1))
+	out=$("$ROOT/.output/unit-tests" 2>&1)
+	local rc=$?
+	echo "$out" | sed '$d'
+	read -r p _ f _ < <(echo "$out" | tail -n1)
+	[[ $f =~ ^[0-9]+$ ]] || f=1
+	if [ "$rc" != 0 ] || ! [[ $p =~ ^[0-9]+$ ]]; then
+		echo "FAIL unit tests (exit $rc)"
+		FAILED=$((FAILED + f))
 		FAILED_NAMES+=(unit)
 	fi
+	[[ $p =~ ^[0-9]+$ ]] && PASSED=$((PASSED + p))
+	echo "unit: $p passed, $f failed"
+	echo
 }
 
 can_trace() {
