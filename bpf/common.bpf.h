@@ -109,6 +109,30 @@ struct {
 	__array(values, struct threads_inner);
 } threads_gen SEC(".maps") __weak;
 
+/*
+ * A traced syscall in flight, per task: written at sys_enter, read at
+ * sys_exit (vfs.bpf.c) and by the scheduler hook (sched.bpf.c), which
+ * counts time off CPU inside a file syscall as I/O wait.
+ */
+struct inflight {
+	__u64 ts;
+	__u64 off;		/* read offset, resolved at entry */
+	__u64 path;		/* user pointer: path of *stat*() */
+	__u64 buf;		/* user pointer: stat buffer */
+	struct file *file;	/* fd's file at entry (read, close, fstat...) */
+	__s32 fd;		/* dirfd for path lookups, else the fd */
+	__u32 kind;		/* enum sys_kind; 0 when nothing is in flight */
+	__u32 flags;		/* *at() flags */
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct inflight);
+} inflight SEC(".maps") __weak;
+
 static __always_inline void count(__u32 c, __u64 n)
 {
 	__u64 *v = bpf_map_lookup_elem(&counters, &c);
@@ -135,6 +159,21 @@ static __always_inline bool is_target(void)
 		return tgid != targ_self_tgid;
 	case SCOPE_CGROUP:
 		return bpf_get_current_cgroup_id() == targ_cgid;
+	default:
+		return bpf_map_lookup_elem(&targets, &tgid) != NULL;
+	}
+}
+
+/* Is task part of the target? For hooks where task is not current. */
+static __always_inline bool task_is_target(struct task_struct *task)
+{
+	__u32 tgid = BPF_CORE_READ(task, tgid);
+
+	switch (targ_mode) {
+	case SCOPE_ALL:
+		return tgid != targ_self_tgid && BPF_CORE_READ(task, pid) != 0;
+	case SCOPE_CGROUP:
+		return BPF_CORE_READ(task, cgroups, dfl_cgrp, kn, id) == targ_cgid;
 	default:
 		return bpf_map_lookup_elem(&targets, &tgid) != NULL;
 	}

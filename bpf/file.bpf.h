@@ -268,12 +268,11 @@ static __always_inline struct file_stats *file_entry(struct file_key *key,
 	return fs;
 }
 
-/* The entry of the current thread, created when missing. */
-static __always_inline struct thread_stats *thread_entry(void)
+/* The entry of a thread of the target, created when missing. */
+static __always_inline struct thread_stats *thread_entry_of(struct task_struct *task)
 {
 	void *threads = current_threads_map();
-	__u64 id = bpf_get_current_pid_tgid();
-	__u32 tid = (__u32)id;
+	__u32 tid = BPF_CORE_READ(task, pid);
 	struct thread_stats *ts, zero = {};
 	long err;
 
@@ -282,14 +281,19 @@ static __always_inline struct thread_stats *thread_entry(void)
 	ts = bpf_map_lookup_elem(threads, &tid);
 	if (ts)
 		return ts;
-	zero.tgid = id >> 32;
-	bpf_get_current_comm(zero.comm, sizeof(zero.comm));
+	zero.tgid = BPF_CORE_READ(task, tgid);
+	BPF_CORE_READ_STR_INTO(&zero.comm, task, comm);
 	err = bpf_map_update_elem(threads, &tid, &zero, BPF_NOEXIST);
 	if (err && err != -17) {
 		count_lost(L_THREADS_FULL);
 		return NULL;
 	}
 	return bpf_map_lookup_elem(threads, &tid);
+}
+
+static __always_inline struct thread_stats *thread_entry(void)
+{
+	return thread_entry_of(bpf_get_current_task_btf());
 }
 
 #endif /* FILE_BPF_H */

@@ -242,6 +242,11 @@ struct thread_stats {
 	__u64 stats;
 	__u64 meta_ns;
 	__u64 cache_pages;
+	/* Where the thread's time went, from sched_switch (see sched.bpf.c). */
+	__u64 cpu_ns;		/* on a CPU */
+	__u64 io_wait_ns;	/* off CPU inside a file syscall, or in D state */
+	__u64 runq_ns;		/* runnable, waiting for a CPU */
+	__u64 sleep_ns;		/* off CPU otherwise: queues, locks, timers */
 };
 
 #endif /* IOSTORM_H */

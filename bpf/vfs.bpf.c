@@ -14,25 +14,6 @@
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
-struct inflight {
-	__u64 ts;
-	__u64 off;		/* read offset, resolved at entry */
-	__u64 path;		/* user pointer: path of *stat*() */
-	__u64 buf;		/* user pointer: stat buffer */
-	struct file *file;	/* fd's file at entry (read, close, fstat...) */
-	__s32 fd;		/* dirfd for path lookups, else the fd */
-	__u32 kind;		/* enum sys_kind; 0 when nothing is in flight */
-	__u32 flags;		/* *at() flags */
-	__u32 pad;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct inflight);
-} inflight SEC(".maps");
-
 /* syscall number -> enum sys_kind, filled by user space. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);

@@ -328,6 +328,10 @@ int store__merge_thread(struct store *s, __u32 tid, const struct thread_stats *t
 	t->stats += ts->stats;
 	t->meta_ns += ts->meta_ns;
 	t->cache_pages += ts->cache_pages;
+	t->cpu_ns += ts->cpu_ns;
+	t->io_wait_ns += ts->io_wait_ns;
+	t->runq_ns += ts->runq_ns;
+	t->sleep_ns += ts->sleep_ns;
 	return 0;
 }
 

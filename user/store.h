@@ -52,6 +52,10 @@ struct thread_rec {
 	__u64 stats;
 	__u64 meta_ns;
 	__u64 cache_pages;
+	__u64 cpu_ns;		/* see struct thread_stats */
+	__u64 io_wait_ns;
+	__u64 runq_ns;
+	__u64 sleep_ns;
 };
 
 struct store {

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Where the target's threads spend their time: on a CPU, off it waiting
+ * for I/O, runnable but waiting for a CPU, or asleep for other reasons
+ * (an empty queue, a lock, a timer). This answers "top shows the loader
+ * busy: is it decode (CPU) or storage?".
+ *
+ * Off-CPU time counts as I/O wait when the thread left the CPU inside a
+ * traced file syscall (open, read, stat...) or in uninterruptible sleep
+ * (D state: page-cache misses, mmap faults). A switch-out with preempt set,
+ * or in TASK_RUNNING, is run-queue wait.
+ */
+#include "common.bpf.h"
+#include "file.bpf.h"
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+#define TASK_RUNNING		0x0000
+#define TASK_UNINTERRUPTIBLE	0x0002
+
+enum off_kind {
+	OFF_NONE = 0,
+	OFF_IO,
+	OFF_RUNQ,
+	OFF_SLEEP,
+};
+
+struct switch_state {
+	__u64 on_ts;		/* switched in at; 0 until seen */
+	__u64 off_ts;		/* switched out at; 0 until seen */
+	__u32 off_kind;		/* enum off_kind */
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct switch_state);
+} sched_tasks SEC(".maps");
+
+static __always_inline __u32 off_kind(struct task_struct *prev, bool preempt,
+				      unsigned int state)
+{
+	struct inflight *in;
+
+	if (preempt || state == TASK_RUNNING)
+		return OFF_RUNQ;
+	in = bpf_task_storage_get(&inflight, prev, 0, 0);
+	if ((in && in->kind != SK_NONE) || (state & TASK_UNINTERRUPTIBLE))
+		return OFF_IO;
+	return OFF_SLEEP;
+}
+
+static __always_inline void switch_out(struct task_struct *prev, bool preempt,
+				       unsigned int state, __u64 now)
+{
+	struct switch_state *st;
+	struct thread_stats *ts;
+
+	st = bpf_task_storage_get(&sched_tasks, prev, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!st)
+		return;
+	if (st->on_ts) {
+		ts = thread_entry_of(prev);
+		if (ts)
+			ts->cpu_ns += now - st->on_ts;
+	}
+	st->on_ts = 0;
+	st->off_ts = now;
+	st->off_kind = off_kind(prev, preempt, state);
+}
+
+static __always_inline void switch_in(struct task_struct *next, __u64 now)
+{
+	struct switch_state *st;
+	struct thread_stats *ts;
+	__u64 off;
+
+	st = bpf_task_storage_get(&sched_tasks, next, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!st)
+		return;
+	st->on_ts = now;
+	if (!st->off_ts)
+		return;
+	off = now - st->off_ts;
+	st->off_ts = 0;
+	ts = thread_entry_of(next);
+	if (!ts)
+		return;
+	switch (st->off_kind) {
+	case OFF_IO:
+		ts->io_wait_ns += off;
+		break;
+	case OFF_RUNQ:
+		ts->runq_ns += off;
+		break;
+	case OFF_SLEEP:
+		ts->sleep_ns += off;
+		break;
+	}
+}
+
+/*
+ * A thread's counters are only written from the CPU it switches on or off,
+ * and a thread is on one CPU at a time: plain adds are safe here.
+ */
+SEC("tp_btf/sched_switch")
+int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
+	     struct task_struct *next, unsigned int prev_state)
+{
+	__u64 now = bpf_ktime_get_ns();
+
+	if (task_is_target(prev))
+		switch_out(prev, preempt, prev_state, now);
+	if (task_is_target(next))
+		switch_in(next, now);
+	return 0;
+}
