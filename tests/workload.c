@@ -61,14 +61,14 @@ enum style { STYLE_POSIX, STYLE_TF, STYLE_TORCH, STYLE_N };
 
 static struct {
 	u64 files, dirs, min_size, max_size, seed;
-	u64 threads, procs, bufsize, limit;
+	u64 threads, procs, bufsize, limit, cpu_us, shard_size;
 	int tally_files;
-	const char *order, *style_name, *gate, *tally;
+	const char *order, *style_name, *gate, *tally, *out;
 	enum style style;
 } opt = {
 	.files = ~0ULL, .min_size = 40960, .max_size = 122880, .seed = 1,
 	.threads = 1, .bufsize = 65536, .limit = ~0ULL,
-	.order = "random", .style_name = "posix",
+	.order = "random", .style_name = "posix", .shard_size = 256 << 20,
 };
 
 static struct tally *tally;
@@ -84,14 +84,18 @@ static void usage(FILE *f)
 "           [--max-size BYTES] [--seed S]\n"
 "       " PROG " read DIR [--threads T] [--procs P] [--order random|sorted]\n"
 "           [--seed S] [--bufsize BYTES] [--style posix|tf|torch] [--limit N]\n"
-"           [--gate FIFO] [--tally FILE] [--tally-files]\n"
+"           [--gate FIFO] [--tally FILE] [--tally-files] [--cpu-us N]\n"
 "       " PROG " scenario DIR [--gate FIFO] [--tally FILE]\n"
+"       " PROG " pack DIR --out SHARDDIR [--shard-size BYTES]\n"
 "\n"
 "gen writes DIR/dNNNN/fNNNNNNN.jpg (default D = N/100, sizes 40960..122880).\n"
 "read lists and shuffles the files, waits at the gate, then reads them in P\n"
 "processes of T threads. posix: open, read to EOF, close; tf: stat, open,\n"
 "pread64 to EOF, close; torch: posix in P (default 4) forked workers.\n"
+"--cpu-us N spins N microseconds of CPU after each file (decode-like work).\n"
 "scenario runs a fixed mix of every call a tracer must handle on DIR/s.\n"
+"pack concatenates DIR's files, in path order, into SHARDDIR/shard-NNNNN.bin\n"
+"of at most --shard-size bytes (default 256 MiB), as TFRecord or tar shards do.\n"
 "--gate FIFO waits for one byte from FIFO; --tally FILE writes the tally\n"
 "there instead of stdout, as (--tally-files adds the file lines):\n"
 "  total opens=N open_errors=N reads=N read_bytes=N stats=N closes=N mmaps=N files=N\n"
@@ -436,6 +440,7 @@ static int cmd_gen(const char *dir)
 /* ---- read */
 
 static size_t nlist, nread;
+static volatile unsigned int sink_u;
 static char *bufs[MAX_THREADS];
 static size_t proc_id, nprocs = 1;	/* this process reads proc_id + k * nprocs */
 static size_t next_k;			/* next k, shared by its threads */
@@ -499,6 +504,24 @@ static void shuffle(void)
 	}
 }
 
+/* Decode-like CPU work: spin for us microseconds over the file's bytes. */
+static void spin_us(u64 us, const char *buf)
+{
+	struct timespec t0, t;
+	unsigned int h = 0;
+
+	if (!us)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t0);	/* vDSO: no syscall */
+	do {
+		for (int k = 0; k < 4096; k++)
+			h = h * 31 + (unsigned char)buf[k & 1023];
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000000000LL + t.tv_nsec - t0.tv_nsec <
+		 (long long)us * 1000);
+	sink_u += h;
+}
+
 static void *read_thread(void *arg)
 {
 	char *buf = bufs[(size_t)arg];
@@ -516,6 +539,7 @@ static void *read_thread(void *arg)
 			err = read_whole(i, buf, opt.bufsize);
 		if (err)
 			return (void *)1;
+		spin_us(opt.cpu_us, buf);
 	}
 }
 
@@ -751,7 +775,7 @@ static int cmd_scenario(const char *dir)
 
 /* ---- options */
 
-enum { GEN = 1, READ = 2, SCEN = 4 };
+enum { GEN = 1, READ = 2, SCEN = 4, PACK = 8 };
 
 static const struct optdef {
 	const char *name;
@@ -774,6 +798,9 @@ static const struct optdef {
 	{ "gate", READ | SCEN, 's', &opt.gate, 0 },
 	{ "tally", READ | SCEN, 's', &opt.tally, 0 },
 	{ "tally-files", READ | SCEN, 'f', &opt.tally_files, 0 },
+	{ "cpu-us", READ, 'n', &opt.cpu_us, 0 },
+	{ "out", PACK, 's', &opt.out, 0 },
+	{ "shard-size", PACK, 'n', &opt.shard_size, 1 },
 	{ NULL },
 };
 
@@ -852,6 +879,64 @@ static void check_read_opts(void)
 		opt.procs = opt.style == STYLE_TORCH ? 4 : 1;
 }
 
+/* ---- pack */
+
+/* Append one file to the shard fd; returns bytes copied or -1. */
+static long long pack_one(int out, const char *path, char *buf, size_t len)
+{
+	long long total = 0;
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return fail("open", path), -1;
+	while ((n = read(fd, buf, len)) > 0) {
+		if (write_all(out, buf, n, "shard")) {
+			close(fd);
+			return -1;
+		}
+		total += n;
+	}
+	close(fd);
+	if (n < 0)
+		return fail("read", path), -1;
+	return total;
+}
+
+static int cmd_pack(const char *dir)
+{
+	char name[PATH_MAX + 32], *buf = xalloc(malloc(1 << 20));
+	u64 shard = 0, in_shard = 0;
+	long long n;
+	int out = -1;
+
+	if (!opt.out)
+		usage_error("pack needs --out SHARDDIR");
+	if (mkdir_p(opt.out) || walk(dir))
+		return 1;
+	qsort(paths, nlist, sizeof(*paths), cmp_path);
+	for (size_t i = 0; i < nlist; i++) {
+		if (out < 0 || in_shard >= opt.shard_size) {
+			if (out >= 0)
+				close(out);
+			snprintf(name, sizeof(name), "%s/shard-%05llu.bin", opt.out, shard++);
+			out = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+			if (out < 0)
+				return fail("create", name);
+			in_shard = 0;
+		}
+		n = pack_one(out, paths[i], buf, 1 << 20);
+		if (n < 0)
+			return 1;
+		in_shard += n;
+	}
+	if (out >= 0)
+		close(out);
+	printf("packed %zu files into %llu shards\n", nlist, shard);
+	free(buf);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "", *dir;
@@ -875,6 +960,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "scenario"))
 		return cmd_scenario(parse(SCEN, argv + 2));
+	if (!strcmp(cmd, "pack"))
+		return cmd_pack(parse(PACK, argv + 2));
 	if (!*cmd)
 		usage_error("missing command");
 	usage_error("unknown command '%s'", cmd);
