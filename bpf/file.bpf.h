@@ -15,7 +15,7 @@
 #define NAME_LEN	256
 
 struct path_scratch {
-	char buf[PATH_SCRATCH + NAME_LEN];
+	char buf[PATH_SCRATCH + NAME_LEN + 8];	/* the tail also stages a dir_path */
 };
 
 struct {
@@ -33,42 +33,42 @@ struct {
 	__type(value, struct file_stats);
 } file_zero SEC(".maps") __weak;
 
-/* current->files->fdt->fd[fd], or NULL. */
+/*
+ * current->files->fdt->fd[fd], or NULL. The array element is read with a
+ * helper: a variable index into a BTF pointer is not allowed.
+ */
 static __always_inline struct file *fd_file(int fd)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct fdtable *fdt;
+	struct fdtable *fdt = task->files->fdt;
 	struct file **fds;
-	struct file *file = NULL;
+	__u64 file = 0;
 
-	if (fd < 0)
+	if (fd < 0 || !fdt || (unsigned int)fd >= fdt->max_fds)
 		return NULL;
-	fdt = BPF_CORE_READ(task, files, fdt);
-	if (!fdt || (unsigned int)fd >= BPF_CORE_READ(fdt, max_fds))
-		return NULL;
-	fds = BPF_CORE_READ(fdt, fd);
-	bpf_core_read(&file, sizeof(file), &fds[fd]);
-	return file;
+	fds = fdt->fd;
+	bpf_probe_read_kernel(&file, sizeof(file), &fds[fd]);
+	return file ? BTF_CAST(struct file, file) : NULL;
 }
 
 static __always_inline __u32 file_mode(struct file *file)
 {
-	return BPF_CORE_READ(file, f_inode, i_mode) & S_IFMT;
+	return file->f_inode->i_mode & S_IFMT;
 }
 
 static __always_inline void file_key_of(struct file *file, struct file_key *key)
 {
-	struct inode *inode = BPF_CORE_READ(file, f_inode);
+	struct inode *inode = file->f_inode;
 
-	key->ino = BPF_CORE_READ(inode, i_ino);
-	key->dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	key->ino = inode->i_ino;
+	key->dev = inode->i_sb->s_dev;
 	key->pad = 0;
 }
 
 struct walk {
-	struct dentry *dentry;
-	struct mount *mnt;
-	struct dentry *mnt_root;
+	__u64 dentry;		/* addresses: BTF pointers may not live here */
+	__u64 mnt;		/* struct mount */
+	__u64 mnt_root;
 	int off;
 	__u32 flags;
 };
@@ -79,31 +79,31 @@ struct walk {
  */
 static long walk_step(__u32 i, struct walk *w)
 {
-	/* Locals: CO-RE reads must not relocate struct walk's own fields. */
-	struct dentry *dentry = w->dentry, *parent;
-	struct mount *mnt = w->mnt;
+	struct dentry *dentry = BTF_CAST(struct dentry, w->dentry);
+	struct mount *mnt = BTF_CAST(struct mount, w->mnt);
+	struct dentry *parent;
 	struct path_scratch *s;
 	const unsigned char *name;
 	__u32 zero = 0, len;
 
-	if (dentry == w->mnt_root) {
-		struct mount *up = BPF_CORE_READ(mnt, mnt_parent);
+	if (w->dentry == w->mnt_root) {
+		struct mount *up = mnt->mnt_parent;
 
-		if (up == mnt)
+		if ((__u64)up == w->mnt)
 			return 1;		/* the root of all */
-		w->dentry = BPF_CORE_READ(mnt, mnt_mountpoint);
-		w->mnt = up;
-		w->mnt_root = BPF_CORE_READ(up, mnt.mnt_root);
+		w->dentry = (__u64)mnt->mnt_mountpoint;
+		w->mnt = (__u64)up;
+		w->mnt_root = (__u64)up->mnt.mnt_root;
 		return 0;
 	}
-	parent = BPF_CORE_READ(dentry, d_parent);
-	if (dentry == parent)
+	parent = dentry->d_parent;
+	if ((__u64)parent == w->dentry)
 		return 1;			/* root of an unmounted tree */
 	s = bpf_map_lookup_elem(&path_scratch, &zero);
 	if (!s)
 		return 1;
-	name = BPF_CORE_READ(dentry, d_name.name);
-	len = BPF_CORE_READ(dentry, d_name.len) & (NAME_LEN - 1);
+	name = dentry->d_name.name;
+	len = dentry->d_name.len & (NAME_LEN - 1);
 	if (w->off < (int)len + 1) {
 		w->flags |= FILE_F_TRUNC;
 		return 1;
@@ -112,7 +112,7 @@ static long walk_step(__u32 i, struct walk *w)
 	bpf_probe_read_kernel(&s->buf[w->off & (PATH_SCRATCH - 1)], len, name);
 	w->off -= 1;
 	s->buf[w->off & (PATH_SCRATCH - 1)] = '/';
-	w->dentry = parent;
+	w->dentry = (__u64)parent;
 	return 0;
 }
 
@@ -126,9 +126,9 @@ static __always_inline int path_walk(struct dentry *dentry, struct vfsmount *vfs
 				     int end, __u32 *flags)
 {
 	struct walk w = {
-		.dentry = dentry,
-		.mnt = container_of(vfsmnt, struct mount, mnt),
-		.mnt_root = BPF_CORE_READ(vfsmnt, mnt_root),
+		.dentry = (__u64)dentry,
+		.mnt = (__u64)container_of(vfsmnt, struct mount, mnt),
+		.mnt_root = (__u64)vfsmnt->mnt_root,
 		.off = end,
 	};
 	long n = bpf_loop(PATH_DEPTH, walk_step, &w, 0);
@@ -164,18 +164,96 @@ static __always_inline void path_store(struct file_stats *fs,
 	__sync_fetch_and_or(&fs->flags, FILE_F_PATH);
 }
 
+/*
+ * Directory paths already walked, keyed by the directory's (dev, ino) and
+ * dentry: a file's path is then its directory's plus its name, one lookup
+ * instead of a walk up the tree (a storm opens thousands of files in each
+ * class directory). A cache: an evicted entry is walked again. A directory
+ * renamed during the trace keeps its old path here.
+ */
+struct dir_key {
+	__u64 ino;
+	__u64 dentry;
+	__u32 dev;
+	__u32 pad;
+};
+
+struct dir_path {
+	__u32 len;
+	__u32 pad;
+	char path[PATH_LEN];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct dir_key);
+	__type(value, struct dir_path);
+} dir_paths SEC(".maps") __weak;
+
+/* Place name (a dentry's) before end, with its '/'; returns the new start. */
+static __always_inline int place_name(struct path_scratch *s, struct dentry *dentry,
+				      int end)
+{
+	__u32 len = dentry->d_name.len & (NAME_LEN - 1);
+	int off = end - len;
+
+	bpf_probe_read_kernel(&s->buf[off & (PATH_SCRATCH - 1)], len,
+			      dentry->d_name.name);
+	off -= 1;
+	s->buf[off & (PATH_SCRATCH - 1)] = '/';
+	return off;
+}
+
+/* Remember scratch[off, slash) as the path of the directory of key. */
+static __always_inline void dir_remember(struct dir_key *key, struct path_scratch *s,
+					 int off, int slash)
+{
+	struct dir_path *dp = (struct dir_path *)&s->buf[PATH_SCRATCH];	/* spare tail */
+	int len = slash - off;
+
+	if (len <= 0 || len >= PATH_LEN)
+		return;
+	if (bpf_probe_read_kernel(dp->path, len & (PATH_LEN - 1),
+				  &s->buf[off & (PATH_SCRATCH - 1)]))
+		return;
+	dp->len = len;
+	bpf_map_update_elem(&dir_paths, key, dp, BPF_ANY);
+}
+
 /* Resolve the absolute path of an open file into a new entry. */
 static __always_inline void path_of_file(struct file_stats *fs, struct file *file)
 {
+	struct dentry *dentry = file->f_path.dentry, *dir = dentry->d_parent;
+	struct vfsmount *mnt = file->f_path.mnt;
+	struct dir_key key = {};
 	struct path_scratch *s;
+	struct dir_path *dp;
 	__u32 zero = 0, flags = 0;
-	int off, end = PATH_SCRATCH - 1;
+	int off, slash, end = PATH_SCRATCH - 1;
 
 	s = bpf_map_lookup_elem(&path_scratch, &zero);
 	if (!s)
 		return;
-	off = path_walk(BPF_CORE_READ(file, f_path.dentry),
-			BPF_CORE_READ(file, f_path.mnt), end, &flags);
+	if (dentry == mnt->mnt_root || dentry == dir) {
+		off = path_walk(dentry, mnt, end, &flags);	/* a mount root */
+		goto store;
+	}
+	slash = off = place_name(s, dentry, end);
+	key.ino = dir->d_inode->i_ino;
+	key.dev = dir->d_sb->s_dev;
+	key.dentry = (__u64)dir;
+	dp = bpf_map_lookup_elem(&dir_paths, &key);
+	if (dp && dp->len < PATH_LEN && (int)dp->len <= off) {
+		off -= dp->len;
+		bpf_probe_read_kernel(&s->buf[off & (PATH_SCRATCH - 1)],
+				      dp->len & (PATH_LEN - 1), dp->path);
+		goto store;
+	}
+	off = path_walk(dir, mnt, off, &flags);
+	if (!(flags & FILE_F_TRUNC))
+		dir_remember(&key, s, off, slash);
+store:
 	__sync_fetch_and_or(&fs->flags, flags);
 	path_store(fs, s, off, end);
 }
@@ -211,15 +289,15 @@ static __always_inline void path_of_name(struct file_stats *fs, int dirfd,
 		off -= 1;
 		s->buf[off & (PATH_SCRATCH - 1)] = '/';
 		if (dirfd == AT_FDCWD) {
-			dentry = BPF_CORE_READ(task, fs, pwd.dentry);
-			mnt = BPF_CORE_READ(task, fs, pwd.mnt);
+			dentry = task->fs->pwd.dentry;
+			mnt = task->fs->pwd.mnt;
 		} else {
 			struct file *dir = fd_file(dirfd);
 
 			if (!dir)
 				return;
-			dentry = BPF_CORE_READ(dir, f_path.dentry);
-			mnt = BPF_CORE_READ(dir, f_path.mnt);
+			dentry = dir->f_path.dentry;
+			mnt = dir->f_path.mnt;
 		}
 		off = path_walk(dentry, mnt, off, &flags);
 		__sync_fetch_and_or(&fs->flags, flags);
@@ -272,7 +350,7 @@ static __always_inline struct file_stats *file_entry(struct file_key *key,
 static __always_inline struct thread_stats *thread_entry_of(struct task_struct *task)
 {
 	void *threads = current_threads_map();
-	__u32 tid = BPF_CORE_READ(task, pid);
+	__u32 tid = task->pid;
 	struct thread_stats *ts, zero = {};
 	long err;
 
@@ -281,8 +359,8 @@ static __always_inline struct thread_stats *thread_entry_of(struct task_struct *
 	ts = bpf_map_lookup_elem(threads, &tid);
 	if (ts)
 		return ts;
-	zero.tgid = BPF_CORE_READ(task, tgid);
-	BPF_CORE_READ_STR_INTO(&zero.comm, task, comm);
+	zero.tgid = task->tgid;
+	bpf_probe_read_kernel_str(zero.comm, sizeof(zero.comm), task->comm);
 	err = bpf_map_update_elem(threads, &tid, &zero, BPF_NOEXIST);
 	if (err && err != -17) {
 		count_lost(L_THREADS_FULL);

@@ -29,18 +29,20 @@ static __always_inline void record_entry(struct inflight *in, struct pt_regs *re
 
 	switch (in->kind) {
 	case SK_READ:
-		in->file = file = fd_file(PT_REGS_PARM1_CORE_SYSCALL(regs));
-		in->off = file ? BPF_CORE_READ(file, f_pos) : 0;
+		file = fd_file(PT_REGS_PARM1_CORE_SYSCALL(regs));
+		in->file = (__u64)file;
+		in->off = file ? file->f_pos : 0;
 		break;
 	case SK_PREAD:
-		in->file = fd_file(PT_REGS_PARM1_CORE_SYSCALL(regs));
+		in->file = (__u64)fd_file(PT_REGS_PARM1_CORE_SYSCALL(regs));
 		in->off = PT_REGS_PARM4_CORE_SYSCALL(regs);
 		break;
 	case SK_PREADV2:
-		in->file = file = fd_file(PT_REGS_PARM1_CORE_SYSCALL(regs));
+		file = fd_file(PT_REGS_PARM1_CORE_SYSCALL(regs));
+		in->file = (__u64)file;
 		pos = PT_REGS_PARM4_CORE_SYSCALL(regs);
 		if (pos == -1)
-			pos = file ? BPF_CORE_READ(file, f_pos) : 0;
+			pos = file ? file->f_pos : 0;
 		in->off = pos;
 		break;
 	case SK_STAT:
@@ -66,11 +68,11 @@ static __always_inline void record_entry(struct inflight *in, struct pt_regs *re
 		break;
 	case SK_CLOSE:
 	case SK_GETDENTS:
-		in->file = fd_file(PT_REGS_PARM1_CORE_SYSCALL(regs));
+		in->file = (__u64)fd_file(PT_REGS_PARM1_CORE_SYSCALL(regs));
 		break;
 	case SK_MMAP:
 		if (!(PT_REGS_PARM4_CORE_SYSCALL(regs) & MAP_ANONYMOUS))
-			in->file = fd_file(PT_REGS_PARM5_CORE_SYSCALL(regs));
+			in->file = (__u64)fd_file(PT_REGS_PARM5_CORE_SYSCALL(regs));
 		break;
 	}
 }
@@ -92,7 +94,7 @@ int BPF_PROG(handle_sys_enter, struct pt_regs *regs, long id)
 		return 0;
 	}
 	in->kind = *kind;
-	in->file = NULL;
+	in->file = 0;
 	in->path = 0;
 	in->buf = 0;
 	in->flags = 0;
@@ -160,7 +162,7 @@ static __always_inline void open_exit(long ret, __u64 lat, __u64 now)
 		return;
 	__sync_fetch_and_or(&fs->flags, mode == S_IFDIR ? FILE_F_DIR : FILE_F_REG);
 	__sync_fetch_and_add(&fs->opens, 1);
-	fs->size = BPF_CORE_READ(file, f_inode, i_size);
+	fs->size = file->f_inode->i_size;
 	note_meta(fs, lat, now);
 }
 
@@ -191,7 +193,7 @@ static __always_inline void read_exit(struct inflight *in, long ret,
 {
 	struct thread_stats *ts;
 	struct file_stats *fs;
-	struct file *file = in->file;
+	struct file *file = in->file ? BTF_CAST(struct file, in->file) : NULL;
 
 	if (!file) {
 		if (ret >= 0)
@@ -226,7 +228,7 @@ static __always_inline void read_exit(struct inflight *in, long ret,
 	__sync_fetch_and_add(&fs->read_ns, lat);
 	if (lat > fs->read_ns_max)
 		fs->read_ns_max = lat;
-	fs->size = BPF_CORE_READ(file, f_inode, i_size);
+	fs->size = file->f_inode->i_size;
 	fs->last_ts = now;
 	classify_read(fs, in->off, in->off + ret);
 }
@@ -334,7 +336,7 @@ static __always_inline void fd_op_exit(struct inflight *in, long ret,
 {
 	struct thread_stats *ts;
 	struct file_stats *fs;
-	struct file *file = in->file;
+	struct file *file = in->file ? BTF_CAST(struct file, in->file) : NULL;
 	__u32 mode;
 
 	if (in->kind == SK_MMAP) {
