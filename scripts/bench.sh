@@ -1,0 +1,238 @@
+#!/bin/bash
+# The overhead benchmark the README quotes: how much slower an ML-style input
+# pipeline (many small files, read whole, random order, 8 threads) runs under
+# iostorm, with a warm and a cold page cache, and what each BPF program costs.
+#
+# Every run goes through the same tiny wrapper, which times the workload alone
+# (bash's EPOCHREALTIME, no fork), so two ratios are shown:
+#   end-to-end     iostorm's command line as a user runs it: BPF load/attach,
+#                  the workload, draining and writing the JSON report
+#   workload-only  the workload's own wall time, traced vs untraced
+# Untraced and traced runs alternate (A B A B ...) so drift hits both alike.
+# kernel.bpf_stats_enabled is turned on only for one extra traced run per case,
+# which samples the per-program counters while iostorm is still attached:
+# the stats add a clock read per program run, so the timed runs go without.
+#
+# Usage: scripts/bench.sh [-n ROUNDS] [--files N] [--no-cold] [--style tf]
+# Env:   BENCH_DIR  dataset cache and last JSON reports (/var/tmp/iostorm-bench)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+usage() {
+	sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'
+}
+
+rounds=5 files=20000 cold=1 style=posix
+while [ $# -gt 0 ]; do
+	case $1 in
+	-n) rounds=${2:?-n needs a number}; shift 2 ;;
+	--files) files=${2:?--files needs a number}; shift 2 ;;
+	--no-cold) cold=0; shift ;;
+	--style) style=${2:?--style needs posix or tf}; shift 2 ;;
+	-h | --help) usage; exit 0 ;;
+	*) echo "bench: unknown argument '$1' (try -h)" >&2; exit 2 ;;
+	esac
+done
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "bench: -n must be a positive integer" >&2; exit 2; }
+[[ $files =~ ^[1-9][0-9]*$ ]] || { echo "bench: --files must be a positive integer" >&2; exit 2; }
+[[ $style == posix || $style == tf ]] || { echo "bench: --style must be posix or tf" >&2; exit 2; }
+[ "$(id -u)" -eq 0 ] || { echo "bench: needs root (BPF, drop_caches, bpf_stats); try: sudo $0" >&2; exit 1; }
+for b in ./iostorm .output/iostorm-workload; do
+	[ -x "$b" ] || { echo "bench: $b missing; run 'make all' first" >&2; exit 1; }
+done
+for t in jq bpftool; do
+	command -v "$t" >/dev/null || { echo "bench: needs $t (apt-get install -y $t)" >&2; exit 1; }
+done
+
+bench=${BENCH_DIR:-/var/tmp/iostorm-bench}
+dirs=$((files / 100 > 0 ? files / 100 : 1))
+set_dir="$bench/f$files-d$dirs"
+data="$set_dir/data"
+old_stats=$(sysctl -n kernel.bpf_stats_enabled)
+tmp=$(mktemp -d /tmp/iostorm-bench.XXXXXX)
+cleanup() {
+	sysctl -qw kernel.bpf_stats_enabled="$old_stats" || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+# Private copies: every round runs the same binaries, even if someone rebuilds.
+if [ -n "$(find bpf user Makefile -newer ./iostorm 2>/dev/null | head -1)" ]; then
+	echo "bench: WARNING: ./iostorm is older than its sources; run 'make all' to measure the current code" >&2
+fi
+cp ./iostorm "$tmp/iostorm"
+cp .output/iostorm-workload "$tmp/iostorm-workload"
+iostorm=$tmp/iostorm workload=$tmp/iostorm-workload
+
+# ---- dataset: generated once, reused when the marker says it is complete
+if [ ! -f "$set_dir/.complete" ]; then
+	echo "bench: generating $files files in $dirs directories under $data ..."
+	rm -rf "$set_dir"
+	mkdir -p "$set_dir"
+	"$workload" gen "$data" --files "$files" --dirs "$dirs" >/dev/null
+	sync
+	touch "$set_dir/.complete"
+fi
+data=$(realpath "$data")
+wl=("$workload" read "$data" --threads 8 --order random --style "$style" --tally /dev/null)
+
+# The wrapper: times the workload alone into $1; with a sample prefix in $2,
+# also snapshots every BPF program and the ids iostorm ($PPID) holds, before
+# and after, while iostorm is still attached.
+cat >"$tmp/wrap.sh" <<'EOF'
+#!/bin/bash
+tfile=$1 sample=$2; shift 2
+if [ "$sample" != - ]; then bpftool prog show -j >"$sample.before"; fi
+t0=${EPOCHREALTIME/./}
+"$@" && rc=0 || rc=$?
+t1=${EPOCHREALTIME/./}
+if [ "$sample" != - ]; then
+	bpftool prog show -j >"$sample.after"
+	grep -h '^prog_id:' /proc/"$PPID"/fdinfo/* | awk '{print $2}' | sort -un >"$sample.ids"
+fi
+echo $((t1 - t0)) >"$tfile"
+exit "$rc"
+EOF
+chmod +x "$tmp/wrap.sh"
+
+drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }
+now_us() { echo "${EPOCHREALTIME/./}"; }
+
+# run_one MODE(u|t) OUT_PREFIX [SAMPLE_PREFIX]: writes OUT.e2e and OUT.wl (us)
+run_one() {
+	local mode=$1 out=$2 sample=${3:--} t0 t1 rc=0
+	t0=$(now_us)
+	if [ "$mode" = u ]; then
+		"$tmp/wrap.sh" "$out.wl" - "${wl[@]}" || rc=$?
+	else
+		"$iostorm" -q --json "$out.json" -- "$tmp/wrap.sh" "$out.wl" "$sample" "${wl[@]}" \
+			2>"$out.err" || rc=$?
+	fi
+	t1=$(now_us)
+	if [ "$rc" -ne 0 ]; then
+		echo "bench: run failed (exit $rc): $mode ${wl[*]}" >&2
+		[ -f "$out.err" ] && cat "$out.err" >&2
+		exit 1
+	fi
+	echo $((t1 - t0)) >"$out.e2e"
+}
+
+# stats FILE...: "median min max" in ms of the us values in FILEs
+stats() {
+	cat "$@" | sort -n | awk '{v[NR] = $1 / 1000}
+		END {m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		     printf "%.1f %.1f %.1f\n", m, v[1], v[NR]}'
+}
+
+# check_json FILE: "lost vfs_opens dataset_files dataset_opens"
+check_json() {
+	jq -r --arg d "$data/" '[.lost.total, .vfs.opens,
+		([.files[] | select(.type == "file" and ((.path // "") | startswith($d)))] | length, (map(.opens) | add // 0))]
+		| @tsv' "$1"
+}
+
+# per_program CASE PREFIX: per-program delta of run_cnt / run_time_ns over the workload
+per_program() {
+	local ids
+	ids=$(jq -R -s 'split("\n") | map(select(length > 0) | tonumber)' "$2.ids")
+	jq -r -n --slurpfile b "$2.before" --slurpfile a "$2.after" --argjson ids "$ids" '
+		($b[0] | map({key: (.id | tostring), value: .}) | from_entries) as $B
+		| $a[0][] | select(.id as $i | $ids | index($i))
+		| [.name, ((.run_cnt // 0) - ($B[.id | tostring].run_cnt // 0)),
+		   ((.run_time_ns // 0) - ($B[.id | tostring].run_time_ns // 0))] | @tsv' |
+		sort -t$'\t' -k3,3nr >"$2.prog"
+	local wl_ms
+	wl_ms=$(awk '{printf "%.1f", $1 / 1000}' "$2.wl")
+	printf '\nper-program cost (%s run, bpf_stats on, workload %s ms):\n' "$1" "$wl_ms"
+	printf '  %-28s %10s %10s %8s\n' program runs "total(ms)" ns/run
+	awk -F'\t' -v wl="$wl_ms" '
+		{ printf "  %-28s %10d %10.1f %8.0f\n", $1, $2, $3 / 1e6, $2 ? $3 / $2 : 0; r += $2; t += $3 }
+		END { printf "  %-28s %10d %10.1f %8.0f\n", "total", r, t / 1e6, r ? t / r : 0
+		      printf "  BPF time = %.1f%% of the workload wall time (CPU time summed over all CPUs,\n", wl ? t / 1e4 / wl : 0
+		      printf "  every process on the system; programs filter on the target inside)\n" }' "$2.prog"
+}
+
+# iostorm's fixed cost: load, verify and attach the BPF programs, report an empty run.
+for i in 1 2 3; do
+	t0=$(now_us)
+	"$iostorm" -q --json "$tmp/empty.json" -- true 2>/dev/null
+	echo $(($(now_us) - t0)) >"$tmp/empty-$i.e2e"
+done
+read -r fixed _ _ < <(stats "$tmp"/empty-*.e2e)
+
+# cpu_snap: "busy ticks of the machine (user+nice+system), ticks used by this script and its children"
+cpu_snap() {
+	echo "$(awk '/^cpu /{print $2 + $3 + $4}' /proc/stat)" \
+		"$(cut -d')' -f2 /proc/$$/stat | awk '{print $12 + $13 + $14 + $15}')"
+}
+cpu0=$(cpu_snap) wall0=$(now_us)
+declare -a summary
+prog_out=""
+other=$(pgrep -x iostorm | tr '\n' ' ' || true)
+echo "bench: $files files in $dirs dirs ($data), style $style, 8 threads, $rounds rounds"
+echo "bench: iostorm $(git describe --always --dirty 2>/dev/null || echo '?'), kernel $(uname -r), $(nproc) CPUs"
+[ -z "$other" ] || echo "bench: WARNING: other iostorm processes are running ($other): their BPF programs slow every run"
+hdr() { printf '%-5s %-20s %-20s %-20s %-20s %6s %7s %4s %s\n' "$@"; }
+table=""
+cases=(warm)
+[ "$cold" = 1 ] && cases+=(cold)
+for c in "${cases[@]}"; do
+	if [ "$c" = warm ]; then
+		echo "bench: warm-up: one untraced and one traced run (discarded) ..." >&2
+		run_one u "$tmp/warmup-u"
+		run_one t "$tmp/warmup-t"
+	fi
+	for ((i = 1; i <= rounds; i++)); do
+		echo "bench: $c round $i/$rounds ..." >&2
+		[ "$c" = cold ] && drop_caches
+		run_one u "$tmp/$c-u-$i"
+		[ "$c" = cold ] && drop_caches
+		run_one t "$tmp/$c-t-$i"
+	done
+	read -r um umin umax < <(stats "$tmp/$c"-u-*.wl)
+	read -r ue uemin uemax < <(stats "$tmp/$c"-u-*.e2e)
+	read -r te temin temax < <(stats "$tmp/$c"-t-*.e2e)
+	read -r tw twmin twmax < <(stats "$tmp/$c"-t-*.wl)
+	lost_all=0 opens_ok=1 opens_note=""
+	for ((i = 1; i <= rounds; i++)); do
+		read -r lost vopens nfiles dopens < <(check_json "$tmp/$c-t-$i.json")
+		lost_all=$((lost_all + lost))
+		[ "$nfiles" -eq "$files" ] && [ "$dopens" -eq "$files" ] || opens_ok=0
+		opens_note="$vopens/$nfiles/$dopens"
+	done
+	cp "$tmp/$c-t-$rounds.json" "$bench/last-$c.json"
+	[ "$opens_ok" = 1 ] && opens_note+=" ok" || opens_note+=" MISMATCH (expected $files dataset files, 1 open each)"
+	e2e_ratio=$(awk -v a="$te" -v b="$ue" 'BEGIN {printf "%.3f", a / b}')
+	wl_ratio=$(awk -v a="$tw" -v b="$um" 'BEGIN {printf "%.3f", a / b}')
+	table+=$(hdr "$c" "$ue [$uemin-$uemax]" "$um [$umin-$umax]" "$te [$temin-$temax]" \
+		"$tw [$twmin-$twmax]" "$e2e_ratio" "$wl_ratio" "$lost_all" "$opens_note")$'\n'
+	summary+=("$(awk -v r="$wl_ratio" -v e="$e2e_ratio" -v c="$c" -v n="$rounds" 'BEGIN {
+		printf "%s-cache overhead: %+.1f%% (workload wall time, median of %d); %+.1f%% end-to-end incl. iostorm start-up and report",
+		c, (r - 1) * 100, n, (e - 1) * 100 }')")
+	[ "$lost_all" -eq 0 ] || summary+=("WARNING: $c: $lost_all events lost in the traced runs")
+	[ "$opens_ok" = 1 ] || summary+=("WARNING: $c: dataset opens in the reports do not match $files files")
+
+	# One extra traced run with bpf_stats on, sampled while iostorm is attached.
+	echo "bench: $c: per-program sample run ..." >&2
+	sysctl -qw kernel.bpf_stats_enabled=1
+	[ "$c" = cold ] && drop_caches
+	run_one t "$tmp/$c-s" "$tmp/$c-s"
+	sysctl -qw kernel.bpf_stats_enabled="$old_stats"
+	prog_out+=$(per_program "$c" "$tmp/$c-s")$'\n'
+done
+echo
+hdr "" "untraced e2e ms" "untraced workload" "traced e2e ms" "traced workload" ratio: "" "" ""
+hdr case "median [min-max]" "median [min-max]" "median [min-max]" "median [min-max]" e2e wl-only lost "opens: vfs/dataset files/dataset opens"
+printf '%s' "$table"
+echo "(e2e: whole command line, traced one incl. BPF load/attach, drain and JSON report; workload: wall time"
+echo " of the workload alone, timed inside the same wrapper in both; ratios are traced/untraced medians;"
+echo " opens: vfs.opens incl. directories and shared libraries / dataset files in the report / their opens)"
+printf '%s' "$prog_out"
+echo
+printf '%s\n' "${summary[@]}"
+echo "(iostorm's fixed cost, '-- true' traced: $fixed ms median of 3: BPF load, verify, attach, exit)"
+echo "(last traced JSON reports in $bench/last-*.json)"
+read -r other_s other_pct < <(cpu_snap | awk -v a="$cpu0" -v t="$(($(now_us) - wall0))" -v n="$(nproc)" \
+	-v hz="$(getconf CLK_TCK)" '{split(a, x, " "); o = (($1 - x[1]) - ($2 - x[2])) / hz; printf "%.1f %.0f\n", o, o * 1e8 / t / n}')
+echo "(CPU used by other processes and kernel threads while this ran: $other_s s, $other_pct% of the machine)"
+[ "$other_pct" -lt 10 ] || echo "WARNING: the machine was busy with other work: timings are noisy; rerun on a quiet machine"
