@@ -14,6 +14,7 @@ VMLINUX := vmlinux/$(ARCH)/vmlinux.h
 LIBBPF_CFLAGS := $(shell $(PKG_CONFIG) --cflags libbpf 2>/dev/null)
 LIBBPF_LIBS := $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null || echo -lbpf)
 JANSSON_LIBS := $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null || echo -ljansson)
+MHD_LIBS := $(shell $(PKG_CONFIG) --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
 
 # System include dirs for the BPF target come after ours (-idirafter), so
 # clang finds asm/types.h and friends without picking up host headers first.
@@ -29,7 +30,7 @@ UNIT_SRCS := $(wildcard tests/unit/*.c)
 CFLAGS ?= -g -O2
 CFLAGS += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE \
 	  -I$(OUTPUT) -Ibpf -Iuser $(LIBBPF_CFLAGS) -MMD -MP
-LDLIBS := $(LIBBPF_LIBS) -lelf -lz $(JANSSON_LIBS) -lm -lpthread
+LDLIBS := $(LIBBPF_LIBS) -lelf -lz $(JANSSON_LIBS) $(MHD_LIBS) -lm -lpthread
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) \
 	      -Ibpf -Ivmlinux/$(ARCH) $(CLANG_BPF_SYS_INCLUDES) -MMD -MP
 

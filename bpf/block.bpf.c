@@ -26,6 +26,7 @@ struct blk_req {
 	__u8 who;
 	__u8 seq;
 	__u8 issued;
+	__u8 idle;		/* no longer in flight: busy time stepped down */
 };
 
 /* The BPF view of struct blk_dev_info: same layout, a real lock. */
@@ -104,23 +105,24 @@ static __always_inline __u8 rq_op(struct request *rq)
 }
 
 /*
- * Does /proc/diskstats account this request? The same test as the
- * kernel's blk_account_io_done(): RQF_IO_STAT set, RQF_FLUSH_SEQ not.
- * The flags became an enum of bit numbers in 6.11; before, RQF_IO_STAT
- * was bit 13 and RQF_FLUSH_SEQ bit 4.
+ * RQF_IO_STAT and RQF_FLUSH_SEQ of a request. The flags became an enum of
+ * bit numbers in 6.11; before, RQF_IO_STAT was bit 13 and RQF_FLUSH_SEQ
+ * bit 4.
  */
-static __always_inline bool rq_accounted(struct request *rq)
+static __always_inline void rq_stat_flags(struct request *rq, bool *io_stat,
+					  bool *flush_seq)
 {
-	__u32 flags = BPF_CORE_READ(rq, rq_flags), io_stat, flush_seq;
+	__u32 flags = BPF_CORE_READ(rq, rq_flags), io, fs;
 
 	if (bpf_core_enum_value_exists(enum rqf_flags, __RQF_IO_STAT)) {
-		io_stat = 1U << bpf_core_enum_value(enum rqf_flags, __RQF_IO_STAT);
-		flush_seq = 1U << bpf_core_enum_value(enum rqf_flags, __RQF_FLUSH_SEQ);
+		io = 1U << bpf_core_enum_value(enum rqf_flags, __RQF_IO_STAT);
+		fs = 1U << bpf_core_enum_value(enum rqf_flags, __RQF_FLUSH_SEQ);
 	} else {
-		io_stat = 1U << 13;
-		flush_seq = 1U << 4;
+		io = 1U << 13;
+		fs = 1U << 4;
 	}
-	return (flags & (io_stat | flush_seq)) == io_stat;
+	*io_stat = flags & io;
+	*flush_seq = flags & fs;
 }
 
 static __always_inline void blk_hist_add(__u32 dev, __u8 op, __u8 id, __u8 scope,
@@ -165,6 +167,8 @@ static __always_inline struct blk_dev_state *dev_state(struct request *rq, __u32
 	return bpf_map_lookup_elem(&blk_devs, &dev);
 }
 
+__u64 dbg[8];
+
 SEC("tp_btf/block_io_start")
 int BPF_PROG(handle_block_io_start, struct request *rq)
 {
@@ -175,12 +179,14 @@ int BPF_PROG(handle_block_io_start, struct request *rq)
 	r.start_ns = bpf_ktime_get_ns();
 	r.dev = rq_dev(rq);
 	r.op = rq_op(rq);
-	if (is_target())
-		r.who = WHO_TARGET;
-	else if (task->flags & PF_KTHREAD)
+	/* Kernel threads first: with -a they would pass as the target. */
+	if (task->flags & PF_KTHREAD)
 		r.who = WHO_KTHREAD;
+	else if (is_target())
+		r.who = WHO_TARGET;
 	else
 		r.who = WHO_OTHER;
+	if (r.op == BLK_READ && (r.dev >> 20) == 7) __sync_fetch_and_add(&dbg[0], 1);
 	if (bpf_map_update_elem(&blk_reqs, &key, &r, BPF_ANY))
 		count_lost(L_BLK_REQS_FULL);
 	return 0;
@@ -282,6 +288,7 @@ static __always_inline void account_done(struct blk_req *r, __u64 now)
 		}
 	}
 	st->reqs += 1;
+	if ((r->dev >> 20) == 7 && r->op == BLK_READ) __sync_fetch_and_add(&dbg[5], 1);
 	st->bytes += r->bytes;
 	st->total_ns += total;
 	st->queue_ns += queue;
@@ -294,28 +301,52 @@ static __always_inline void account_done(struct blk_req *r, __u64 now)
 	blk_hists_add(r, H_BLK_SIZE, r->bytes);
 }
 
+/* The request left the device: step busy time down, once. */
+static __always_inline void leave_device(struct blk_req *r, __u64 now)
+{
+	struct blk_dev_state *d;
+
+	if (!r->issued || r->idle)
+		return;
+	r->idle = 1;
+	d = bpf_map_lookup_elem(&blk_devs, &r->dev);
+	if (!d)
+		return;
+	bpf_spin_lock(&d->lock);
+	busy_step(d, SCOPE_DEVICE, -1, now);
+	if (r->who == WHO_TARGET)
+		busy_step(d, SCOPE_TARGET, -1, now);
+	bpf_spin_unlock(&d->lock);
+}
+
+/*
+ * Counted as /proc/diskstats counts, in blk_account_io_done(): requests
+ * with RQF_IO_STAT. A request in a flush sequence (a REQ_PREFLUSH or
+ * REQ_FUA write: a journal commit) passes here twice: when its data part
+ * completes, with RQF_FLUSH_SEQ set and not accounted, then when the
+ * sequence ends (blk_flush_complete_seq() clears the flag and ends it
+ * again), accounted. Its record is kept until then.
+ */
 SEC("tp_btf/block_io_done")
 int BPF_PROG(handle_block_io_done, struct request *rq)
 {
 	__u64 key = (__u64)rq, now = bpf_ktime_get_ns();
-	struct blk_dev_state *d;
 	struct blk_req *r;
+	bool io_stat, flush_seq;
 
 	r = bpf_map_lookup_elem(&blk_reqs, &key);
-	if (!r)
+	if (!r) {
+		if ((rq_dev(rq) >> 20) == 7 && rq_op(rq) == BLK_READ) __sync_fetch_and_add(&dbg[1], 1);
 		return 0;	/* started before the attach */
-	if (r->issued) {
-		d = bpf_map_lookup_elem(&blk_devs, &r->dev);
-		if (d) {
-			bpf_spin_lock(&d->lock);
-			busy_step(d, SCOPE_DEVICE, -1, now);
-			if (r->who == WHO_TARGET)
-				busy_step(d, SCOPE_TARGET, -1, now);
-			bpf_spin_unlock(&d->lock);
-		}
 	}
-	if (rq_accounted(rq))
+	if ((r->dev >> 20) == 7 && r->op == BLK_READ) __sync_fetch_and_add(&dbg[2], 1);
+	leave_device(r, now);
+	rq_stat_flags(rq, &io_stat, &flush_seq);
+	if (flush_seq)
+		return 0;	/* back when the flush sequence ends */
+	if (io_stat)
 		account_done(r, now);
-	bpf_map_delete_elem(&blk_reqs, &key);
+	else if ((r->dev >> 20) == 7 && r->op == BLK_READ) __sync_fetch_and_add(&dbg[3], 1);
+	if (bpf_map_delete_elem(&blk_reqs, &key)) __sync_fetch_and_add(&dbg[4], 1);
 	return 0;
 }

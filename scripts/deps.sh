@@ -3,8 +3,10 @@
 # Usage: scripts/deps.sh   (as root; apt-get)
 set -eu
 
+# prometheus (the server and promtool) is for tests/test_prom.sh only; on a
+# systemd host its package starts a service on :9090, which the tests avoid.
 PKGS="make gcc clang llvm pkg-config libbpf-dev libelf-dev zlib1g-dev bpftool
-libjansson-dev jq util-linux"
+libjansson-dev jq util-linux libmicrohttpd-dev prometheus"
 
 missing=""
 for p in $PKGS; do

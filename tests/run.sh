@@ -55,6 +55,8 @@ run_test() {
 	T=$(mktemp -d /tmp/iostorm-test.XXXXXX)
 	(cd "$T" && set -e && "$name") >"$T/log" 2>&1
 	rc=$?
+	# A failed test may leave its workload waiting at a gate.
+	pkill -KILL -f -- "$T" 2>/dev/null
 	case $rc in
 	0)  echo "ok   $name"; PASSED=$((PASSED + 1)); rm -rf "$T" ;;
 	77) echo "SKIP $name: $(tail -n1 "$T/log")"; SKIPPED=$((SKIPPED + 1)); rm -rf "$T" ;;

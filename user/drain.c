@@ -13,6 +13,7 @@
 #include <linux/types.h>
 #include "iostorm.h"
 #include "iostorm.skel.h"
+#include "block.h"
 #include "drain.h"
 #include "store.h"
 #include "trace.h"
@@ -178,4 +179,29 @@ int drain__globals(struct drain *d, struct iostorm_bpf *skel, struct trace *t)
 		err = read_percpu(d, bpf_map__fd(skel->maps.hists), i,
 				  t->hists[i].slots, HIST_SLOTS);
 	return err;
+}
+
+int drain__live(struct drain *d, struct iostorm_bpf *skel, __u64 *counters,
+		struct hist *read_lat)
+{
+	int err = 0;
+
+	for (__u32 i = 0; i < C__MAX && !err; i++)
+		err = read_percpu(d, bpf_map__fd(skel->maps.counters), i, &counters[i], 1);
+	if (!err)
+		err = read_percpu(d, bpf_map__fd(skel->maps.hists), H_READ_LAT,
+				  read_lat->slots, HIST_SLOTS);
+	return err;
+}
+
+int drain__block(struct drain *d, struct iostorm_bpf *skel, struct block *b,
+		 bool hists, __u64 now_ns)
+{
+	struct block_maps m = {
+		.stats_fd = bpf_map__fd(skel->maps.blk_stats),
+		.devs_fd = bpf_map__fd(skel->maps.blk_devs),
+		.hists_fd = hists ? bpf_map__fd(skel->maps.blk_hists) : -1,
+	};
+
+	return block__read(b, &m, d->ncpus, now_ns);
 }

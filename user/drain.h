@@ -7,9 +7,12 @@
 #ifndef DRAIN_H
 #define DRAIN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
 
+struct block;
+struct hist;
 struct iostorm_bpf;
 struct trace;
 
@@ -38,5 +41,11 @@ int drain__files(struct drain *d, struct trace *t);
 int drain__final(struct drain *d, struct trace *t);
 /* Read counters, lost counts, errnos and histograms (cumulative). */
 int drain__globals(struct drain *d, struct iostorm_bpf *skel, struct trace *t);
+/* The few globals an interval line needs: counters and H_READ_LAT. */
+int drain__live(struct drain *d, struct iostorm_bpf *skel, __u64 *counters,
+		struct hist *read_lat);
+/* Read the block maps into b (histograms too when hists), see block__read(). */
+int drain__block(struct drain *d, struct iostorm_bpf *skel, struct block *b,
+		 bool hists, __u64 now_ns);
 
 #endif /* DRAIN_H */

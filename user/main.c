@@ -16,7 +16,9 @@
 #include <bpf/libbpf.h>
 #include "iostorm.h"
 #include "iostorm.skel.h"
+#include "diskstats.h"
 #include "drain.h"
+#include "interval.h"
 #include "options.h"
 #include "probe.h"
 #include "report.h"
@@ -52,12 +54,22 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* CLOCK_MONOTONIC in ns: the clock of bpf_ktime_get_ns(). */
+static __u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
 struct session {
 	struct options opts;
 	struct iostorm_bpf *skel;
 	struct drain drain;
 	struct launch launch;
 	struct trace *trace;
+	struct interval iv;
 	bool launched;
 	bool exec_failed;	/* COMMAND never ran: exit with its 126/127 */
 };
@@ -86,6 +98,29 @@ static int prepare_target(struct session *s, __u64 *cgid)
 }
 
 /*
+ * The window starts once every probe is attached: /proc/diskstats is read
+ * (without it the report lacks the kernel's own counts, nothing more) and
+ * the first interval snapshot is taken.
+ */
+static int start_window(struct session *s)
+{
+	bool json_on_stdout = s->opts.json && !strcmp(s->opts.json, "-");
+	__u64 now = now_ns();
+	int err;
+
+	err = block__start(&s->trace->block, now);
+	if (err)
+		fprintf(stderr, "iostorm: cannot read '%s': %s\n", DISKSTATS_PATH,
+			strerror(-err));
+	/* Interval lines must not break a JSON report written to stdout. */
+	err = interval__start(&s->iv, json_on_stdout ? stderr : stdout, s->opts.interval,
+			      &s->drain, s->skel, s->trace, now);
+	if (err)
+		fprintf(stderr, "iostorm: cannot read the BPF maps: %s\n", strerror(-err));
+	return err;
+}
+
+/*
  * Seed the target, attach, then seed again: a child forked between the
  * first scan and the attach is found by the second.
  */
@@ -103,6 +138,8 @@ static int start_tracing(struct session *s)
 		err = probe__attach(s->skel);
 	if (!err && o->mode == SCOPE_PIDS)
 		err = target__seed(map_fd, pids, n);
+	if (!err)
+		err = start_window(s);
 	if (err)
 		return err;
 	fprintf(stderr, "iostorm: tracing %s; Ctrl-C to stop\n", s->trace->target);
@@ -137,8 +174,13 @@ static int trace_loop(struct session *s)
 			s->trace->stopped_by = STOP_TARGET_EXIT;
 			break;
 		}
-		if (t >= next_drain) {
-			err = drain__files(&s->drain, s->trace);
+		/* An interval line drains the per-file maps itself. */
+		if (t >= next_drain || interval__due(&s->iv, now_ns())) {
+			if (interval__due(&s->iv, now_ns()))
+				err = interval__tick(&s->iv, &s->drain, s->skel, s->trace,
+						     now_ns());
+			else
+				err = drain__files(&s->drain, s->trace);
 			if (err) {
 				fprintf(stderr, "iostorm: cannot drain the BPF maps: %s\n",
 					strerror(-err));
@@ -151,19 +193,32 @@ static int trace_loop(struct session *s)
 	return 0;
 }
 
+/* The window ends: diskstats first, then detach, drain and read every map. */
 static int finish_tracing(struct session *s)
 {
+	__u64 end = now_ns();
 	int err;
 
+	err = block__stop(&s->trace->block, end);
+	if (err)
+		fprintf(stderr, "iostorm: cannot read '%s': %s\n", DISKSTATS_PATH,
+			strerror(-err));
 	probe__detach(s->skel);
 	err = drain__final(&s->drain, s->trace);
 	if (!err)
 		err = drain__globals(&s->drain, s->skel, s->trace);
+	if (!err)
+		err = drain__block(&s->drain, s->skel, &s->trace->block, true, end);
 	if (err) {
 		fprintf(stderr, "iostorm: cannot read the BPF maps: %s\n", strerror(-err));
 		return err;
 	}
 	s->trace->prog_misses = probe__misses(s->skel);
+	if (getenv("IOSTORM_DEBUG"))
+		fprintf(stderr, "dbg start=%llu done_nolookup=%llu done_found=%llu noacct=%llu delfail=%llu counted=%llu\n",
+			s->skel->bss->dbg[0], s->skel->bss->dbg[1], s->skel->bss->dbg[2], s->skel->bss->dbg[3], s->skel->bss->dbg[4], s->skel->bss->dbg[5]);
+	if (getenv("IOSTORM_DEBUG"))
+		fprintf(stderr, "dbg misses=%llu\n", s->trace->prog_misses);
 	return 0;
 }
 
@@ -272,13 +327,16 @@ int main(int argc, char **argv)
 		err = status;	/* a positive exit status, passed through */
 
 out_free_drain:
+	interval__free(&s.iv);
 	drain__free(&s.drain);
 	iostorm_bpf__destroy(s.skel);
 out_abandon_command:
 	abandon_command(&s);
 out_free_trace:
-	if (s.trace)
+	if (s.trace) {
+		block__free(&s.trace->block);
 		store__free(&s.trace->store);
+	}
 	free(s.trace);
 out_free_opts:
 	options__free(&s.opts);

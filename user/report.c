@@ -249,6 +249,56 @@ bool report__empty(const struct trace *t)
 	return t->store.nr_files == 0;
 }
 
+/* x with 3 significant digits, then unit: "1.23ms", "12.3ms", "123ms". */
+static void sig3(char *buf, size_t len, double x, const char *unit)
+{
+	int dec = x < 9.995 ? 2 : x < 99.95 ? 1 : 0;
+
+	snprintf(buf, len, "%.*f%s", dec, x, unit);
+}
+
+/* "850ns", "12.3µs", "1.23ms", "4.56s". */
+const char *report__fmt_ns(char *buf, size_t len, double ns)
+{
+	static const char *const units[] = { "µs", "ms", "s" };
+	int i = 0;
+
+	if (ns < 999.5) {
+		snprintf(buf, len, "%.0fns", ns);
+		return buf;
+	}
+	for (ns /= 1000; ns >= 999.5 && i < 2; i++)
+		ns /= 1000;
+	sig3(buf, len, ns, units[i]);
+	return buf;
+}
+
+/* "512", "4.00K", "1.23G" (short) or "512 B", "4.00 KiB" (long). */
+const char *report__fmt_bytes(char *buf, size_t len, double b, bool long_units)
+{
+	static const char *const shorts[] = { "K", "M", "G", "T", "P", "E" };
+	static const char *const longs[] = { " KiB", " MiB", " GiB", " TiB", " PiB", " EiB" };
+	int i = 0;
+
+	if (b < 999.5) {
+		snprintf(buf, len, "%.0f%s", b, long_units ? " B" : "");
+		return buf;
+	}
+	for (b /= 1024; b >= 999.5 && i < 5; i++)
+		b /= 1024;
+	sig3(buf, len, b, long_units ? longs[i] : shorts[i]);
+	return buf;
+}
+
+int report__cols(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
 double report__rate(double n, double secs)
 {
 	return secs > 0 ? n / secs : 0;

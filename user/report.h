@@ -67,6 +67,12 @@ void report__log2_rows(const struct hist *h, __u64 unit, __u64 rows[64]);
 bool report__empty(const struct trace *t);
 /* n per second over secs; 0 when secs is not positive. */
 double report__rate(double n, double secs);
+/* Terminal columns of UTF-8 text: one per character. */
+int report__cols(const char *s);
+/* 3 significant digits: "850ns", "12.3µs", "1.23ms", "4.56s". */
+const char *report__fmt_ns(char *buf, size_t len, double ns);
+/* "512", "4.00K", "1.23G" (short) or "512 B", "4.00 KiB" (long units). */
+const char *report__fmt_bytes(char *buf, size_t len, double b, bool long_units);
 
 /* "ENOENT" for an open_errnos slot; "E135+" for the last, shared slot. */
 const char *report__errno_name(int slot, char *buf, size_t len);

@@ -12,12 +12,13 @@
 #include <unistd.h>
 #include "json.h"
 #include "report.h"
+#include "report_block.h"
 #include "report_json.h"
 
 #define SCHEMA		"iostorm.report/1"
 #define PRETTY_DEPTH	2	/* a line per top-level key and array element */
 
-static void write_hist(struct json *j, const char *key, const struct hist *h,
+void report_json__hist(struct json *j, const char *key, const struct hist *h,
 		       const char *unit)
 {
 	json__key(j, key);
@@ -96,17 +97,17 @@ static void write_hists(struct json *j, const struct trace *t)
 
 	json__key(j, "latency");
 	json__begin_object(j);
-	write_hist(j, "read", &h[H_READ_LAT], "ns");
-	write_hist(j, "open", &h[H_OPEN_LAT], "ns");
-	write_hist(j, "stat", &h[H_STAT_LAT], "ns");
-	write_hist(j, "close", &h[H_CLOSE_LAT], "ns");
-	write_hist(j, "getdents", &h[H_GETDENTS_LAT], "ns");
+	report_json__hist(j, "read", &h[H_READ_LAT], "ns");
+	report_json__hist(j, "open", &h[H_OPEN_LAT], "ns");
+	report_json__hist(j, "stat", &h[H_STAT_LAT], "ns");
+	report_json__hist(j, "close", &h[H_CLOSE_LAT], "ns");
+	report_json__hist(j, "getdents", &h[H_GETDENTS_LAT], "ns");
 	json__end_object(j);
 	report__file_sizes(&t->store, &sizes);
 	json__key(j, "sizes");
 	json__begin_object(j);
-	write_hist(j, "read", &h[H_READ_SIZE], "bytes");
-	write_hist(j, "file", &sizes, "bytes");
+	report_json__hist(j, "read", &h[H_READ_SIZE], "bytes");
+	report_json__hist(j, "file", &sizes, "bytes");
 	json__end_object(j);
 }
 
@@ -251,6 +252,7 @@ static int write_report(FILE *out, const struct trace *t)
 		json__null(&j);
 	write_vfs(&j, t, &tot);
 	write_hists(&j, t);
+	report_block__json(&j, t);
 	err = write_lists(&j, t);
 	if (err)
 		return err;

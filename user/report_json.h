@@ -5,6 +5,8 @@
 
 #include "trace.h"
 
+struct json;
+
 /*
  * Write the report of t to path ("-": stdout). A regular file is written
  * to "path.tmp.<pid>", synced and renamed over path, so a failure (a full
@@ -13,5 +15,8 @@
  * -errno (-ENOSPC, -EFBIG, -EACCES...); the caller says what failed.
  */
 int report_json__write(const char *path, const struct trace *t);
+/* A histogram as the HIST object of docs/json.md, under key. */
+void report_json__hist(struct json *j, const char *key, const struct hist *h,
+		       const char *unit);
 
 #endif /* REPORT_JSON_H */

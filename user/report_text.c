@@ -9,53 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "report_block.h"
 #include "report_text.h"
 
 #define STARS		40
 #define PATH_COLS	60
 #define MIB		(1024.0 * 1024.0)
 #define ELLIPSIS	"\xe2\x80\xa6"
-
-/* x with 3 significant digits, then unit: "1.23ms", "12.3ms", "123ms". */
-static void sig3(char *buf, size_t len, double x, const char *unit)
-{
-	int dec = x < 9.995 ? 2 : x < 99.95 ? 1 : 0;
-
-	snprintf(buf, len, "%.*f%s", dec, x, unit);
-}
-
-/* "850ns", "12.3µs", "1.23ms", "4.56s". */
-static const char *fmt_ns(char *buf, size_t len, double ns)
-{
-	static const char *const units[] = { "µs", "ms", "s" };
-	int i = 0;
-
-	if (ns < 999.5) {
-		snprintf(buf, len, "%.0fns", ns);
-		return buf;
-	}
-	for (ns /= 1000; ns >= 999.5 && i < 2; i++)
-		ns /= 1000;
-	sig3(buf, len, ns, units[i]);
-	return buf;
-}
-
-/* "512", "4.00K", "1.23G" (short) or "512 B", "4.00 KiB" (long). */
-static const char *fmt_bytes(char *buf, size_t len, double b, bool long_units)
-{
-	static const char *const shorts[] = { "K", "M", "G", "T", "P", "E" };
-	static const char *const longs[] = { " KiB", " MiB", " GiB", " TiB", " PiB", " EiB" };
-	int i = 0;
-
-	if (b < 999.5) {
-		snprintf(buf, len, "%.0f%s", b, long_units ? " B" : "");
-		return buf;
-	}
-	for (b /= 1024; b >= 999.5 && i < 5; i++)
-		b /= 1024;
-	sig3(buf, len, b, long_units ? longs[i] : shorts[i]);
-	return buf;
-}
 
 /* Power-of-two byte counts exactly: "0", "512", "4K", "1G". */
 static const char *fmt_pow2(char *buf, size_t len, __u64 v)
@@ -71,16 +31,6 @@ static const char *fmt_pow2(char *buf, size_t len, __u64 v)
 	return buf;
 }
 
-/* Terminal columns of UTF-8 text: one per character. */
-static int cols(const char *s)
-{
-	int n = 0;
-
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
-	return n;
-}
-
 static void pad(FILE *out, int n)
 {
 	for (; n > 0; n--)
@@ -91,7 +41,7 @@ static void pad(FILE *out, int n)
 static void cell(FILE *out, const char *s, int width)
 {
 	fputc(' ', out);
-	pad(out, width - cols(s));
+	pad(out, width - report__cols(s));
 	fputs(s, out);
 }
 
@@ -113,7 +63,7 @@ static void put_safe(FILE *out, const char *s)
 /* s left-aligned in width columns, its head cut to "…" when too long. */
 static void put_left(FILE *out, const char *s, int width)
 {
-	int w = cols(s);
+	int w = report__cols(s);
 
 	if (w > width) {
 		fputs(ELLIPSIS, out);
@@ -210,8 +160,8 @@ static void print_latency_quantiles(FILE *out, const struct hist *h)
 
 	for (size_t i = 0; i < sizeof(quantiles) / sizeof(quantiles[0]); i++)
 		fprintf(out, "  %s %s", quantiles[i].name,
-			fmt_ns(buf, sizeof(buf), hist__quantile(h, quantiles[i].q)));
-	fprintf(out, "  max %s\n", fmt_ns(buf, sizeof(buf), hist__max(h)));
+			report__fmt_ns(buf, sizeof(buf), hist__quantile(h, quantiles[i].q)));
+	fprintf(out, "  max %s\n", report__fmt_ns(buf, sizeof(buf), hist__max(h)));
 }
 
 /*
@@ -223,9 +173,9 @@ static void print_size_quantiles(FILE *out, const struct hist *h)
 	char b1[32], b2[32], b3[32];
 
 	fprintf(out, "  p50 %s  p90 %s  max %s  (lower bucket bounds, within 6.25%%)\n",
-		fmt_bytes(b1, sizeof(b1), hist__lower(hist__slot(hist__quantile(h, 0.5))), true),
-		fmt_bytes(b2, sizeof(b2), hist__lower(hist__slot(hist__quantile(h, 0.9))), true),
-		fmt_bytes(b3, sizeof(b3), hist__lower(hist__slot(hist__max(h))), true));
+		report__fmt_bytes(b1, sizeof(b1), hist__lower(hist__slot(hist__quantile(h, 0.5))), true),
+		report__fmt_bytes(b2, sizeof(b2), hist__lower(hist__slot(hist__quantile(h, 0.9))), true),
+		report__fmt_bytes(b3, sizeof(b3), hist__lower(hist__slot(hist__max(h))), true));
 }
 
 static double share(__u64 part, __u64 whole)
@@ -280,7 +230,7 @@ static void print_totals(FILE *out, const struct trace *t, const struct file_tot
 		report__rate(c[C_READS], d), c[C_READ_BYTES] / MIB,
 		report__rate(c[C_READ_BYTES] / MIB, d));
 	if (c[C_READS])
-		fprintf(out, ", mean %s", fmt_bytes(buf, sizeof(buf),
+		fprintf(out, ", mean %s", report__fmt_bytes(buf, sizeof(buf),
 			(double)c[C_READ_BYTES] / c[C_READS], true));
 	if (c[C_READ_ERRORS])
 		fprintf(out, ", %llu errors", c[C_READ_ERRORS]);
@@ -350,15 +300,15 @@ static void print_io_cells(FILE *out, __u64 size, __u64 opens, __u64 reads,
 {
 	char buf[32];
 
-	cell(out, fmt_bytes(buf, sizeof(buf), size, false), 6);
+	cell(out, report__fmt_bytes(buf, sizeof(buf), size, false), 6);
 	cell_u64(out, opens, 6);
 	cell_u64(out, reads, 8);
-	cell(out, fmt_bytes(buf, sizeof(buf), read_bytes, false), 6);
+	cell(out, report__fmt_bytes(buf, sizeof(buf), read_bytes, false), 6);
 	snprintf(buf, sizeof(buf), "%.1f", read_ns / 1e6);
 	cell(out, buf, 9);
 	snprintf(buf, sizeof(buf), "%.1f", meta_ns / 1e6);
 	cell(out, buf, 9);
-	cell(out, reads ? fmt_ns(buf, sizeof(buf), (double)read_ns / reads) : "-", 7);
+	cell(out, reads ? report__fmt_ns(buf, sizeof(buf), (double)read_ns / reads) : "-", 7);
 	if (reads)
 		snprintf(buf, sizeof(buf), "%.0f%%", share(reads_seq, reads));
 	cell(out, reads ? buf : "-", 4);
@@ -501,12 +451,15 @@ int report_text__print(FILE *out, const struct trace *t, const struct report_opt
 
 	print_header(out, t);
 	if (report__empty(t)) {
-		fprintf(out, "\nno file I/O by the target was seen\n\n");
+		fprintf(out, "\nno file I/O by the target was seen\n");
+		report_block__text(out, t);
+		fputc('\n', out);
 	} else {
 		report__file_totals(&t->store, &tot);
 		fputc('\n', out);
 		print_totals(out, t, &tot);
 		print_distributions(out, t);
+		report_block__text(out, t);
 		err = print_tables(out, t, top);
 		fputc('\n', out);
 	}

@@ -231,6 +231,8 @@ int store__merge_file(struct store *s, const struct file_key *key,
 		path_set(s, f, path, fs->flags);
 	file_classify(f, fs);
 	file_sum(f, fs);
+	if (fs->flags & FILE_F_REG)
+		s->reg_opens += fs->opens;
 	return 0;
 }
 

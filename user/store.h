@@ -63,6 +63,7 @@ struct store {
 	size_t files_cap;		/* power of two */
 	size_t nr_files;
 	size_t path_bytes;		/* bytes held by paths */
+	__u64 reg_opens;		/* opens of regular files, summed as merged */
 	struct thread_rec *threads;	/* unsorted array */
 	size_t nr_threads;
 	size_t threads_cap;

@@ -7,6 +7,7 @@
 #define TRACE_H
 
 #include <linux/types.h>
+#include "block.h"
 #include "iostorm.h"
 #include "store.h"
 
@@ -19,6 +20,7 @@ struct trace {
 	__u64 open_errnos[ERRNO_SLOTS];
 	struct hist hists[H__MAX];	/* enum hist_id */
 	struct store store;
+	struct block block;		/* block layer, diskstats included */
 	int exit_status;		/* of a launched command, else -1 */
 	int stopped_by;			/* enum stop_reason */
 };

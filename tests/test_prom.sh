@@ -1,0 +1,165 @@
+# Prometheus metrics: the textfile (--prom-file) and /metrics (--listen),
+# checked by promtool and scraped by a real Prometheus server on loopback.
+
+# prom_value FILE SERIES: the value of one sample (name{labels} exactly).
+prom_value() {
+	awk -v s="$2" '$1 == s { print $2; found = 1 } END { exit !found }' "$1" ||
+		fail "no sample '$2' in $1"
+}
+
+# A TCP port nobody listens on now (IPv4 or IPv6), from 30000-49999.
+free_port() {
+	local i p hex
+	for ((i = 0; i < 100; i++)); do
+		p=$((30000 + RANDOM % 20000))
+		hex=$(printf '%04X' "$p")
+		grep -qE "^ *[0-9]+: [0-9A-F]+:$hex [0-9A-F]+:0000 0A " \
+			/proc/net/tcp /proc/net/tcp6 || { echo "$p"; return 0; }
+	done
+	fail "no free port"
+}
+
+# http_get PORT PATH: the body of GET http://127.0.0.1:PORT/PATH, with bash's
+# /dev/tcp (no curl needed); fails on a status other than 200.
+http_get() {
+	local status
+	exec 3<>"/dev/tcp/127.0.0.1/$1" || return 1
+	printf 'GET %s HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' "$2" >&3
+	cat <&3 >http.out
+	exec 3<&-
+	read -r _ status _ <http.out
+	[ "$status" = 200 ] || return 1
+	sed '1,/^\r$/d' http.out
+}
+
+# kill_at_exit PID...: kill and reap them when the test's subshell exits,
+# failed or not (set -e holds in the trap too: nothing there may fail).
+kill_at_exit() {
+	# shellcheck disable=SC2064 # the pids, expanded now
+	trap "kill $* 2>/dev/null || true; wait $* 2>/dev/null || true" EXIT
+}
+
+# prom_query PORT QUERY: the first value of an instant query (QUERY
+# URL-encoded) to the Prometheus server on PORT; empty when there is none.
+prom_query() {
+	http_get "$1" "/api/v1/query?query=$2" 2>/dev/null |
+		jq -r '.data.result[0].value[1] // empty' 2>/dev/null
+}
+
+need_promtool() {
+	command -v promtool >/dev/null || skip "promtool not installed (Debian package prometheus)"
+}
+
+# same_as_json WHAT PROM_VALUE JQ_FILTER: a value of out.prom is out.json's.
+same_as_json() {
+	expect_eq "$1" "$2" "$(jqr out.json "$3")"
+}
+
+# The textfile after a launched workload: promtool accepts it, and its
+# counts are the JSON report's, which the VFS tests check against tallies.
+test_prom_file_matches_json() {
+	need_promtool
+	local k reads
+	gen_data 500 5
+	echo 1 >/proc/sys/vm/drop_caches	# cold reads: block requests to count
+	"$IOSTORM" -q --json out.json --prom-file out.prom -- "$WORKLOAD" read "$PWD/data" \
+		--threads 4 >/dev/null 2>stderr.txt || fail "iostorm exit $?: $(cat stderr.txt)"
+	promtool check metrics <out.prom >promtool.txt 2>&1 ||
+		fail "promtool check metrics: $(cat promtool.txt)"
+	[ -z "$(ls out.prom.tmp.* 2>/dev/null)" ] || fail "left: $(ls out.prom.tmp.*)"
+	for k in opens reads read_bytes closes stats; do
+		same_as_json "$k" "$(prom_value out.prom "iostorm_vfs_${k}_total")" ".vfs.$k"
+	done
+	same_as_json files "$(prom_value out.prom iostorm_vfs_files)" .vfs.files
+	same_as_json "read latency count" \
+		"$(prom_value out.prom iostorm_vfs_read_latency_seconds_count)" .vfs.reads
+	same_as_json "read latency +Inf" "$(prom_value out.prom \
+		'iostorm_vfs_read_latency_seconds_bucket{le="+Inf"}')" .vfs.reads
+	same_as_json lost "$(awk '/^iostorm_lost_events_total/ { n += $2 } END { print n }' \
+		out.prom)" .lost.total
+	same_as_json "store files" "$(prom_value out.prom iostorm_store_files)" .store.files
+	reads=$(awk '/^iostorm_block_requests_total\{.*op="read",who="target"/ { n += $2 }
+		END { print n + 0 }' out.prom)
+	[ "$reads" -gt 0 ] || fail "no block reads in out.prom"
+	same_as_json "block reads" "$reads" '[.block.devices[].reads] | add // 0'
+}
+
+# Written every interval while tracing, replaced atomically.
+test_prom_file_while_tracing() {
+	need_promtool
+	"$IOSTORM" -a -d 4 --prom-file out.prom >report.txt 2>stderr.txt &
+	local ipid=$! i=0
+	kill_at_exit "$ipid"
+	wait_for stderr.txt "Ctrl-C to stop"
+	while [ ! -s out.prom ] && ((i++ < 30)); do sleep 0.1; done
+	[ -s out.prom ] || fail "no out.prom while tracing"
+	cp out.prom live.prom
+	promtool check metrics <live.prom || fail "promtool on the live file"
+	wait "$ipid" || fail "iostorm exit $?: $(cat stderr.txt)"
+	promtool check metrics <out.prom || fail "promtool on the final file"
+	[ -z "$(ls out.prom.tmp.* 2>/dev/null)" ] || fail "temporary file left"
+}
+
+# /metrics while tracing: promtool accepts it; a port taken is a clear error.
+test_prom_listen() {
+	need_promtool
+	local port ipid rc=0
+	port=$(free_port)
+	"$IOSTORM" -a -d 20 --listen "127.0.0.1:$port" >report.txt 2>stderr.txt &
+	ipid=$!
+	kill_at_exit "$ipid"
+	wait_for stderr.txt "Ctrl-C to stop"
+	local i
+	for ((i = 0; i < 50; i++)); do
+		http_get "$port" /metrics >metrics.txt 2>/dev/null && break
+		sleep 0.1
+	done
+	grep -q '^iostorm_vfs_opens_total ' metrics.txt || fail "no metrics: $(cat http.out)"
+	promtool check metrics <metrics.txt || fail "promtool check metrics on /metrics"
+	"$IOSTORM" -a -d 1 --listen "127.0.0.1:$port" >/dev/null 2>busy.txt || rc=$?
+	expect_eq "exit status on a busy port" "$rc" 1
+	grep -q "iostorm: cannot listen on '127.0.0.1:$port': Address already in use" busy.txt ||
+		fail "stderr: $(cat busy.txt)"
+	kill -INT "$ipid"
+	wait "$ipid" || fail "iostorm exit $?: $(cat stderr.txt)"
+}
+
+# A real Prometheus scrapes iostorm on loopback every second: the target is
+# up and an iostorm_ series is stored, within 20 s.
+test_prom_scraped_by_prometheus() {
+	command -v prometheus >/dev/null ||
+		skip "prometheus not installed (Debian package prometheus)"
+	local port pport ipid ppid i up="" opens=""
+	port=$(free_port)
+	pport=$(free_port)
+	[ "$port" != "$pport" ] || pport=$((port + 1))
+	cat >prometheus.yml <<-EOF
+	global:
+	  scrape_interval: 1s
+	scrape_configs:
+	  - job_name: iostorm
+	    scrape_interval: 1s
+	    static_configs:
+	      - targets: ['127.0.0.1:$port']
+	EOF
+	"$IOSTORM" -a -d 60 --listen "127.0.0.1:$port" >report.txt 2>stderr.txt &
+	ipid=$!
+	prometheus --config.file=prometheus.yml --storage.tsdb.path="$PWD/tsdb" \
+		--web.listen-address="127.0.0.1:$pport" >prometheus.log 2>&1 &
+	ppid=$!
+	kill_at_exit "$ipid" "$ppid"
+	wait_for stderr.txt "Ctrl-C to stop"
+	# up{job="iostorm"} and iostorm_vfs_opens_total{job="iostorm"}, URL-encoded.
+	for ((i = 0; i < 40; i++)); do
+		sleep 0.5
+		kill -0 "$ppid" 2>/dev/null || fail "prometheus exited: $(tail -n 5 prometheus.log)"
+		up=$(prom_query "$pport" 'up%7Bjob%3D%22iostorm%22%7D')
+		opens=$(prom_query "$pport" 'iostorm_vfs_opens_total%7Bjob%3D%22iostorm%22%7D')
+		[ "$up" = 1 ] && [ -n "$opens" ] && break
+	done
+	expect_eq "up{job=\"iostorm\"}" "$up" 1
+	[ -n "$opens" ] || fail "no iostorm_vfs_opens_total stored: $(tail -n 5 prometheus.log)"
+	echo "  iostorm_vfs_opens_total = $opens"
+	kill -INT "$ipid"
+	wait "$ipid" || fail "iostorm exit $?: $(cat stderr.txt)"
+}

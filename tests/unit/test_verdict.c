@@ -1,0 +1,809 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The verdict: the five scenarios of the small-file storm issue, evidence
+ * taken from a synthetic trace, file order, thresholds.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include "hist.h"
+#include "trace.h"
+#include "verdict.h"
+#include "unit.h"
+
+#define GIB	(1024.0 * 1024 * 1024)
+
+#define CHECK_NEAR(a, b, eps)						\
+	do {								\
+		double a_ = (a), b_ = (b);				\
+		if (!(fabs(a_ - b_) <= (eps)))				\
+			unit__fail(__FILE__, __LINE__, "%s ~= %s: %g != %g", \
+				   #a, #b, a_, b_);			\
+	} while (0)
+
+#define CHECK_HAS(s, sub)						\
+	do {								\
+		const char *s_ = (s), *sub_ = (sub);			\
+		if (!strstr(s_, sub_))					\
+			unit__fail(__FILE__, __LINE__, "'%s' lacks '%s'", s_, sub_); \
+	} while (0)
+
+struct judged {
+	struct finding f[VERDICT_MAX_FINDINGS];
+	int n;
+	char headline[256];
+};
+
+static void judge(const struct evidence *e, const struct thresholds *t, struct judged *j)
+{
+	struct thresholds def;
+
+	if (!t) {
+		thresholds__defaults(&def);
+		t = &def;
+	}
+	j->n = verdict__judge(e, t, j->f, VERDICT_MAX_FINDINGS);
+	verdict__headline(j->f, j->n, j->headline, sizeof(j->headline));
+}
+
+static const struct finding *get(const struct judged *j, const char *id)
+{
+	for (int i = 0; i < j->n; i++)
+		if (!strcmp(j->f[i].id, id))
+			return &j->f[i];
+	return NULL;
+}
+
+static double figure(const struct finding *f, const char *name)
+{
+	const struct figure *g = finding__figure(f, name);
+
+	return g ? g->value : NAN;
+}
+
+/*
+ * Scenario 1: 20,000 files of ~80 KB read whole in random order by 8
+ * threads from storage capped at ~1,000 IOPS above the device, cold cache.
+ */
+static void storm_cold_capped(struct evidence *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->duration_s = 20;
+	e->files_read = 20000;
+	e->opens = 20000;
+	e->reads = 40000;		/* a data read and an EOF read per file */
+	e->read_bytes = 20000 * 80000ULL;
+	e->stats = 20000;
+	e->files_per_s = 1000;
+	e->opens_per_s = 1000;
+	e->reads_per_s = 2000;
+	e->read_bytes_per_s = 80e6;
+	e->median_file_bytes = 80000;
+	e->whole_file_share = 1;
+	e->file_order_random = 0.98;
+	e->small_read_share = 1;
+	e->meta_share = 0.1;
+	e->meta_s = 17.8;
+	e->read_s = 160;
+	e->read_p50_us = 7900;
+	e->read_p99_us = 16000;
+	e->read_mean_us = 4000;
+	e->open_p50_us = 30;
+	e->stat_p50_us = 10;
+	e->io_threads = 8;
+	e->cpu_share = 0.1;
+	e->io_wait_share = 0.8;
+	e->runq_share = 0.02;
+	e->sleep_share = 0.08;
+	e->read_concurrency = 8;
+	e->cache_bytes = e->read_bytes;
+	e->miss_share = 1;
+	e->working_set_bytes = e->read_bytes;
+	e->mem_total_bytes = 16 * GIB;
+	e->have_block = true;
+	e->blk_reads = 20000;
+	e->blk_read_bytes = e->read_bytes;
+	e->blk_reads_per_s = 1000;
+	e->blk_random_share = 0.9;
+	e->blk_small_share = 0.97;
+	e->blk_await_ms = 0.2;
+	e->blk_queue_share = 0.05;
+	e->blk_device_p50_us = 150;
+	e->blk_inflight_mean = 0.2;
+	e->blk_util = 0.15;
+	e->layer = LAYER_ABOVE;
+}
+
+TEST(verdict_storm_cold_capped)
+{
+	struct evidence e;
+	struct judged j;
+	const struct finding *f;
+
+	storm_cold_capped(&e);
+	judge(&e, NULL, &j);
+	REQUIRE(j.n > 0);
+	CHECK_EQ_INT(j.f[0].severity, SEV_HIGH);
+	for (int i = 1; i < j.n; i++)
+		CHECK(j.f[i].severity <= j.f[i - 1].severity);
+
+	f = get(&j, "small_file_storm");
+	REQUIRE(f);
+	CHECK_EQ_INT(f->severity, SEV_HIGH);
+	CHECK_STR(f->label, "small-file random-read storm");
+	CHECK_STR(f->summary, "small-file storm: 20000 files of median 78 KiB read whole "
+			      "in random order at 1.0k files/s");
+	CHECK_EQ_INT(figure(f, "files_read"), 20000);
+	CHECK_EQ_INT(figure(f, "median_file_bytes"), 80000);
+	/* 1.6 GB in 256 MiB shards: 6 (5.96); 80 MB/s in 1 MiB reads: 76 reads/s. */
+	CHECK_EQ_INT(figure(f, "shards"), 6);
+	CHECK_NEAR(figure(f, "packed_reads_per_s"), 80e6 / 1048576, 1e-9);
+	CHECK_NEAR(figure(f, "shard_opens_per_s"), 80e6 / 268435456, 1e-9);
+	CHECK_HAS(f->advice, "into 6 shards of 256 MiB");
+	CHECK_HAS(f->advice, "~76 reads/s instead of 2.0k");
+	CHECK_HAS(f->advice, "0.3 shard opens/s instead of 1.0k opens/s");
+
+	f = get(&j, "storage_bottleneck");
+	REQUIRE(f);
+	CHECK_EQ_INT(f->severity, SEV_HIGH);
+	CHECK_STR(f->label, "throttled above the device");
+	CHECK_HAS(f->summary, "read p50 7.9ms but block await 200µs");
+	CHECK_NEAR(figure(f, "io_wait_share"), 0.8, 0);
+
+	/* Drishti-like block findings: both well over their thresholds. */
+	f = get(&j, "random_access");
+	REQUIRE(f);
+	CHECK_EQ_INT(f->severity, SEV_HIGH);
+	CHECK_HAS(f->summary, "90% of 20000 read requests");
+	f = get(&j, "small_requests");
+	REQUIRE(f);
+	CHECK_EQ_INT(f->severity, SEV_HIGH);
+	CHECK_HAS(f->summary, "(mean 78 KiB)");
+
+	/* 1.6 GB of 16 GiB fits: caching would remove the I/O after epoch 1. */
+	f = get(&j, "page_cache");
+	REQUIRE(f);
+	CHECK_EQ_INT(f->severity, SEV_INFO);
+	CHECK_STR(f->label, "working set fits in memory");
+	CHECK(!get(&j, "cpu_bound"));
+	CHECK(!get(&j, "metadata_overhead"));	/* 10% < 30% */
+
+	CHECK_STR(j.headline, "VERDICT: small-file random-read storm, storage-bound (HIGH): "
+			      "80% of loader thread time waits on I/O; pack files into shards");
+}
+
+/* Scenario 2: the same 1.6 GB packed into 7 shards of 256 MB read in 1 MiB reads. */
+TEST(verdict_packed_shards)
+{
+	struct evidence e;
+	struct judged j;
+	const struct finding *f;
+
+	storm_cold_capped(&e);
+	e.files_read = 7;
+	e.opens = 7;
+	e.stats = 7;
+	e.files_per_s = 0.35;
+	e.opens_per_s = 0.35;
+	e.reads = 1540;
+	e.reads_per_s = 77;
+	e.median_file_bytes = 256e6;
+	e.file_order_random = -1;
+	e.small_read_share = 0;
+	e.meta_share = 0.001;
+	e.read_p50_us = 2000;
+	e.read_mean_us = 2000;
+	e.read_concurrency = 0.15;
+	e.cpu_share = 0.6;
+	e.io_wait_share = 0.1;
+	e.runq_share = 0.02;
+	e.sleep_share = 0.28;
+	e.blk_reads = 6200;		/* readahead: 256 KiB requests */
+	e.blk_reads_per_s = 310;
+	e.blk_random_share = 0.02;
+	e.blk_small_share = 0.01;
+	e.blk_await_ms = 0.5;
+	e.blk_util = 0.3;
+	e.blk_inflight_mean = 0.2;
+	e.layer = LAYER_OK;
+	judge(&e, NULL, &j);
+
+	CHECK(!get(&j, "small_file_storm"));
+	CHECK(!get(&j, "parallelism"));
+	f = get(&j, "storage_bottleneck");
+	REQUIRE(f);
+	CHECK_EQ_INT(f->severity, SEV_OK);
+	f = get(&j, "random_access");
+	REQUIRE(f);
+	CHECK_EQ_INT(f->severity, SEV_OK);
+	CHECK_HAS(f->summary, "98% of 6200 read requests continue");
+	f = get(&j, "small_requests");
+	REQUIRE(f);
+	CHECK_EQ_INT(f->severity, SEV_OK);
+	for (int i = 0; i < j.n; i++)
+		CHECK(j.f[i].severity <= SEV_INFO);
+	CHECK_STR(j.headline, "VERDICT: storage keeps up");
+}
+
+/* Scenario 3: the storm again, from a warm page cache. */
+TEST(verdict_storm_warm_cache)
+{
+	struct evidence e;
+	struct judged j;
+	const struct finding *f;
+
+	storm_cold_capped(&e);
+	e.files_per_s = 16500;
+	e.opens_per_s = 16500;
+	e.reads_per_s = 33000;
+	e.read_bytes_per_s = 1.32e9;
+	e.read_p50_us = 15;
+	e.read_mean_us = 20;
+	e.read_concurrency = 0.66;
+	e.cpu_share = 0.6;
+	e.io_wait_share = 0.02;
+	e.runq_share = 0.05;
+	e.sleep_share = 0.33;
+	e.cache_bytes = 0;
+	e.miss_share = 0;
+	e.blk_reads = 40;
+	e.blk_reads_per_s = 2;
+	e.layer = LAYER_CACHE;
+	judge(&e, NULL, &j);
+
+	f = get(&j, "small_file_storm");
+	REQUIRE(f);
+	CHECK_EQ_INT(f->severity, SEV_INFO);
+	CHECK_HAS(f->summary, "at 16.5k files/s, served from the page cache for now");
+	f = get(&j, "storage_bottleneck");
+	REQUIRE(f);
+	CHECK_EQ_INT(f->severity, SEV_OK);
+	CHECK_HAS(f->summary, "storage is not the bottleneck");
+	CHECK(!get(&j, "random_access"));	/* 40 requests: too few to judge */
+	CHECK(!get(&j, "parallelism"));
+	CHECK(!get(&j, "cpu_bound"));		/* 60% + 5% < 70% */
+	for (int i = 0; i < j.n; i++)
+		CHECK(j.f[i].severity < SEV_WARN);
+	CHECK_STR(j.headline, "VERDICT: storage keeps up: reads served from the page cache");
+
+	/* Without the block layer, the miss share alone says the same. */
+	e.have_block = false;
+	e.layer = LAYER_NONE;
+	judge(&e, NULL, &j);
+	f = get(&j, "storage_bottleneck");
+	REQUIRE(f);
+	CHECK_STR(f->label, "reads served from the page cache");
+	CHECK_EQ_INT(get(&j, "small_file_storm")->severity, SEV_INFO);
+}
+
+/* Scenario 4: decode-like CPU work on the loader threads. */
+TEST(verdict_cpu_bound)
+{
+	struct evidence e;
+	struct judged j;
+	const struct finding *f;
+
+	storm_cold_capped(&e);
+	e.files_per_s = 900;
+	e.read_p50_us = 300;
+	e.read_mean_us = 300;
+	e.cpu_share = 0.91;
+	e.io_wait_share = 0.03;
+	e.runq_share = 0.02;
+	e.sleep_share = 0.04;
+	e.read_concurrency = 0.5;
+	e.blk_util = 0.2;
+	e.layer = LAYER_OK;
+	judge(&e, NULL, &j);
+
+	f = get(&j, "cpu_bound");
+	REQUIRE(f);
+	CHECK_EQ_INT(f->severity, SEV_INFO);
+	CHECK_STR(f->label, "CPU-bound");
+	CHECK_EQ_INT(get(&j, "storage_bottleneck")->severity, SEV_OK);
+	/* The storm is there, but the threads hardly wait on it. */
+	CHECK_EQ_INT(get(&j, "small_file_storm")->severity, SEV_INFO);
+	CHECK_STR(j.headline, "VERDICT: CPU-bound (storage is not the problem): "
+			      "loader threads 91% on CPU");
+
+	/* Too many workers for the cores: CPU-starved. */
+	e.cpu_share = 0.6;
+	e.runq_share = 0.33;
+	judge(&e, NULL, &j);
+	f = get(&j, "cpu_bound");
+	REQUIRE(f);
+	CHECK_EQ_INT(f->severity, SEV_WARN);
+	CHECK_STR(f->label, "CPU-starved");
+}
+
+/* Scenario 5: 64 readers against storage capped at 2,000 reads/s. */
+TEST(verdict_too_many_readers)
+{
+	struct evidence e;
+	struct judged j;
+	const struct finding *f;
+
+	storm_cold_capped(&e);
+	e.io_threads = 64;
+	e.reads_per_s = 2000;
+	e.read_mean_us = 32000;
+	e.read_concurrency = 64;	/* Little: 2000/s x 32 ms */
+	e.io_wait_share = 0.95;
+	e.cpu_share = 0.03;
+	e.runq_share = 0.01;
+	e.sleep_share = 0.01;
+	e.blk_reads_per_s = 2000;
+	e.blk_device_p50_us = 150;
+	judge(&e, NULL, &j);
+
+	f = get(&j, "parallelism");
+	REQUIRE(f);
+	CHECK_EQ_INT(f->severity, SEV_WARN);
+	CHECK_STR(f->label, "more readers than the storage serves");
+	CHECK_HAS(f->summary, "64 reads in flight get 2.0k reads/s at 32ms each");
+	CHECK_HAS(f->advice, "About 1 in flight would sustain");
+	CHECK_HAS(f->advice, "will not help");
+	CHECK_HAS(f->advice, "cap above the device");
+	/* 2000 requests/s x 150 µs = 0.3: one read in flight would do. */
+	CHECK_EQ_INT(figure(f, "readers_needed"), 1);
+
+	/* A saturated device (queue time dominates) says the same. */
+	e.layer = LAYER_QUEUE;
+	e.blk_queue_share = 0.8;
+	e.blk_inflight_mean = 60;
+	e.blk_util = 1;
+	e.blk_device_p50_us = 500;
+	judge(&e, NULL, &j);
+	f = get(&j, "parallelism");
+	REQUIRE(f);
+	CHECK_HAS(f->advice, "saturated device");
+	CHECK_EQ_INT(figure(f, "readers_needed"), 1);
+	CHECK_STR(get(&j, "storage_bottleneck")->label, "device saturated");
+
+	/* So does a SATA SSD saturated at its own queue (the real case: 38 ms, 99%). */
+	e.layer = LAYER_DEVICE;
+	e.blk_queue_share = 0.02;
+	e.blk_await_ms = 38;
+	e.blk_inflight_mean = 84;
+	e.blk_util = 0.99;
+	e.blk_device_p50_us = 38000;
+	e.blk_reads_per_s = 2200;
+	judge(&e, NULL, &j);
+	f = get(&j, "parallelism");
+	REQUIRE(f);
+	CHECK_STR(f->label, "more readers than the storage serves");
+	CHECK_EQ_INT(figure(f, "readers_needed"), 84);	/* 2200 x 38 ms = 83.6 */
+	CHECK(!strstr(f->advice, "would sustain"));	/* not fewer than now */
+	f = get(&j, "storage_bottleneck");
+	REQUIRE(f);
+	CHECK_STR(f->label, "device saturated");
+	CHECK_HAS(f->summary, "84 block reads in flight, await 38ms");
+	/* The same device time, idle: slow, not saturated. */
+	e.blk_util = 0.3;
+	e.blk_inflight_mean = 1;
+	judge(&e, NULL, &j);
+	CHECK_STR(get(&j, "storage_bottleneck")->label, "slow device");
+}
+
+TEST(verdict_too_few_readers)
+{
+	struct evidence e;
+	struct judged j;
+	const struct finding *f;
+
+	storm_cold_capped(&e);
+	e.layer = LAYER_OK;		/* fast device ... */
+	e.blk_util = 0.2;		/* ... mostly idle ... */
+	e.read_concurrency = 1;		/* ... one read at a time */
+	e.read_mean_us = 500;
+	e.reads_per_s = 2000;
+	e.io_wait_share = 0.6;
+	judge(&e, NULL, &j);
+	f = get(&j, "parallelism");
+	REQUIRE(f);
+	CHECK_EQ_INT(f->severity, SEV_WARN);
+	CHECK_STR(f->label, "too few readers for the latency");
+	/* 1 / max(0.2, 1/4) = 4x: 4 reads in flight, ~8k reads/s. */
+	CHECK_EQ_INT(figure(f, "readers_suggested"), 4);
+	CHECK_NEAR(figure(f, "reads_per_s_estimate"), 8000, 1e-9);
+	CHECK_HAS(f->advice, "~4 reads in flight");
+	CHECK_EQ_INT(get(&j, "storage_bottleneck")->severity, SEV_INFO);
+
+	/* A busy device has no headroom: no advice to add readers. */
+	e.blk_util = 0.8;
+	judge(&e, NULL, &j);
+	CHECK(!get(&j, "parallelism"));
+}
+
+TEST(verdict_no_block_layer)
+{
+	struct evidence e;
+	struct judged j;
+	const struct finding *f;
+
+	storm_cold_capped(&e);
+	e.have_block = false;
+	e.layer = LAYER_NONE;
+	judge(&e, NULL, &j);
+	CHECK(!get(&j, "random_access"));
+	CHECK(!get(&j, "small_requests"));
+	CHECK(!get(&j, "parallelism"));
+	f = get(&j, "storage_bottleneck");
+	REQUIRE(f);
+	CHECK_EQ_INT(f->severity, SEV_HIGH);
+	CHECK_STR(f->label, "storage-bound");
+	CHECK_HAS(f->summary, "block layer not measured");
+	CHECK_EQ_INT(get(&j, "small_file_storm")->severity, SEV_HIGH);
+	CHECK_HAS(j.headline, "VERDICT: small-file random-read storm, storage-bound (HIGH)");
+
+	/* Threads unmeasured too: slow reads still warn, without claiming HIGH. */
+	e.io_wait_share = e.cpu_share = e.runq_share = e.sleep_share = -1;
+	e.io_threads = 0;
+	judge(&e, NULL, &j);
+	f = get(&j, "storage_bottleneck");
+	REQUIRE(f);
+	CHECK_EQ_INT(f->severity, SEV_WARN);
+	CHECK_EQ_INT(get(&j, "small_file_storm")->severity, SEV_WARN);
+	CHECK_HAS(j.headline, "read p50 7.9ms");
+	CHECK(!get(&j, "cpu_bound"));
+}
+
+TEST(verdict_metadata_and_little_io)
+{
+	struct evidence e;
+	struct judged j;
+	const struct finding *f;
+
+	storm_cold_capped(&e);
+	e.meta_share = 0.7;		/* e.g. NFS: opens and stats dominate */
+	e.meta_s = 373;
+	e.open_p50_us = 9000;
+	judge(&e, NULL, &j);
+	f = get(&j, "metadata_overhead");
+	REQUIRE(f);
+	CHECK_EQ_INT(f->severity, SEV_HIGH);
+	CHECK_HAS(f->summary, "70% of file I/O time");
+	CHECK_HAS(f->summary, "1.0 stats per open");
+	e.meta_share = 0.4;
+	judge(&e, NULL, &j);
+	CHECK_EQ_INT(get(&j, "metadata_overhead")->severity, SEV_WARN);
+
+	/* Almost nothing read: one finding, and it says so. */
+	memset(&e, 0, sizeof(e));
+	e.duration_s = 10;
+	e.reads = 37;
+	e.opens = 2;
+	judge(&e, NULL, &j);
+	REQUIRE(j.n == 1);
+	CHECK_STR(j.f[0].id, "little_io");
+	CHECK_STR(j.headline, "VERDICT: too little file I/O to judge: 37 reads and 2 opens "
+			      "in 10.0 s");
+}
+
+TEST(verdict_page_cache)
+{
+	struct evidence e;
+	struct judged j;
+	const struct finding *f;
+
+	/* Epoch 2 of a dataset that fits, read from storage again: evicted. */
+	storm_cold_capped(&e);
+	e.read_bytes *= 2;
+	e.reread_bytes = e.working_set_bytes;
+	e.cache_bytes = e.read_bytes;
+	e.miss_share = 1;
+	judge(&e, NULL, &j);
+	f = get(&j, "page_cache");
+	REQUIRE(f);
+	CHECK_EQ_INT(f->severity, SEV_WARN);
+	CHECK_STR(f->label, "re-reads miss the page cache");
+	CHECK_NEAR(figure(f, "reread_miss_share"), 1, 1e-9);
+
+	/* Larger than memory, storage-bound. */
+	storm_cold_capped(&e);
+	e.mem_total_bytes = 2 * GIB;
+	judge(&e, NULL, &j);
+	f = get(&j, "page_cache");
+	REQUIRE(f);
+	CHECK_EQ_INT(f->severity, SEV_WARN);
+	CHECK_STR(f->label, "working set larger than memory");
+	CHECK_HAS(f->advice, "local NVMe");
+}
+
+/* ---- evidence from a synthetic trace ---- */
+
+static struct trace *trace_new(void)
+{
+	struct trace *t = calloc(1, sizeof(*t));
+
+	if (t && store__init(&t->store)) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+static void trace_free(struct trace *t)
+{
+	store__free(&t->store);
+	free(t);
+}
+
+static int add_file(struct store *s, __u64 ino, const char *path, __u64 size,
+		    __u64 bytes_read, __u64 ts)
+{
+	struct file_key k = { .ino = ino, .dev = 8 << 20 | 1 };
+	struct file_stats fs = { .size = size, .opens = 1, .closes = 1, .first_ts = ts,
+				 .last_ts = ts + 1000, .flags = FILE_F_REG };
+
+	if (path) {
+		snprintf(fs.path, sizeof(fs.path), "%s", path);
+		fs.path_len = strlen(fs.path);
+		fs.flags |= FILE_F_PATH;
+	}
+	if (bytes_read) {
+		fs.flags |= FILE_F_READ;
+		fs.reads = 2;
+		fs.read_bytes = bytes_read;
+		fs.first_end = fs.last_end = fs.max_end = bytes_read;
+		fs.reads_consec = fs.reads_seq = 1;
+	}
+	return store__merge_file(s, &k, &fs);
+}
+
+static int add_thread(struct store *s, __u32 tid, __u64 opens, __u64 cpu, __u64 io,
+		      __u64 runq, __u64 sleep)
+{
+	struct thread_stats ts = { .tgid = 100, .comm = "tf_data", .opens = opens,
+				   .reads = 2 * opens, .cpu_ns = cpu, .io_wait_ns = io,
+				   .runq_ns = runq, .sleep_ns = sleep };
+
+	return store__merge_thread(s, tid, &ts);
+}
+
+TEST(evidence_from_trace)
+{
+	struct trace *t = trace_new();
+	struct evidence e;
+	char path[64];
+	long page = sysconf(_SC_PAGESIZE);
+
+	REQUIRE(t);
+	t->duration_s = 2;
+	/* 20 files: 19 of 100,000 bytes read whole, one of 300,000 read to 100,000. */
+	for (int i = 0; i < 20; i++) {
+		snprintf(path, sizeof(path), "/data/c%02d/f.jpg", i);
+		REQUIRE(!add_file(&t->store, 10 + i, path, i == 7 ? 300000 : 100000,
+				  100000, 1000 + i));
+	}
+	REQUIRE(!add_file(&t->store, 99, "/data/unread", 5000, 0, 1));
+	{	/* a directory, listed and read: not a regular file */
+		struct file_key k = { .ino = 98, .dev = 8 << 20 | 1 };
+		struct file_stats fs = { .reads = 1, .getdents = 2, .flags = FILE_F_DIR };
+
+		REQUIRE(!store__merge_file(&t->store, &k, &fs));
+	}
+	REQUIRE(!add_thread(&t->store, 101, 10, 100, 300, 0, 100));
+	REQUIRE(!add_thread(&t->store, 102, 10, 100, 300, 0, 100));
+	REQUIRE(!add_thread(&t->store, 103, 0, 1000000, 0, 0, 0));	/* no I/O */
+	t->counters[C_OPENS] = 22;
+	t->counters[C_READS] = 50;
+	t->counters[C_READ_BYTES] = 4000000;
+	t->counters[C_READ_NS] = 3000000000ULL;
+	t->counters[C_META_NS] = 1000000000ULL;
+	t->counters[C_STATS] = 20;
+	t->counters[C_CACHE_PAGES] = 500;
+	/* 20 reads of 100,000 bytes and 10 of 1 MiB; 20 EOF reads of 0 bytes. */
+	hist__add(&t->hists[H_READ_SIZE], 100000, 20);
+	hist__add(&t->hists[H_READ_SIZE], 1 << 20, 10);
+	hist__add(&t->hists[H_READ_SIZE], 0, 20);
+	hist__add(&t->hists[H_READ_LAT], 5000, 40);
+	hist__add(&t->hists[H_READ_LAT], 2000000, 10);
+
+	REQUIRE(!evidence__from_trace(&e, t));
+	CHECK_EQ_U64(e.files_read, 20);
+	CHECK_NEAR(e.files_per_s, 10, 1e-9);
+	CHECK_NEAR(e.median_file_bytes, 100000, 0);
+	CHECK_NEAR(e.whole_file_share, 19 / 20.0, 1e-9);
+	CHECK_NEAR(e.file_order_random, 0, 1e-9);	/* first read in path order */
+	CHECK_NEAR(e.small_read_share, 20 / 30.0, 1e-9);
+	CHECK_NEAR(e.meta_share, 0.25, 1e-9);
+	CHECK_NEAR(e.read_mean_us, 60000, 1e-6);
+	CHECK_NEAR(e.read_p50_us, hist__quantile(&t->hists[H_READ_LAT], 0.5) / 1e3, 0);
+	CHECK(e.read_p50_us >= 5 && e.read_p50_us <= 5 * (1 + HIST_REL_ERROR));
+	CHECK(e.read_p99_us >= 2000 && e.read_p99_us <= 2000 * (1 + HIST_REL_ERROR));
+	CHECK_NEAR(e.read_concurrency, 1.5, 1e-9);
+	CHECK_NEAR(e.reads_per_s, 25, 1e-9);
+	CHECK_EQ_U64(e.io_threads, 2);
+	CHECK_NEAR(e.cpu_share, 0.2, 1e-9);
+	CHECK_NEAR(e.io_wait_share, 0.6, 1e-9);
+	CHECK_NEAR(e.runq_share, 0, 1e-9);
+	CHECK_NEAR(e.sleep_share, 0.2, 1e-9);
+	CHECK_EQ_U64(e.cache_bytes, 500 * (__u64)page);
+	CHECK_NEAR(e.miss_share, 500.0 * page / 4000000, 1e-9);
+	CHECK_EQ_U64(e.working_set_bytes, 20 * 100000ULL);
+	CHECK_EQ_U64(e.reread_bytes, 4000000 - 2000000);
+	CHECK(e.mem_total_bytes > 0);		/* from /proc/meminfo */
+	CHECK(!e.have_block);
+	CHECK_EQ_INT(e.layer, LAYER_NONE);
+	trace_free(t);
+}
+
+/* Deterministic shuffle (xorshift), so the test never flakes. */
+static void shuffle(int *a, int n)
+{
+	__u64 x = 88172645463325252ULL;
+
+	for (int i = n - 1; i > 0; i--) {
+		int j, tmp;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		j = x % (i + 1);
+		tmp = a[i];
+		a[i] = a[j];
+		a[j] = tmp;
+	}
+}
+
+/* file_order_random of n files /d/fNNNNN first read in the order of idx[]. */
+static double order_of(const int *idx, int n)
+{
+	struct trace *t = trace_new();
+	struct evidence e;
+	char path[64];
+
+	if (!t)
+		return NAN;
+	t->duration_s = 1;
+	for (int pos = 0; pos < n; pos++) {
+		snprintf(path, sizeof(path), "/d/f%05d", idx[pos]);
+		if (add_file(&t->store, 1 + idx[pos], path, 1000, 1000, 1000 + pos))
+			return NAN;
+	}
+	if (evidence__from_trace(&e, t))
+		e.file_order_random = NAN;
+	trace_free(t);
+	return e.file_order_random;
+}
+
+TEST(evidence_file_order)
+{
+	enum { N = 2000, WORKERS = 8, BATCH = 32 };
+	static int idx[N];
+
+	for (int i = 0; i < N; i++)
+		idx[i] = i;
+	CHECK_NEAR(order_of(idx, N), 0, 1e-9);			/* path order */
+	for (int i = 0; i < N; i++)
+		idx[i] = N - 1 - i;
+	CHECK_NEAR(order_of(idx, N), 0, 1e-9);			/* reverse: still an order */
+	/*
+	 * 8 DataLoader-style workers, each reading its own batches of 32
+	 * consecutive files in path order, interleaved file by file: half of
+	 * adjacent pairs step backwards, yet the job reads in path order.
+	 */
+	for (int pos = 0; pos < N; pos++) {
+		int round = pos / (WORKERS * BATCH), w = pos % WORKERS;
+		int k = (pos % (WORKERS * BATCH)) / WORKERS;
+
+		idx[pos] = (round * WORKERS + w) * BATCH + k;
+	}
+	CHECK(order_of(idx, N) < 0.05);
+	for (int i = 0; i < N; i++)
+		idx[i] = i;
+	shuffle(idx, N);
+	CHECK(order_of(idx, N) > 0.9);				/* a shuffle */
+	CHECK_NEAR(order_of(idx, 9), -1, 0);			/* too few files */
+}
+
+/* ---- thresholds ---- */
+
+TEST(thresholds_set)
+{
+	struct thresholds t;
+	struct evidence e;
+	struct judged j;
+
+	thresholds__defaults(&t);
+	CHECK_NEAR(thresholds__get(&t, "random_share"), 0.2, 0);
+	CHECK_NEAR(thresholds__get(&t, "storm_files"), 1000, 0);
+	CHECK_NEAR(thresholds__get(&t, "nope"), -1, 0);
+	CHECK_EQ_INT(thresholds__set(&t, "storm_files=500"), 0);
+	CHECK_NEAR(thresholds__get(&t, "storm_files"), 500, 0);
+	CHECK_EQ_INT(thresholds__set(&t, "shard_bytes=512M"), 0);
+	CHECK_NEAR(thresholds__get(&t, "shard_bytes"), 512 * 1048576.0, 0);
+	CHECK_EQ_INT(thresholds__set(&t, "shard_bytes=1G"), 0);
+	CHECK_NEAR(thresholds__get(&t, "shard_bytes"), GIB, 0);
+	CHECK_EQ_INT(thresholds__set(&t, "random_share=25%"), 0);
+	CHECK_NEAR(thresholds__get(&t, "random_share"), 0.25, 1e-12);
+	CHECK_EQ_INT(thresholds__set(&t, "io_wait_high=0.6"), 0);
+	CHECK_NEAR(thresholds__get(&t, "io_wait_high"), 0.6, 0);
+
+	/* Errors leave the value as it was. */
+	fprintf(stderr, "(expected errors follow)\n");
+	CHECK_EQ_INT(thresholds__set(&t, "nope=1"), -EINVAL);
+	CHECK_EQ_INT(thresholds__set(&t, "storm_files"), -EINVAL);
+	CHECK_EQ_INT(thresholds__set(&t, "=5"), -EINVAL);
+	CHECK_EQ_INT(thresholds__set(&t, "storm_files="), -EINVAL);
+	CHECK_EQ_INT(thresholds__set(&t, "storm_files=abc"), -EINVAL);
+	CHECK_EQ_INT(thresholds__set(&t, "storm_files=-1"), -EINVAL);
+	CHECK_EQ_INT(thresholds__set(&t, "storm_files=12x"), -EINVAL);
+	CHECK_EQ_INT(thresholds__set(&t, "storm_files=5M"), -EINVAL);	/* not bytes */
+	CHECK_EQ_INT(thresholds__set(&t, "random_share=2"), -EINVAL);
+	CHECK_EQ_INT(thresholds__set(&t, "random_share=150%"), -EINVAL);
+	CHECK_EQ_INT(thresholds__set(&t, "random_share=nan"), -EINVAL);
+	CHECK_EQ_INT(thresholds__set(&t, "shard_bytes=1X"), -EINVAL);
+	CHECK_NEAR(thresholds__get(&t, "storm_files"), 500, 0);
+	CHECK_NEAR(thresholds__get(&t, "random_share"), 0.25, 1e-12);
+	CHECK_NEAR(thresholds__get(&t, "shard_bytes"), GIB, 0);
+
+	/* Every threshold has a name, a unit and a line in the listing. */
+	for (int i = 0; thresholds__name(i); i++) {
+		CHECK(thresholds__unit(i) != NULL);
+		CHECK(i < THRESHOLDS_MAX);
+	}
+
+	/* A threshold moves the verdict: a storm needs 50,000 files now. */
+	thresholds__defaults(&t);
+	CHECK_EQ_INT(thresholds__set(&t, "storm_files=50000"), 0);
+	storm_cold_capped(&e);
+	judge(&e, &t, &j);
+	CHECK(!get(&j, "small_file_storm"));
+	judge(&e, NULL, &j);
+	CHECK(get(&j, "small_file_storm") != NULL);
+}
+
+TEST(thresholds_print)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int lines = 0, n = 0;
+
+	REQUIRE(f);
+	thresholds__print(f);
+	fclose(f);
+	for (char *p = text; *p; p++)
+		lines += *p == '\n';
+	while (thresholds__name(n))
+		n++;
+	CHECK_EQ_INT(lines, n);
+	CHECK_HAS(text, "random_share=0.2 ");
+	CHECK_HAS(text, "storm_median_bytes=1048576 ");
+	CHECK_HAS(text, "(Drishti: 20%)");
+	free(text);
+}
+
+TEST(verdict_names_and_order)
+{
+	struct evidence e;
+	struct judged j;
+
+	CHECK_STR(severity__name(SEV_HIGH), "HIGH");
+	CHECK_STR(severity__name(SEV_OK), "OK");
+	CHECK_STR(layer__name(LAYER_ABOVE), layers__key(LAYER_ABOVE));
+	/* At most max findings, still the worst first. */
+	storm_cold_capped(&e);
+	{
+		struct thresholds t;
+		struct finding two[2];
+		int n;
+
+		thresholds__defaults(&t);
+		n = verdict__judge(&e, &t, two, 2);
+		CHECK_EQ_INT(n, 2);
+		CHECK_EQ_INT(two[0].severity, SEV_HIGH);
+		CHECK_EQ_INT(two[1].severity, SEV_HIGH);
+	}
+	/* Every finding has an id, a label, a summary, advice and figures. */
+	judge(&e, NULL, &j);
+	for (int i = 0; i < j.n; i++) {
+		CHECK(j.f[i].id && j.f[i].label[0] && j.f[i].summary[0] && j.f[i].advice[0]);
+		CHECK(j.f[i].nr_figures > 0 && j.f[i].nr_figures <= FINDING_FIGURES);
+	}
+	verdict__headline(NULL, 0, j.headline, sizeof(j.headline));
+	CHECK_STR(j.headline, "VERDICT: storage keeps up");
+}
