@@ -96,6 +96,9 @@ check: test
 
 install: all
 	install -D -m 0755 iostorm $(DESTDIR)$(PREFIX)/sbin/iostorm
+	install -D -m 0644 docs/iostorm.8 $(DESTDIR)$(PREFIX)/share/man/man8/iostorm.8
+	install -D -m 0644 scripts/iostorm.bash-completion \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/iostorm
 
 demo: all
 	$(Q)scripts/demo.sh

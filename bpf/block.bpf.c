@@ -168,6 +168,12 @@ static __always_inline struct blk_dev_state *dev_state(struct request *rq, __u32
 }
 
 __u64 dbg[8];
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64);
+	__type(value, __u64);
+} dbg_sectors SEC(".maps");
 
 SEC("tp_btf/block_io_start")
 int BPF_PROG(handle_block_io_start, struct request *rq)
@@ -339,7 +345,11 @@ int BPF_PROG(handle_block_io_done, struct request *rq)
 		if ((rq_dev(rq) >> 20) == 7 && rq_op(rq) == BLK_READ) __sync_fetch_and_add(&dbg[1], 1);
 		return 0;	/* started before the attach */
 	}
-	if ((r->dev >> 20) == 7 && r->op == BLK_READ) __sync_fetch_and_add(&dbg[2], 1);
+	if ((r->dev >> 20) == 7 && r->op == BLK_READ) {
+		__u64 sec = BPF_CORE_READ(rq, __sector), one = 1;
+		__sync_fetch_and_add(&dbg[2], 1);
+		bpf_map_update_elem(&dbg_sectors, &sec, &one, BPF_ANY);
+	}
 	leave_device(r, now);
 	rq_stat_flags(rq, &io_stat, &flush_seq);
 	if (flush_seq)

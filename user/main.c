@@ -14,13 +14,16 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include <bpf/libbpf.h>
+#include <bpf/bpf.h>
 #include "iostorm.h"
 #include "iostorm.skel.h"
 #include "diskstats.h"
+#include "diff.h"
 #include "drain.h"
 #include "interval.h"
 #include "options.h"
 #include "probe.h"
+#include "prom.h"
 #include "report.h"
 #include "report_json.h"
 #include "report_text.h"
@@ -70,6 +73,7 @@ struct session {
 	struct launch launch;
 	struct trace *trace;
 	struct interval iv;
+	struct prom_server *prom;	/* --listen or --prom-file, else NULL */
 	bool launched;
 	bool exec_failed;	/* COMMAND never ran: exit with its 126/127 */
 };
@@ -150,6 +154,32 @@ static int start_tracing(struct session *s)
 	return err;
 }
 
+/*
+ * Metrics while tracing: the cumulative maps are read into the trace and
+ * the snapshot is served (--listen) and written (--prom-file).
+ */
+static int publish_metrics(struct session *s, double elapsed)
+{
+	struct trace *t = s->trace;
+	int err;
+
+	if (!s->prom)
+		return 0;
+	t->duration_s = elapsed;
+	err = drain__globals(&s->drain, s->skel, t);
+	if (!err)
+		err = drain__block(&s->drain, s->skel, &t->block, true, now_ns());
+	if (err)
+		return err;
+	t->prog_misses = probe__misses(s->skel);
+	err = prom__publish(s->prom, t);
+	if (!err && s->opts.prom_file)
+		err = prom__save(s->prom, s->opts.prom_file);
+	if (err)
+		fprintf(stderr, "iostorm: cannot publish metrics: %s\n", strerror(-err));
+	return 0;	/* metrics are best effort; the trace goes on */
+}
+
 /* Trace until the duration ends, a signal comes, or the target is gone. */
 static int trace_loop(struct session *s)
 {
@@ -181,6 +211,8 @@ static int trace_loop(struct session *s)
 						     now_ns());
 			else
 				err = drain__files(&s->drain, s->trace);
+			if (!err)
+				err = publish_metrics(s, t - start);
 			if (err) {
 				fprintf(stderr, "iostorm: cannot drain the BPF maps: %s\n",
 					strerror(-err));
@@ -219,6 +251,13 @@ static int finish_tracing(struct session *s)
 			s->skel->bss->dbg[0], s->skel->bss->dbg[1], s->skel->bss->dbg[2], s->skel->bss->dbg[3], s->skel->bss->dbg[4], s->skel->bss->dbg[5]);
 	if (getenv("IOSTORM_DEBUG"))
 		fprintf(stderr, "dbg misses=%llu\n", s->trace->prog_misses);
+	if (getenv("IOSTORM_DEBUG")) {
+		__u64 k, nk, *pk = NULL;
+		FILE *f = fopen("/tmp/dbg/sectors.txt", "w");
+		int fd = bpf_map__fd(s->skel->maps.dbg_sectors);
+		while (f && !bpf_map_get_next_key(fd, pk, &nk)) { k = nk; pk = &k; fprintf(f, "%llu\n", k); }
+		if (f) fclose(f);
+	}
 	return 0;
 }
 
@@ -263,7 +302,27 @@ static int write_reports(struct session *s)
 			err = e;
 		}
 	}
+	if (o->prom_file) {
+		int e = prom__write_file(o->prom_file, s->trace, o->job);
+
+		if (e) {
+			fprintf(stderr, "iostorm: cannot write '%s': %s\n", o->prom_file,
+				strerror(-e));
+			err = e;
+		}
+	}
+	if (s->prom)
+		prom__publish(s->prom, s->trace);
 	return err;
+}
+
+/* The findings: evidence from every layer, judged by the thresholds. */
+static void diagnose(struct session *s)
+{
+	int err = diagnosis__run(&s->trace->diag, s->trace, s->opts.thresholds);
+
+	if (err)
+		fprintf(stderr, "iostorm: cannot judge the trace: %s\n", strerror(-err));
 }
 
 /* Do not leave a launched command waiting at its gate forever. */
@@ -282,9 +341,13 @@ int main(int argc, char **argv)
 	struct probe_config pc = {};
 	int err, status;
 
+	if (argc > 1 && !strcmp(argv[1], "diff"))
+		return diff__main(argc - 1, argv + 1);
 	err = options__parse(&s.opts, argc, argv);
-	if (err)
+	if (err) {
+		options__free(&s.opts);
 		return err > 0 ? EXIT_OK : EXIT_USAGE;
+	}
 	err = probe__check_env();
 	if (err)
 		goto out_free_opts;
@@ -312,7 +375,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "iostorm: cannot set up draining: %s\n", strerror(-err));
 		goto out_free_drain;
 	}
-	err = start_tracing(&s);
+	if (s.opts.listen || s.opts.prom_file)
+		err = prom__serve(&s.prom, s.opts.listen, s.opts.job);
+	if (!err)
+		err = start_tracing(&s);
 	if (!err)
 		err = trace_loop(&s);
 	if (!err)
@@ -322,11 +388,14 @@ int main(int argc, char **argv)
 	if (s.exec_failed)
 		err = status;
 	if (!err)
+		diagnose(&s);
+	if (!err)
 		err = write_reports(&s);
 	if (!err && status >= 0)
 		err = status;	/* a positive exit status, passed through */
 
 out_free_drain:
+	prom__stop(s.prom);
 	interval__free(&s.iv);
 	drain__free(&s.drain);
 	iostorm_bpf__destroy(s.skel);

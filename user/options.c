@@ -9,6 +9,8 @@
 #include <linux/types.h>
 #include "iostorm.h"
 #include "options.h"
+#include "prom.h"
+#include "verdict.h"
 
 #define IOSTORM_VERSION "0.1.0"
 
@@ -16,6 +18,7 @@ static const char usage[] =
 "usage: iostorm [options] -p PID[,PID...]\n"
 "       iostorm [options] -- COMMAND [ARGS...]\n"
 "       iostorm [options] -a | --cgroup PATH\n"
+"       iostorm diff [options] BASE.json NEW.json   (see 'iostorm diff --help')\n"
 "\n"
 "Trace a training job's file and storage I/O from kernel tracepoints and\n"
 "report, on exit, which files, directories and threads it spends its I/O\n"
@@ -48,6 +51,16 @@ static const char usage[] =
 "  -q, --quiet             no text report (useful with --json -)\n"
 "  -v, --verbose           show libbpf's messages\n"
 "\n"
+"Diagnosis:\n"
+"      --threshold NAME=VALUE  change a threshold of the findings (repeatable);\n"
+"                          '--threshold list' lists them with their rationale\n"
+"\n"
+"Prometheus:\n"
+"      --listen ADDR:PORT  serve /metrics while tracing (e.g. 127.0.0.1:9436)\n"
+"      --prom-file PATH    write the metrics to PATH every drain, atomically,\n"
+"                          for node_exporter's textfile collector\n"
+"      --job NAME          a training_job=\"NAME\" label on every metric\n"
+"\n"
 "Tuning:\n"
 "      --drain SECONDS     how often kernel maps are drained into iostorm's\n"
 "                          memory (1)\n"
@@ -78,6 +91,10 @@ static const struct option long_opts[] = {
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "drain", required_argument, NULL, 'D' },
 	{ "map-files", required_argument, NULL, 'M' },
+	{ "threshold", required_argument, NULL, 'H' },
+	{ "listen", required_argument, NULL, 'L' },
+	{ "prom-file", required_argument, NULL, 'P' },
+	{ "job", required_argument, NULL, 'J' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{}
@@ -183,6 +200,27 @@ static int parse_one(struct options *o, int c, const char *arg)
 	case 'q':
 		o->quiet = true;
 		return 0;
+	case 'H':
+		if (!strcmp(arg, "list")) {
+			thresholds__print(stdout);
+			return 1;
+		}
+		return thresholds__set(o->thresholds, arg);
+	case 'L': {
+		struct sockaddr_storage sa;
+		socklen_t len;
+
+		if (prom__parse_addr(arg, &sa, &len))
+			return bad_value("--listen", arg, "expected ADDR:PORT, e.g. 127.0.0.1:9436");
+		o->listen = arg;
+		return 0;
+	}
+	case 'P':
+		o->prom_file = arg;
+		return 0;
+	case 'J':
+		o->job = arg;
+		return 0;
 	case 'v':
 		o->verbose = true;
 		return 0;
@@ -217,6 +255,10 @@ int options__parse(struct options *o, int argc, char **argv)
 	int c, err;
 
 	memset(o, 0, sizeof(*o));
+	o->thresholds = calloc(1, sizeof(*o->thresholds));
+	if (!o->thresholds)
+		return -ENOMEM;
+	thresholds__defaults(o->thresholds);
 	o->mode = SCOPE_PIDS;
 	o->top = 10;
 	o->drain = 1.0;
@@ -230,8 +272,8 @@ int options__parse(struct options *o, int argc, char **argv)
 	}
 	if (optind < argc)
 		o->cmd = &argv[optind];
-	if (o->quiet && !o->json) {
-		fprintf(stderr, "iostorm: -q without --json would print nothing\n");
+	if (o->quiet && !o->json && !o->listen && !o->prom_file) {
+		fprintf(stderr, "iostorm: -q without --json, --listen or --prom-file would print nothing\n");
 		return -EINVAL;
 	}
 	return check_scope(o);
@@ -241,4 +283,6 @@ void options__free(struct options *o)
 {
 	free(o->pids);
 	o->pids = NULL;
+	free(o->thresholds);
+	o->thresholds = NULL;
 }

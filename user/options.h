@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+struct thresholds;
+
 /* Exit codes, also documented in --help and the README. */
 enum exit_code {
 	EXIT_OK = 0,
@@ -27,6 +29,10 @@ struct options {
 	unsigned int map_files;	/* --map-files: per-interval kernel file entries */
 	bool quiet;		/* -q: no text report (with --json -) */
 	bool verbose;		/* -v: libbpf's messages */
+	struct thresholds *thresholds;	/* defaults, then --threshold */
+	const char *listen;	/* --listen ADDR:PORT: Prometheus /metrics */
+	const char *prom_file;	/* --prom-file PATH: textfile collector */
+	const char *job;	/* --job NAME: training_job label */
 };
 
 /*

@@ -14,6 +14,7 @@
 #include "report.h"
 #include "report_block.h"
 #include "report_json.h"
+#include "report_verdict.h"
 
 #define SCHEMA		"iostorm.report/1"
 #define PRETTY_DEPTH	2	/* a line per top-level key and array element */
@@ -250,6 +251,7 @@ static int write_report(FILE *out, const struct trace *t)
 		json__i64(&j, t->exit_status);
 	else
 		json__null(&j);
+	report_verdict__json(&j, t);
 	write_vfs(&j, t, &tot);
 	write_hists(&j, t);
 	report_block__json(&j, t);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "report_block.h"
 #include "report_text.h"
+#include "report_verdict.h"
 
 #define STARS		40
 #define PATH_COLS	60
@@ -450,6 +451,7 @@ int report_text__print(FILE *out, const struct trace *t, const struct report_opt
 	int err = 0;
 
 	print_header(out, t);
+	report_verdict__text(out, t);
 	if (report__empty(t)) {
 		fprintf(out, "\nno file I/O by the target was seen\n");
 		report_block__text(out, t);

@@ -10,6 +10,7 @@
 #include "block.h"
 #include "iostorm.h"
 #include "store.h"
+#include "diagnosis.h"
 
 struct trace {
 	char target[256];		/* what was traced, in words */
@@ -21,6 +22,7 @@ struct trace {
 	struct hist hists[H__MAX];	/* enum hist_id */
 	struct store store;
 	struct block block;		/* block layer, diskstats included */
+	struct diagnosis diag;		/* findings, once the trace is over */
 	int exit_status;		/* of a launched command, else -1 */
 	int stopped_by;			/* enum stop_reason */
 };

@@ -51,6 +51,7 @@ enum th {
 	TH_UTIL_IDLE,
 	TH_UTIL_BUSY,
 	TH_SLOW_READ_US,
+	TH_IOPS_BOUND,
 	TH__MAX,
 };
 
@@ -135,6 +136,10 @@ static const struct th_def th_defs[TH__MAX] = {
 	[TH_UTIL_BUSY] = { "util_busy", 0.9, "fraction",
 		"parallelism: a slow device busy this share of the time with many requests "
 		"in flight is saturated" },
+	[TH_IOPS_BOUND] = { "iops_bound_util", 0.75, "fraction",
+		"storage_bottleneck: fast requests, threads storage-bound and the device "
+		"busy at least this share of the time: the device is IOPS-bound (on a "
+		"device serving requests in parallel %util saturates before the IOPS do)" },
 	[TH_SLOW_READ_US] = { "slow_read_us", 1000, "us",
 		"without block or thread data, a read p50 above this is called slow "
 		"(a page-cache hit takes ~10 us, an SSD read ~100 us)" },
@@ -783,6 +788,22 @@ static void bottleneck_block(const struct evidence *e, const double *th, struct 
 		    "carries more data");
 		break;
 	default:	/* LAYER_OK */
+		if (e->blk_util >= th[TH_IOPS_BOUND] && storage_bound(e, th)) {
+			/* Fast requests, but the device is never idle: IOPS-bound. */
+			finding_init(f, "storage_bottleneck", sev, "device IOPS-bound",
+				     "ask for fewer, larger reads");
+			say(f->summary, sizeof(f->summary),
+			    "device IOPS-bound: busy %s of the time at %s reads/s, each fast "
+			    "(await %s)%s", fmt_pct(B(0), e->blk_util),
+			    fmt_num(B(1), e->blk_reads_per_s),
+			    fmt_us(B(2), e->blk_await_ms * 1e3), wait);
+			say(f->advice, sizeof(f->advice),
+			    "the device is kept busy by many small requests: fewer, larger "
+			    "reads (small files packed into shards read sequentially) carry "
+			    "the same bytes in far fewer operations; more readers will not "
+			    "help much");
+			break;
+		}
 		finding_init(f, "storage_bottleneck",
 			     storage_bound(e, th) ? SEV_INFO : SEV_OK,
 			     "storage keeps up", "");

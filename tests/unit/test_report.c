@@ -189,7 +189,7 @@ static void check_sample_json(json_t *root, const struct trace *t)
 	struct hist sizes = {};
 
 	CHECK_KEYS(root, "top", "schema", "target", "duration_s", "stopped_by",
-		   "exit_status", "vfs", "latency", "sizes", "block", "layers",
+		   "exit_status", "verdict", "findings", "vfs", "latency", "sizes", "block", "layers",
 		   "files", "dirs", "threads", "lost", "store");
 	CHECK_STR(str_at(root, "schema"), "iostorm.report/1");
 	CHECK_STR(str_at(root, "target"), "pid 42 (python)");
