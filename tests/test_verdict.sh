@@ -97,6 +97,6 @@ test_verdict_too_many_readers() {
 	local sev
 	sev=$(finding out.json parallelism)
 	[ "$sev" = WARN ] || [ "$sev" = INFO ] || fail "parallelism: $sev"
-	jq -r '.findings[] | select(.id == "parallelism") | .summary' out.json |
-		grep -q "not help" || fail "parallelism: $(jq -c '.findings' out.json)"
+	jq -r '.findings[] | select(.id == "parallelism") | .advice' out.json |
+		grep -q "will not help" || fail "parallelism: $(jq -c '.findings' out.json)"
 }

@@ -176,6 +176,10 @@ static void write_thread(struct json *j, const struct thread_rec *th)
 	json__kv_u64(j, "stats", th->stats);
 	json__kv_u64(j, "meta_ns", th->meta_ns);
 	json__kv_u64(j, "cache_pages", th->cache_pages);
+	json__kv_u64(j, "cpu_ns", th->cpu_ns);
+	json__kv_u64(j, "io_wait_ns", th->io_wait_ns);
+	json__kv_u64(j, "runq_ns", th->runq_ns);
+	json__kv_u64(j, "sleep_ns", th->sleep_ns);
 	json__end_object(j);
 }
 

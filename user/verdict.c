@@ -431,15 +431,23 @@ out_free_files:
 	return err;
 }
 
-/* Where the I/O threads' time went: shares of on-CPU, I/O wait, run queue, sleep. */
+/*
+ * Where the loader threads' time went: shares of on-CPU, I/O wait, run
+ * queue, sleep. A loader thread does at least 1% of the file operations:
+ * a main thread that loaded libraries and then waits in join() is not one.
+ */
 static void threads_fill(struct evidence *e, const struct store *s)
 {
 	double cpu = 0, io = 0, runq = 0, sleep = 0, sum;
+	__u64 ops = 0;
 
+	for (size_t i = 0; i < s->nr_threads; i++)
+		ops += s->threads[i].opens + s->threads[i].reads;
 	for (size_t i = 0; i < s->nr_threads; i++) {
 		const struct thread_rec *th = &s->threads[i];
+		__u64 own = th->opens + th->reads;
 
-		if (!th->opens && !th->reads)
+		if (!own || own * 100 < ops)
 			continue;
 		e->io_threads++;
 		cpu += th->cpu_ns;

@@ -293,7 +293,8 @@ static void check_sample_json(json_t *root, const struct trace *t)
 	REQUIRE(json_is_array(threads));
 	CHECK_EQ_U64(json_array_size(threads), 2);
 	CHECK_KEYS(json_array_get(threads, 0), "thread", "tid", "pid", "comm", "opens",
-		   "reads", "read_bytes", "read_ns", "stats", "meta_ns", "cache_pages");
+		   "reads", "read_bytes", "read_ns", "stats", "meta_ns", "cache_pages",
+		   "cpu_ns", "io_wait_ns", "runq_ns", "sleep_ns");
 	CHECK_EQ_U64(u64_at(json_array_get(threads, 0), "tid"), 100);
 	CHECK_EQ_U64(u64_at(json_array_get(threads, 0), "pid"), 42);
 	CHECK_STR(str_at(json_array_get(threads, 0), "comm"), "python");
