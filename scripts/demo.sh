@@ -1,7 +1,12 @@
 #!/bin/bash
-# The built-in example: a generated ImageNet-like dataset (small JPEG-sized
-# files in class directories) read whole, in random order, by 8 threads,
-# with a cold page cache, traced by iostorm from the first instruction.
+# The built-in example, in three acts:
+#  1. an ImageNet-like dataset (20,000 JPEG-sized files in 200 class
+#     directories) read whole, in random order, by 8 threads, cold cache,
+#     on this machine's disk: the storm, and iostorm's verdict on it;
+#  2. a 2,000-file sample of it on storage capped at 300 read IOPS, as a
+#     cloud block volume is (cgroup v1 blkio throttle): the storm starves;
+#  3. the same sample packed into 64 MB shards, read sequentially on the
+#     same capped storage: the fix, and `iostorm diff` of before and after.
 #
 # Usage: scripts/demo.sh [FILES]   (root; default 20000 files, ~1.6 GB)
 set -euo pipefail
@@ -9,21 +14,54 @@ cd "$(dirname "$0")/.."
 
 files=${1:-20000}
 data=${IOSTORM_DEMO_DIR:-/var/tmp/iostorm-demo}
-workload=.output/iostorm-workload
+workload=$PWD/.output/iostorm-workload
+iostorm=$PWD/iostorm
+iops=300
 
-if [ ! -f "$data/.complete-$files" ]; then
-	echo "demo: generating $files files in $data ..."
-	rm -rf "$data"
-	"$workload" gen "$data/train" --files "$files" --dirs $((files / 100 > 0 ? files / 100 : 1))
-	touch "$data/.complete-$files"
+say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+drop_caches() {
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+}
+
+# gen DIR N [ARGS]: a dataset, generated once.
+gen() {
+	[ -f "$1/.complete" ] && return
+	rm -rf "$1"
+	"$workload" gen "$1" --files "$2" --dirs $(($2 / 100 > 0 ? $2 / 100 : 1)) "${@:3}"
+	touch "$1/.complete"
+}
+
+say "generating the datasets in $data (once)"
+gen "$data/train" "$files"
+gen "$data/sample" 2000 --seed 2
+if [ ! -f "$data/shards/.complete" ]; then
+	rm -rf "$data/shards"
+	"$workload" pack "$data/sample" --out "$data/shards" --shard-size 64000000
+	touch "$data/shards/.complete"
 fi
 
-echo "demo: dropping the page cache, so reads go to storage"
-sync
-echo 3 > /proc/sys/vm/drop_caches
+say "1. the storm: $files files, random order, 8 threads, cold cache, local disk"
+drop_caches
+"$iostorm" -T 5 -j "$data/storm.json" -- "$workload" read "$data/train" --threads 8 \
+	--tally /dev/null
 
-echo "demo: iostorm -- $workload read $data/train --threads 8"
+say "2. a 2,000-file sample on storage capped at $iops read IOPS (a cloud volume)"
+drop_caches
+"$iostorm" -T 5 -j "$data/capped.json" -- scripts/run-capped.sh "$iops" "$data" \
+	"$workload" read "$data/sample" --threads 8 --tally /dev/null
+
+say "3. the same sample packed into 64 MB shards, read sequentially, same cap"
+drop_caches
+"$iostorm" -T 5 -j "$data/packed.json" -- scripts/run-capped.sh "$iops" "$data" \
+	"$workload" read "$data/shards" --threads 2 --bufsize 1048576 --tally /dev/null
+
+say "before and after: iostorm diff capped.json packed.json"
+"$iostorm" diff --force --no-default-limits "$data/capped.json" "$data/packed.json" || true
 echo
-./iostorm --json "$data/report.json" -- "$workload" read "$data/train" --threads 8 --tally /dev/null
-echo
-echo "demo: JSON report in $data/report.json"
+echo "demo: verdicts"
+for r in storm capped packed; do
+	printf '  %-7s %s\n' "$r" "$(jq -r .verdict "$data/$r.json")"
+done
+echo "demo: JSON reports in $data/{storm,capped,packed}.json"
