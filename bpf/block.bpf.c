@@ -167,14 +167,6 @@ static __always_inline struct blk_dev_state *dev_state(struct request *rq, __u32
 	return bpf_map_lookup_elem(&blk_devs, &dev);
 }
 
-__u64 dbg[8];
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 4096);
-	__type(key, __u64);
-	__type(value, __u64);
-} dbg_sectors SEC(".maps");
-
 SEC("tp_btf/block_io_start")
 int BPF_PROG(handle_block_io_start, struct request *rq)
 {
@@ -192,7 +184,6 @@ int BPF_PROG(handle_block_io_start, struct request *rq)
 		r.who = WHO_TARGET;
 	else
 		r.who = WHO_OTHER;
-	if (r.op == BLK_READ && (r.dev >> 20) == 7) __sync_fetch_and_add(&dbg[0], 1);
 	if (bpf_map_update_elem(&blk_reqs, &key, &r, BPF_ANY))
 		count_lost(L_BLK_REQS_FULL);
 	return 0;
@@ -294,7 +285,6 @@ static __always_inline void account_done(struct blk_req *r, __u64 now)
 		}
 	}
 	st->reqs += 1;
-	if ((r->dev >> 20) == 7 && r->op == BLK_READ) __sync_fetch_and_add(&dbg[5], 1);
 	st->bytes += r->bytes;
 	st->total_ns += total;
 	st->queue_ns += queue;
@@ -341,22 +331,14 @@ int BPF_PROG(handle_block_io_done, struct request *rq)
 	bool io_stat, flush_seq;
 
 	r = bpf_map_lookup_elem(&blk_reqs, &key);
-	if (!r) {
-		if ((rq_dev(rq) >> 20) == 7 && rq_op(rq) == BLK_READ) __sync_fetch_and_add(&dbg[1], 1);
+	if (!r)
 		return 0;	/* started before the attach */
-	}
-	if ((r->dev >> 20) == 7 && r->op == BLK_READ) {
-		__u64 sec = BPF_CORE_READ(rq, __sector), one = 1;
-		__sync_fetch_and_add(&dbg[2], 1);
-		bpf_map_update_elem(&dbg_sectors, &sec, &one, BPF_ANY);
-	}
 	leave_device(r, now);
 	rq_stat_flags(rq, &io_stat, &flush_seq);
 	if (flush_seq)
 		return 0;	/* back when the flush sequence ends */
 	if (io_stat)
 		account_done(r, now);
-	else if ((r->dev >> 20) == 7 && r->op == BLK_READ) __sync_fetch_and_add(&dbg[3], 1);
-	if (bpf_map_delete_elem(&blk_reqs, &key)) __sync_fetch_and_add(&dbg[4], 1);
+	bpf_map_delete_elem(&blk_reqs, &key);
 	return 0;
 }

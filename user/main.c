@@ -14,7 +14,6 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include <bpf/libbpf.h>
-#include <bpf/bpf.h>
 #include "iostorm.h"
 #include "iostorm.skel.h"
 #include "diskstats.h"
@@ -246,18 +245,6 @@ static int finish_tracing(struct session *s)
 		return err;
 	}
 	s->trace->prog_misses = probe__misses(s->skel);
-	if (getenv("IOSTORM_DEBUG"))
-		fprintf(stderr, "dbg start=%llu done_nolookup=%llu done_found=%llu noacct=%llu delfail=%llu counted=%llu\n",
-			s->skel->bss->dbg[0], s->skel->bss->dbg[1], s->skel->bss->dbg[2], s->skel->bss->dbg[3], s->skel->bss->dbg[4], s->skel->bss->dbg[5]);
-	if (getenv("IOSTORM_DEBUG"))
-		fprintf(stderr, "dbg misses=%llu\n", s->trace->prog_misses);
-	if (getenv("IOSTORM_DEBUG")) {
-		__u64 k, nk, *pk = NULL;
-		FILE *f = fopen("/tmp/dbg/sectors.txt", "w");
-		int fd = bpf_map__fd(s->skel->maps.dbg_sectors);
-		while (f && !bpf_map_get_next_key(fd, pk, &nk)) { k = nk; pk = &k; fprintf(f, "%llu\n", k); }
-		if (f) fclose(f);
-	}
 	return 0;
 }
 
