@@ -1,13 +1,14 @@
 # VFS layer: exact counts against the workload's own tally.
 
-# Launch with --: every dataset file opened, read to EOF and closed by 8
-# threads is reported with exactly its opens, read calls and bytes.
+# Launch with --: every one of 20,000 dataset files opened, read to EOF and
+# closed by 8 threads is reported with exactly its opens, read calls and
+# bytes (the storm of ../shared/KERNEL.md, at full size).
 test_launch_reader_exact() {
-	gen_data 2000 20
+	gen_data 20000 200
 	"$IOSTORM" -q --json out.json -- "$WORKLOAD" read "$PWD/data" --threads 8 \
 		--tally tally.txt >stdout.txt 2>stderr.txt || fail "iostorm exit $?: $(cat stderr.txt)"
 	local dir=$PWD/data/
-	expect_eq "files" "$(count_under out.json "$dir" )" 2000
+	expect_eq "files" "$(count_under out.json "$dir" )" 20000
 	expect_eq "opens" "$(sum_under out.json "$dir" opens)" "$(tally tally.txt opens)"
 	expect_eq "reads" "$(sum_under out.json "$dir" reads)" "$(tally tally.txt reads)"
 	expect_eq "bytes" "$(sum_under out.json "$dir" read_bytes)" "$(tally tally.txt read_bytes)"
@@ -43,7 +44,7 @@ attach_and_check() {
 }
 
 test_attach_threads_exact() {
-	gen_data 3000 30
+	gen_data 20000 200
 	start_gated read "$PWD/data" --threads 8
 	attach_and_check
 }
