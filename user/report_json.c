@@ -15,6 +15,7 @@
 #include "report_block.h"
 #include "report_json.h"
 #include "report_verdict.h"
+#include "thread_groups.h"
 
 #define SCHEMA		"iostorm.report/1"
 #define PRETTY_DEPTH	2	/* a line per top-level key and array element */
@@ -217,6 +218,7 @@ static int write_lists(struct json *j, const struct trace *t)
 	for (i = 0; i < nr_threads; i++)
 		write_thread(j, threads[i]);
 	json__end_array(j);
+	thread_groups__json(j, &t->store);
 	free(threads);
 out_free_dirs:
 	report__dirs_free(dirs, nr_dirs);

@@ -12,6 +12,7 @@
 #include "report_block.h"
 #include "report_text.h"
 #include "report_verdict.h"
+#include "thread_groups.h"
 
 #define STARS		40
 #define PATH_COLS	60
@@ -436,6 +437,7 @@ static int print_tables(FILE *out, const struct trace *t, size_t top)
 		print_dirs(out, dirs, nr_dirs, top);
 	}
 	print_threads(out, threads, nr_threads, top);
+	thread_groups__text(out, &t->store, top);
 	free(threads);
 out_free_dirs:
 	report__dirs_free(dirs, nr_dirs);
