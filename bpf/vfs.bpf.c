@@ -80,18 +80,31 @@ static __always_inline void record_entry(struct inflight *in, struct pt_regs *re
 SEC("tp_btf/sys_enter")
 int BPF_PROG(handle_sys_enter, struct pt_regs *regs, long id)
 {
+	struct task_struct *task;
 	struct inflight *in;
 	__u32 nr = id;
 	__u8 *kind;
 
 	kind = bpf_map_lookup_elem(&syscalls, &nr);
-	if (!kind || *kind == SK_NONE || !is_target())
+	if (!kind || *kind == SK_NONE)
 		return 0;
-	in = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0,
-				  BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!in) {
-		count_lost(L_INFLIGHT);
-		return 0;
+	/*
+	 * Only the target's tasks get a slot, and a process stays in the
+	 * target until it exits: a slot found means a target task, and saves
+	 * the targets lookup on every syscall. A cgroup is checked each time
+	 * (a task may move), at the cost of no lookup.
+	 */
+	task = bpf_get_current_task_btf();
+	in = bpf_task_storage_get(&inflight, task, 0, 0);
+	if (!in || targ_mode == SCOPE_CGROUP) {
+		if (!is_target())
+			return 0;
+		in = bpf_task_storage_get(&inflight, task, 0,
+					  BPF_LOCAL_STORAGE_GET_F_CREATE);
+		if (!in) {
+			count_lost(L_INFLIGHT);
+			return 0;
+		}
 	}
 	in->kind = *kind;
 	in->file = 0;
