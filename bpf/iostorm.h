@@ -122,6 +122,24 @@ enum blk_who {
 	WHO__MAX,
 };
 
+/*
+ * A request between block_io_start and block_io_done, keyed by its
+ * address. User space reads those left at the end: still in flight, or
+ * whose completion the programs did not see.
+ */
+struct blk_req {
+	__u64 start_ns;
+	__u64 issue_ns;
+	__u64 bytes;		/* completed so far */
+	__u32 dev;
+	__u8 op;		/* enum blk_op */
+	__u8 who;		/* enum blk_who */
+	__u8 seq;
+	__u8 issued;
+	__u8 idle;		/* no longer in flight: busy time stepped down */
+	__u8 pad[7];
+};
+
 struct blk_key {
 	__u32 dev;		/* whole disk: major << 20 | minor */
 	__u8 op;		/* enum blk_op */

@@ -12,8 +12,9 @@ on_exit() {
 # by IMAGE (default ./img, on the root disk), mounted at ./mnt. No
 # background I/O: inode tables are written by mkfs (no ext4lazyinit
 # zeroing), block bitmaps are not prefetched after the mount (ext4 does it
-# 0-5 s later from a kernel thread), no atime updates. Sets LOOP
-# (/dev/loopN), LOOP_NAME (loopN) and LOOP_DEV (MAJ:MIN).
+# 0-5 s later from a kernel thread), no atime updates, and the journal
+# commits on sync and fsync only (not every 5 s). Sets LOOP (/dev/loopN),
+# LOOP_NAME (loopN) and LOOP_DEV (MAJ:MIN).
 loop_fs() {
 	local img=${1:-img}
 	command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null ||
@@ -27,7 +28,7 @@ loop_fs() {
 	mkfs.ext4 -q -b 4096 -E lazy_itable_init=0,lazy_journal_init=0 "$LOOP" ||
 		fail "mkfs.ext4"
 	mkdir mnt
-	mount -o noatime,no_prefetch_block_bitmaps "$LOOP" mnt || fail "mount $LOOP"
+	mount -o noatime,no_prefetch_block_bitmaps,commit=300 "$LOOP" mnt || fail "mount $LOOP"
 	on_exit "umount $PWD/mnt || umount -l $PWD/mnt"
 }
 
@@ -63,6 +64,23 @@ disk_of() {
 	cat "$sys/dev"
 }
 
+# expect_reads FILE WHAT N BYTES SMALL: the target's N read requests on
+# the loop device, BYTES in all, SMALL of them small. A request whose start
+# or completion the kernel did not pass to iostorm (rare; counted apart as
+# untracked or unfinished) leaves only the sum exact: then the rest is
+# skipped, and it returns 1.
+expect_reads() {
+	local apart
+	apart=$(blk "$1" '.unfinished.reads + .untracked.reads')
+	expect_eq "$2: reads + counted apart" $(($(blk "$1" .reads) + apart)) "$3"
+	if [ "$apart" != 0 ]; then
+		echo "  $2: $apart counted apart, per-request checks skipped"
+		return 1
+	fi
+	expect_eq "$2: read_bytes" "$(blk "$1" .read_bytes)" "$4"
+	expect_eq "$2: small" "$(blk "$1" .small)" "$5"
+}
+
 # O_DIRECT reads at known offsets by dd, launched with --: every read is
 # one request of known size on the loop device, submitted by the target.
 test_block_direct_reads_exact() {
@@ -73,11 +91,9 @@ test_block_direct_reads_exact() {
 	drop_caches 1
 	"$IOSTORM" -q -j seq.json -- dd if=mnt/f of=/dev/null bs=4096 count=64 \
 		iflag=direct status=none || fail "iostorm exit $?"
-	expect_eq "sequential 4 KiB: reads" "$(blk seq.json .reads)" 64
-	expect_eq "sequential 4 KiB: read_bytes" "$(blk seq.json .read_bytes)" 262144
-	expect_eq "sequential 4 KiB: small" "$(blk seq.json .small)" 64
 	# Each request starts where the previous ended; the first may not.
-	expect_cmp "sequential 4 KiB: sequential" "$(blk seq.json .sequential)" '>=' 63
+	expect_reads seq.json "sequential 4 KiB" 64 262144 64 &&
+		expect_cmp "sequential 4 KiB: sequential" "$(blk seq.json .sequential)" '>=' 63
 	expect_eq "not attributed" "$(blk seq.json .unattributed.reqs)" 0
 	# The loop device reads its backing file on the root disk from its
 	# kernel thread: not attributed to the target there.
@@ -90,20 +106,17 @@ test_block_direct_reads_exact() {
 	"$IOSTORM" -q -j rnd.json -- sh -c 'for s in 1500 17 900 301 1203 55 640 1888; do
 		dd if=mnt/f of=/dev/null bs=4096 count=1 skip=$s iflag=direct status=none || exit
 		done' || fail "iostorm exit $?"
-	expect_eq "random 4 KiB: reads" "$(blk rnd.json .reads)" 8
-	expect_eq "random 4 KiB: read_bytes" "$(blk rnd.json .read_bytes)" 32768
-	expect_cmp "random 4 KiB: sequential" "$(blk rnd.json .sequential)" '<=' 1
+	expect_reads rnd.json "random 4 KiB" 8 32768 8 &&
+		expect_cmp "random 4 KiB: sequential" "$(blk rnd.json .sequential)" '<=' 1
 
 	# 16 requests of 64 KiB (small) then 4 of 256 KiB (not small).
 	"$IOSTORM" -q -j big.json -- sh -c '
 		dd if=mnt/f of=/dev/null bs=64k count=16 iflag=direct status=none &&
 		dd if=mnt/f of=/dev/null bs=256k count=4 skip=4 iflag=direct status=none' ||
 		fail "iostorm exit $?"
-	expect_eq "64K + 256K: reads" "$(blk big.json .reads)" 20
-	expect_eq "64K + 256K: read_bytes" "$(blk big.json .read_bytes)" $((16 * 65536 + 4 * 262144))
-	expect_eq "64K + 256K: small" "$(blk big.json .small)" 16
-	expect_eq "64K + 256K: read sizes counted" \
-		"$(blk big.json .ops.read.target.sizes.count)" 20
+	expect_reads big.json "64K + 256K" 20 $((16 * 65536 + 4 * 262144)) 16 &&
+		expect_eq "64K + 256K: read sizes counted" \
+			"$(blk big.json .ops.read.target.sizes.count)" 20
 	expect_eq "lost" "$(jqr big.json .lost.total)" 0
 }
 
@@ -124,18 +137,32 @@ test_block_diskstats_exact() {
 	after=$(loop_diskstats)
 	local -a b=($before) a=($after)
 	echo "  diskstats before: $before; after: $after"
-	echo "  lost: $(jq -c .lost out.json); diskstats by iostorm: $(blk out.json .iostat.diskstats.reads), merged: $(blk out.json .ops.read.device.merged)"
-	expect_cmp "reads seen" "$(blk out.json .iostat.device.reads)" '>' 0
-	expect_eq "reads = diskstats" "$(blk out.json .iostat.device.reads)" $((a[0] - b[0]))
-	expect_eq "read bytes = diskstats sectors * 512" \
-		"$(blk out.json .iostat.device.read_bytes)" $(((a[1] - b[1]) * 512))
-	expect_eq "writes = diskstats" "$(blk out.json .iostat.device.writes)" $((a[2] - b[2]))
-	expect_eq "write bytes = diskstats sectors * 512" \
-		"$(blk out.json .iostat.device.write_bytes)" $(((a[3] - b[3]) * 512))
+	# Rarely (about 1 in 20,000 requests here) the kernel does not run a
+	# program for a request's start or completion: iostorm counts it
+	# apart, as untracked or unfinished (the device is idle at the end:
+	# none is still in flight), and the sums stay exact.
+	local reads apart
+	reads=$(blk out.json .iostat.device.reads)
+	apart=$(blk out.json '.unfinished.reads + .untracked.reads')
+	expect_cmp "reads seen" "$reads" '>' 0
+	expect_cmp "reads counted apart" "$apart" '<=' "$((reads / 100))"
+	expect_eq "reads + apart = diskstats" $((reads + apart)) $((a[0] - b[0]))
+	if [ "$apart" = 0 ]; then
+		expect_eq "read bytes = diskstats sectors * 512" \
+			"$(blk out.json .iostat.device.read_bytes)" $(((a[1] - b[1]) * 512))
+	fi
+	apart=$(blk out.json '.unfinished.writes + .untracked.writes')
+	expect_eq "writes + apart = diskstats" \
+		$(($(blk out.json .iostat.device.writes) + apart)) $((a[2] - b[2]))
+	if [ "$apart" = 0 ]; then
+		expect_eq "write bytes = diskstats sectors * 512" \
+			"$(blk out.json .iostat.device.write_bytes)" $(((a[3] - b[3]) * 512))
+	fi
 	# iostorm's own reading of diskstats over its window agrees.
 	expect_eq "iostat.diskstats.reads" "$(blk out.json .iostat.diskstats.reads)" $((a[0] - b[0]))
 	expect_eq "iostat.diskstats.writes" "$(blk out.json .iostat.diskstats.writes)" $((a[2] - b[2]))
-	expect_eq "lost" "$(jqr out.json .lost.total)" 0
+	# -a sees every process: only the block layer's losses are this test's.
+	expect_eq "block requests lost" "$(jqr out.json .lost.block_reqs_full)" 0
 }
 
 # A cgroup-v1 IOPS cap delays bios before they become requests: read()

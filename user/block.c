@@ -55,6 +55,8 @@ static void devs_clear(struct block *b)
 
 		memset(d->st, 0, sizeof(d->st));
 		memset(d->busy_ns, 0, sizeof(d->busy_ns));
+		memset(d->unfinished, 0, sizeof(d->unfinished));
+		memset(d->untracked, 0, sizeof(d->untracked));
 	}
 }
 
@@ -163,6 +165,50 @@ static int read_hists(struct block *b, int fd)
 	return err == -ENOENT ? 0 : err;
 }
 
+/* blk_reqs: requests started and not (yet) seen completing. */
+static int read_reqs(struct block *b, int fd)
+{
+	struct blk_req r;
+	__u64 key, next;
+	int err;
+
+	for (err = bpf_map_get_next_key(fd, NULL, &next); !err;
+	     err = bpf_map_get_next_key(fd, &key, &next)) {
+		struct blk_dev *d;
+
+		key = next;
+		if (bpf_map_lookup_elem(fd, &key, &r) || r.op >= BLK__MAX)
+			continue;
+		d = dev_get(b, r.dev);
+		if (!d)
+			return -ENOMEM;
+		d->unfinished[r.op]++;
+	}
+	return err == -ENOENT ? 0 : err;
+}
+
+/* blk_untracked: requests completed whose start was not seen. */
+static int read_untracked(struct block *b, int fd)
+{
+	struct blk_key key, next;
+	__u64 n;
+	int err;
+
+	for (err = bpf_map_get_next_key(fd, NULL, &next); !err;
+	     err = bpf_map_get_next_key(fd, &key, &next)) {
+		struct blk_dev *d;
+
+		key = next;
+		if (key.op >= BLK__MAX || bpf_map_lookup_elem(fd, &key, &n))
+			continue;
+		d = dev_get(b, key.dev);
+		if (!d)
+			return -ENOMEM;
+		d->untracked[key.op] = n;
+	}
+	return err == -ENOENT ? 0 : err;
+}
+
 static __u64 dev_reqs(const struct blk_dev *d, unsigned int who)
 {
 	struct blk_stats s;
@@ -195,6 +241,10 @@ int block__read(struct block *b, const struct block_maps *m, int ncpus, __u64 no
 		err = read_devs(b, m->devs_fd, now_ns);
 	if (!err && m->hists_fd >= 0)
 		err = read_hists(b, m->hists_fd);
+	if (!err && m->reqs_fd >= 0)
+		err = read_reqs(b, m->reqs_fd);
+	if (!err && m->untracked_fd >= 0)
+		err = read_untracked(b, m->untracked_fd);
 	if (!err)
 		qsort(b->devs, b->nr_devs, sizeof(*b->devs), dev_cmp);
 	return err;

@@ -24,6 +24,8 @@ struct blk_dev {
 	char name[32];				/* "vda", "loop0" */
 	struct blk_stats st[BLK__MAX][WHO__MAX];	/* [enum blk_op][enum blk_who] */
 	__u64 busy_ns[BLK_SCOPES];		/* up to the read's time */
+	__u64 unfinished[BLK__MAX];		/* started, completion not seen */
+	__u64 untracked[BLK__MAX];		/* completed, start not seen */
 	struct hist *hists[BLK__MAX][BLK_HISTS][BLK_SCOPES];	/* NULL: empty */
 };
 
@@ -41,13 +43,21 @@ struct block_maps {
 	int stats_fd;		/* blk_stats: PERCPU_HASH blk_key -> blk_stats */
 	int devs_fd;		/* blk_devs: HASH dev -> blk_dev_info */
 	int hists_fd;		/* blk_hists: HASH blk_hist_key -> hist; -1 skips */
+	int reqs_fd;		/* blk_reqs: HASH request -> blk_req; -1 skips */
+	int untracked_fd;	/* blk_untracked: HASH blk_key (who 0) -> count */
 };
 
 void block__free(struct block *b);
 /*
  * Read the maps into b, replacing what it held. Busy time still open at
- * now_ns (CLOCK_MONOTONIC) is counted up to now_ns. Devices are sorted by
- * the target's requests, then all requests, then dev.
+ * now_ns (CLOCK_MONOTONIC) is counted up to now_ns. Requests left in
+ * blk_reqs are counted as unfinished: read them after the detach, when
+ * they are those still in flight at the end and those whose completion the
+ * programs missed (the kernel, rarely, does not run a tracepoint's
+ * program and does not count it as a miss either); requests completed
+ * after the attach whose start the programs missed are counted as
+ * untracked. Devices are sorted by the target's requests, then all
+ * requests, then dev.
  */
 int block__read(struct block *b, const struct block_maps *m, int ncpus, __u64 now_ns);
 /* Mark the start or the end of the window and read /proc/diskstats then. */

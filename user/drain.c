@@ -195,12 +195,15 @@ int drain__live(struct drain *d, struct iostorm_bpf *skel, __u64 *counters,
 }
 
 int drain__block(struct drain *d, struct iostorm_bpf *skel, struct block *b,
-		 bool hists, __u64 now_ns)
+		 unsigned int flags, __u64 now_ns)
 {
 	struct block_maps m = {
 		.stats_fd = bpf_map__fd(skel->maps.blk_stats),
 		.devs_fd = bpf_map__fd(skel->maps.blk_devs),
-		.hists_fd = hists ? bpf_map__fd(skel->maps.blk_hists) : -1,
+		.hists_fd = flags & DRAIN_BLOCK_HISTS ? bpf_map__fd(skel->maps.blk_hists) : -1,
+		.reqs_fd = flags & DRAIN_BLOCK_UNFINISHED ?
+			   bpf_map__fd(skel->maps.blk_reqs) : -1,
+		.untracked_fd = bpf_map__fd(skel->maps.blk_untracked),
 	};
 
 	return block__read(b, &m, d->ncpus, now_ns);

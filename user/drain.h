@@ -44,8 +44,14 @@ int drain__globals(struct drain *d, struct iostorm_bpf *skel, struct trace *t);
 /* The few globals an interval line needs: counters and H_READ_LAT. */
 int drain__live(struct drain *d, struct iostorm_bpf *skel, __u64 *counters,
 		struct hist *read_lat);
-/* Read the block maps into b (histograms too when hists), see block__read(). */
+/* What drain__block() reads beyond counts and busy time. */
+enum drain_block_flags {
+	DRAIN_BLOCK_HISTS = 1,		/* the histograms */
+	DRAIN_BLOCK_UNFINISHED = 2,	/* requests left in flight: after the detach */
+};
+
+/* Read the block maps into b, see block__read(); flags: drain_block_flags. */
 int drain__block(struct drain *d, struct iostorm_bpf *skel, struct block *b,
-		 bool hists, __u64 now_ns);
+		 unsigned int flags, __u64 now_ns);
 
 #endif /* DRAIN_H */

@@ -23,7 +23,7 @@ static int snap_take(struct interval_snap *s, struct drain *d, struct iostorm_bp
 	s->ns = now_ns;
 	err = drain__live(d, skel, s->counters, &s->read_lat);
 	if (!err)
-		err = drain__block(d, skel, &s->block, false, now_ns);
+		err = drain__block(d, skel, &s->block, 0, now_ns);
 	if (!err)
 		err = drain__files(d, t);
 	s->reg_opens = t->store.reg_opens;

@@ -111,6 +111,7 @@ static int start_window(struct session *s)
 	__u64 now = now_ns();
 	int err;
 
+	s->skel->bss->blk_attach_ns = now;	/* requests from now on are tracked */
 	err = block__start(&s->trace->block, now);
 	if (err)
 		fprintf(stderr, "iostorm: cannot read '%s': %s\n", DISKSTATS_PATH,
@@ -167,7 +168,7 @@ static int publish_metrics(struct session *s, double elapsed)
 	t->duration_s = elapsed;
 	err = drain__globals(&s->drain, s->skel, t);
 	if (!err)
-		err = drain__block(&s->drain, s->skel, &t->block, true, now_ns());
+		err = drain__block(&s->drain, s->skel, &t->block, DRAIN_BLOCK_HISTS, now_ns());
 	if (err)
 		return err;
 	t->prog_misses = probe__misses(s->skel);
@@ -239,7 +240,8 @@ static int finish_tracing(struct session *s)
 	if (!err)
 		err = drain__globals(&s->drain, s->skel, s->trace);
 	if (!err)
-		err = drain__block(&s->drain, s->skel, &s->trace->block, true, end);
+		err = drain__block(&s->drain, s->skel, &s->trace->block,
+				   DRAIN_BLOCK_HISTS | DRAIN_BLOCK_UNFINISHED, end);
 	if (err) {
 		fprintf(stderr, "iostorm: cannot read the BPF maps: %s\n", strerror(-err));
 		return err;

@@ -158,6 +158,21 @@ static void json_unattributed(struct json *j, const struct blk_dev *d)
 	json__end_object(j);
 }
 
+/* Requests counted apart, per operation: unfinished or untracked. */
+static void json_apart(struct json *j, const char *key, const __u64 *per_op)
+{
+	__u64 n = 0;
+
+	for (int op = 0; op < BLK__MAX; op++)
+		n += per_op[op];
+	json__key(j, key);
+	json__begin_object(j);
+	json__kv_u64(j, "reqs", n);
+	json__kv_u64(j, "reads", per_op[BLK_READ]);
+	json__kv_u64(j, "writes", per_op[BLK_WRITE]);
+	json__end_object(j);
+}
+
 static void json_device(struct json *j, const struct block *b, const struct blk_dev *d)
 {
 	struct blk_stats r, w, all;
@@ -178,6 +193,8 @@ static void json_device(struct json *j, const struct block *b, const struct blk_
 	json__kv_u64(j, "sequential", all.seq);
 	json__kv_u64(j, "small", all.small);
 	json_unattributed(j, d);
+	json_apart(j, "unfinished", d->unfinished);
+	json_apart(j, "untracked", d->untracked);
 	json_iostats(j, b, d);
 	json_ops(j, d);
 	json__end_object(j);
@@ -270,6 +287,7 @@ static void text_pattern(FILE *out, const struct blk_dev *d)
 {
 	struct blk_stats mine, all, kth, oth;
 	char name[40], buf[32], small[32];
+	__u64 unfinished = 0, untracked = 0;
 
 	blk_dev__sum(d, BLK__MAX, WHO_BIT(WHO_TARGET), &mine);
 	blk_dev__sum(d, BLK__MAX, WHO_ALL, &all);
@@ -285,8 +303,17 @@ static void text_pattern(FILE *out, const struct blk_dev *d)
 			report__fmt_bytes(buf, sizeof(buf), mine.bytes, true),
 			share(mine.seq, mine.reqs), share(mine.small, mine.reqs),
 			report__fmt_bytes(small, sizeof(small), BLK_SMALL, true), mine.merged);
-	fprintf(out, "; not attributed %llu (%.1f%%: kernel threads %llu, other processes %llu)\n",
+	fprintf(out, "; not attributed %llu (%.1f%%: kernel threads %llu, other processes %llu)",
 		kth.reqs + oth.reqs, share(kth.reqs + oth.reqs, all.reqs), kth.reqs, oth.reqs);
+	for (int op = 0; op < BLK__MAX; op++) {
+		unfinished += d->unfinished[op];
+		untracked += d->untracked[op];
+	}
+	if (unfinished)
+		fprintf(out, "; %llu unfinished", unfinished);
+	if (untracked)
+		fprintf(out, "; %llu untracked", untracked);
+	fputc('\n', out);
 }
 
 /* A duration right-aligned in width terminal columns ("µ" is 2 bytes). */

@@ -262,6 +262,8 @@ static void block_sample(struct block *b)
 		.small = 5 };
 	d->busy_ns[SCOPE_DEVICE] = 500 * MS;
 	d->busy_ns[SCOPE_TARGET] = 400 * MS;
+	d->unfinished[BLK_READ] = 1;
+	d->untracked[BLK_WRITE] = 2;
 	d->hists[BLK_READ][H_BLK_TOTAL_LAT - H_BLK_QUEUE_LAT][SCOPE_TARGET] =
 		calloc(1, sizeof(struct hist));
 	if (d->hists[BLK_READ][H_BLK_TOTAL_LAT - H_BLK_QUEUE_LAT][SCOPE_TARGET])
@@ -451,6 +453,11 @@ TEST(report_block_json)
 	CHECK_EQ_U64(u64_of(d, "merged"), 2);
 	CHECK_EQ_U64(u64_of(d, "sequential"), 90);
 	CHECK_EQ_U64(u64_of(d, "small"), 110);
+	CHECK_EQ_U64(u64_of(json_object_get(d, "unfinished"), "reqs"), 1);
+	CHECK_EQ_U64(u64_of(json_object_get(d, "unfinished"), "reads"), 1);
+	CHECK_EQ_U64(u64_of(json_object_get(d, "unfinished"), "writes"), 0);
+	CHECK_EQ_U64(u64_of(json_object_get(d, "untracked"), "reqs"), 2);
+	CHECK_EQ_U64(u64_of(json_object_get(d, "untracked"), "writes"), 2);
 	un = json_object_get(d, "unattributed");
 	CHECK_EQ_U64(u64_of(un, "reqs"), 25);
 	CHECK_EQ_U64(u64_of(json_object_get(un, "kthread"), "reqs"), 20);
@@ -499,7 +506,7 @@ TEST(report_block_text)
 	CHECK(strstr(buf, "\nloop0      target        50.0") != NULL);
 	CHECK(strstr(buf, "\n           diskstats     60.0") != NULL);
 	CHECK(strstr(buf, "loop0: target 110 requests") != NULL);
-	CHECK(strstr(buf, "not attributed 25 (18.5%: kernel threads 20, other processes 5)") != NULL);
+	CHECK(strstr(buf, "not attributed 25 (18.5%: kernel threads 20, other processes 5); 1 unfinished; 2 untracked\n") != NULL);
 	CHECK(strstr(buf, "=> time is spent above the block layer") != NULL);
 	free(buf);
 	trace_block_free(t);
