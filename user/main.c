@@ -347,6 +347,7 @@ int main(int argc, char **argv)
 		goto out_free_trace;
 	}
 	s.trace->exit_status = -1;
+	s.trace->thresholds = s.opts.thresholds;
 	err = setup_signals();
 	if (!err)
 		err = prepare_target(&s, &pc.cgid);

@@ -21,6 +21,7 @@
 #include "block.h"
 #include "hist.h"
 #include "layers.h"
+#include "diagnosis.h"
 #include "prom.h"
 #include "report.h"
 #include "verdict.h"
@@ -606,16 +607,20 @@ static int findings__judge(struct findings *fs, const struct trace *t)
 	int err;
 
 	fs->at = mono_s();
+	if (t->diag.done) {	/* the trace is over: its own findings */
+		fs->n = t->diag.nr_findings;
+		memcpy(fs->f, t->diag.findings, fs->n * sizeof(fs->f[0]));
+		fs->cost = 0;
+		return 0;
+	}
 	err = evidence__from_trace(&e, t);
 	if (err)
 		return err;
-	/*
-	 * TODO(lead): fill the block part of e (have_block, blk_*, layer) the
-	 * way the text and JSON reports do, once that helper is shared, and
-	 * pass the thresholds of --threshold: until then the rules that need
-	 * the block layer are skipped here and the defaults apply.
-	 */
-	thresholds__defaults(&th);
+	evidence__add_block(&e, t);
+	if (t->thresholds)
+		th = *t->thresholds;
+	else
+		thresholds__defaults(&th);
 	fs->n = verdict__judge(&e, &th, fs->f, VERDICT_MAX_FINDINGS);
 	fs->cost = mono_s() - fs->at;
 	return 0;

@@ -23,6 +23,7 @@ struct trace {
 	struct store store;
 	struct block block;		/* block layer, diskstats included */
 	struct diagnosis diag;		/* findings, once the trace is over */
+	const struct thresholds *thresholds;	/* --threshold's, for live judging */
 	int exit_status;		/* of a launched command, else -1 */
 	int stopped_by;			/* enum stop_reason */
 };
