@@ -60,15 +60,17 @@ struct {
 } blk_devs SEC(".maps");
 
 /*
- * Requests that completed without a record although they started after
- * the attach, per (dev, op): their block_io_start did not reach us.
+ * Requests one of whose events never reached our programs, per (dev, op,
+ * enum blk_miss in .who). The kernel, rarely (seen about once in 4,000
+ * requests), fires a tracepoint without running the program and without
+ * counting a recursion miss either: such requests are counted here.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 1024);
 	__type(key, struct blk_key);
 	__type(value, __u64);
-} blk_untracked SEC(".maps");
+} blk_missed SEC(".maps");
 
 /* When every program was attached (CLOCK_MONOTONIC ns), set by user space. */
 __u64 blk_attach_ns;
@@ -169,11 +171,61 @@ static __always_inline struct blk_dev_state *dev_state(struct request *rq, __u32
 	return bpf_map_lookup_elem(&blk_devs, &dev);
 }
 
+/* Busy time: add the span since in-flight requests last became non-zero. */
+static __always_inline void busy_step(struct blk_dev_state *d, int scope, int delta,
+				      __u64 now)
+{
+	if (scope < 0 || scope > 1)
+		return;
+	if (delta > 0 && d->inflight[scope]++ == 0)
+		d->since[scope] = now;
+	if (delta < 0 && d->inflight[scope] > 0 && --d->inflight[scope] == 0)
+		d->busy_ns[scope] += now - d->since[scope];
+}
+
+/* The request left the device: step busy time down, once. */
+static __always_inline void leave_device(struct blk_req *r, __u64 now)
+{
+	struct blk_dev_state *d;
+
+	if (!r->issued || r->idle)
+		return;
+	r->idle = 1;
+	d = bpf_map_lookup_elem(&blk_devs, &r->dev);
+	if (!d)
+		return;
+	bpf_spin_lock(&d->lock);
+	busy_step(d, SCOPE_DEVICE, -1, now);
+	if (r->who == WHO_TARGET)
+		busy_step(d, SCOPE_TARGET, -1, now);
+	bpf_spin_unlock(&d->lock);
+}
+
+/* One more request of (dev, op) whose kind (enum blk_miss) event was missed. */
+static __always_inline void count_missed(__u32 dev, __u8 op, __u8 kind)
+{
+	struct blk_key k = { .dev = dev, .op = op, .who = kind };
+	__u64 *n, one = 1;
+
+	n = bpf_map_lookup_elem(&blk_missed, &k);
+	if (n) {
+		__sync_fetch_and_add(n, 1);
+		return;
+	}
+	if (bpf_map_update_elem(&blk_missed, &k, &one, BPF_NOEXIST)) {
+		n = bpf_map_lookup_elem(&blk_missed, &k);
+		if (n)
+			__sync_fetch_and_add(n, 1);
+		else
+			count_lost(L_BLK_REQS_FULL);
+	}
+}
+
 SEC("tp_btf/block_io_start")
 int BPF_PROG(handle_block_io_start, struct request *rq)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct blk_req r = {};
+	struct blk_req r = {}, *old;
 	__u64 key = (__u64)rq;
 
 	r.start_ns = bpf_ktime_get_ns();
@@ -186,21 +238,19 @@ int BPF_PROG(handle_block_io_start, struct request *rq)
 		r.who = WHO_TARGET;
 	else
 		r.who = WHO_OTHER;
+	/*
+	 * A record at this address: the request that had it last was never
+	 * seen completing (its block_io_done missed us). Count it, and end
+	 * its busy time now rather than never.
+	 */
+	old = bpf_map_lookup_elem(&blk_reqs, &key);
+	if (old) {
+		leave_device(old, r.start_ns);
+		count_missed(old->dev, old->op, MISS_DONE);
+	}
 	if (bpf_map_update_elem(&blk_reqs, &key, &r, BPF_ANY))
 		count_lost(L_BLK_REQS_FULL);
 	return 0;
-}
-
-/* Busy time: add the span since in-flight requests last became non-zero. */
-static __always_inline void busy_step(struct blk_dev_state *d, int scope, int delta,
-				      __u64 now)
-{
-	if (scope < 0 || scope > 1)
-		return;
-	if (delta > 0 && d->inflight[scope]++ == 0)
-		d->since[scope] = now;
-	if (delta < 0 && d->inflight[scope] > 0 && --d->inflight[scope] == 0)
-		d->busy_ns[scope] += now - d->since[scope];
 }
 
 SEC("tp_btf/block_rq_issue")
@@ -299,55 +349,22 @@ static __always_inline void account_done(struct blk_req *r, __u64 now)
 	blk_hists_add(r, H_BLK_SIZE, r->bytes);
 }
 
-/* The request left the device: step busy time down, once. */
-static __always_inline void leave_device(struct blk_req *r, __u64 now)
-{
-	struct blk_dev_state *d;
-
-	if (!r->issued || r->idle)
-		return;
-	r->idle = 1;
-	d = bpf_map_lookup_elem(&blk_devs, &r->dev);
-	if (!d)
-		return;
-	bpf_spin_lock(&d->lock);
-	busy_step(d, SCOPE_DEVICE, -1, now);
-	if (r->who == WHO_TARGET)
-		busy_step(d, SCOPE_TARGET, -1, now);
-	bpf_spin_unlock(&d->lock);
-}
-
 /*
  * A request completes with no record: it started before the attach, or
- * its block_io_start never ran our program (seen about once in 20,000
- * requests, without a recursion miss being counted). Its start_time_ns,
- * set by blk_account_io_start() from the same clock, tells them apart.
- * Counted once, as diskstats counts it: not at a flush sequence's step.
+ * its block_io_start never ran our program. Its start_time_ns, set by
+ * blk_account_io_start() from the same clock, tells them apart. Counted
+ * once, as diskstats counts it: not at a flush sequence's step.
  */
 static __always_inline void count_untracked(struct request *rq)
 {
-	struct blk_key k = {};
 	bool io_stat, flush_seq;
-	__u64 *n, one = 1, attach = blk_attach_ns;
+	__u64 attach = blk_attach_ns;
 
 	rq_stat_flags(rq, &io_stat, &flush_seq);
 	if (!attach || !io_stat || flush_seq ||
 	    BPF_CORE_READ(rq, start_time_ns) < attach)
 		return;
-	k.dev = rq_dev(rq);
-	k.op = rq_op(rq);
-	n = bpf_map_lookup_elem(&blk_untracked, &k);
-	if (n) {
-		__sync_fetch_and_add(n, 1);
-		return;
-	}
-	if (bpf_map_update_elem(&blk_untracked, &k, &one, BPF_NOEXIST)) {
-		n = bpf_map_lookup_elem(&blk_untracked, &k);
-		if (n)
-			__sync_fetch_and_add(n, 1);
-		else
-			count_lost(L_BLK_REQS_FULL);
-	}
+	count_missed(rq_dev(rq), rq_op(rq), MISS_START);
 }
 
 /*

@@ -140,6 +140,12 @@ struct blk_req {
 	__u8 pad[7];
 };
 
+/* Which event of a request never reached the programs (blk_missed's .who). */
+enum blk_miss {
+	MISS_START = 0,		/* completed after the attach, start not seen */
+	MISS_DONE = 1,		/* its address started anew: completion not seen */
+};
+
 struct blk_key {
 	__u32 dev;		/* whole disk: major << 20 | minor */
 	__u8 op;		/* enum blk_op */

@@ -187,8 +187,11 @@ static int read_reqs(struct block *b, int fd)
 	return err == -ENOENT ? 0 : err;
 }
 
-/* blk_untracked: requests completed whose start was not seen. */
-static int read_untracked(struct block *b, int fd)
+/*
+ * blk_missed: requests one of whose events the programs did not see, per
+ * (dev, op, enum blk_miss): start (untracked) or completion (unfinished).
+ */
+static int read_missed(struct block *b, int fd)
 {
 	struct blk_key key, next;
 	__u64 n;
@@ -204,7 +207,10 @@ static int read_untracked(struct block *b, int fd)
 		d = dev_get(b, key.dev);
 		if (!d)
 			return -ENOMEM;
-		d->untracked[key.op] = n;
+		if (key.who == MISS_START)
+			d->untracked[key.op] = n;
+		else if (key.who == MISS_DONE)
+			d->unfinished[key.op] += n;
 	}
 	return err == -ENOENT ? 0 : err;
 }
@@ -243,8 +249,8 @@ int block__read(struct block *b, const struct block_maps *m, int ncpus, __u64 no
 		err = read_hists(b, m->hists_fd);
 	if (!err && m->reqs_fd >= 0)
 		err = read_reqs(b, m->reqs_fd);
-	if (!err && m->untracked_fd >= 0)
-		err = read_untracked(b, m->untracked_fd);
+	if (!err && m->missed_fd >= 0)
+		err = read_missed(b, m->missed_fd);
 	if (!err)
 		qsort(b->devs, b->nr_devs, sizeof(*b->devs), dev_cmp);
 	return err;

@@ -44,19 +44,18 @@ struct block_maps {
 	int devs_fd;		/* blk_devs: HASH dev -> blk_dev_info */
 	int hists_fd;		/* blk_hists: HASH blk_hist_key -> hist; -1 skips */
 	int reqs_fd;		/* blk_reqs: HASH request -> blk_req; -1 skips */
-	int untracked_fd;	/* blk_untracked: HASH blk_key (who 0) -> count */
+	int missed_fd;		/* blk_missed: HASH blk_key (.who: blk_miss) -> count */
 };
 
 void block__free(struct block *b);
 /*
  * Read the maps into b, replacing what it held. Busy time still open at
- * now_ns (CLOCK_MONOTONIC) is counted up to now_ns. Requests left in
- * blk_reqs are counted as unfinished: read them after the detach, when
- * they are those still in flight at the end and those whose completion the
- * programs missed (the kernel, rarely, does not run a tracepoint's
- * program and does not count it as a miss either); requests completed
- * after the attach whose start the programs missed are counted as
- * untracked. Devices are sorted by the target's requests, then all
+ * now_ns (CLOCK_MONOTONIC) is counted up to now_ns. Unfinished requests
+ * are those whose completion the programs missed (the kernel, rarely, does
+ * not run a tracepoint's program, and does not count a miss either) and,
+ * with reqs_fd (read it after the detach), those still in flight at the
+ * end; untracked ones completed after the attach but their start was
+ * missed. Devices are sorted by the target's requests, then all
  * requests, then dev.
  */
 int block__read(struct block *b, const struct block_maps *m, int ncpus, __u64 now_ns);

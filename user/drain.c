@@ -203,7 +203,7 @@ int drain__block(struct drain *d, struct iostorm_bpf *skel, struct block *b,
 		.hists_fd = flags & DRAIN_BLOCK_HISTS ? bpf_map__fd(skel->maps.blk_hists) : -1,
 		.reqs_fd = flags & DRAIN_BLOCK_UNFINISHED ?
 			   bpf_map__fd(skel->maps.blk_reqs) : -1,
-		.untracked_fd = bpf_map__fd(skel->maps.blk_untracked),
+		.missed_fd = bpf_map__fd(skel->maps.blk_missed),
 	};
 
 	return block__read(b, &m, d->ncpus, now_ns);
