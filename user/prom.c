@@ -21,6 +21,7 @@
 #include "block.h"
 #include "hist.h"
 #include "layers.h"
+#include "atomic_file.h"
 #include "diagnosis.h"
 #include "prom.h"
 #include "report.h"
@@ -703,52 +704,6 @@ int prom__render(FILE *out, const struct trace *t, const char *job)
 
 /* ---- the textfile ---- */
 
-/*
- * Write what fill() writes to path atomically: to "path.tmp.<pid>" in the
- * same directory, renamed over path. Written every interval, so a
- * temporary file a crash left behind is reused, and not synced.
- */
-static int write_atomic(const char *path, int (*fill)(FILE *f, const void *arg),
-			const void *arg)
-{
-	char *tmp;
-	FILE *f;
-	int fd, err;
-
-	if (asprintf(&tmp, "%s.tmp.%d", path, (int)getpid()) < 0)
-		return -ENOMEM;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		err = -errno;
-		goto out_free_tmp;
-	}
-	f = fdopen(fd, "w");
-	if (!f) {
-		err = -ENOMEM;
-		close(fd);
-		goto out_unlink_tmp;
-	}
-	err = fill(f, arg);
-	if (!err && fflush(f))
-		err = -errno;
-	if (fclose(f) && !err)
-		err = -errno;
-	if (err)
-		goto out_unlink_tmp;
-	if (rename(tmp, path)) {
-		err = -errno;
-		goto out_unlink_tmp;
-	}
-	free(tmp);
-	return 0;
-
-out_unlink_tmp:
-	unlink(tmp);
-out_free_tmp:
-	free(tmp);
-	return err;
-}
-
 struct render_args {
 	const struct trace *t;
 	const char *job;
@@ -765,7 +720,7 @@ int prom__write_file(const char *path, const struct trace *t, const char *job)
 {
 	struct render_args a = { t, job };
 
-	return write_atomic(path, fill_render, &a);
+	return atomic_file__write(path, false, fill_render, &a);
 }
 
 /* ---- the HTTP server ---- */
@@ -1014,7 +969,7 @@ int prom__save(struct prom_server *s, const char *path)
 {
 	if (!s->text)
 		return -ENODATA;
-	return write_atomic(path, fill_snapshot, s);
+	return atomic_file__write(path, false, fill_snapshot, s);
 }
 
 void prom__stop(struct prom_server *s)

@@ -13,6 +13,7 @@
 #include "json.h"
 #include "report.h"
 #include "report_block.h"
+#include "atomic_file.h"
 #include "report_json.h"
 #include "report_verdict.h"
 #include "thread_groups.h"
@@ -274,29 +275,19 @@ static int write_report(FILE *out, const struct trace *t)
 	return json__end(&j);
 }
 
-/* Write, flush, sync (regular files only) and close: 0 or the first -errno. */
-static int write_close(FILE *f, const struct trace *t, bool sync)
+static int fill_report(FILE *f, const void *t)
+{
+	return write_report(f, t);
+}
+
+/* Write and flush to an open stream that is not ours to close. */
+static int write_stream(FILE *f, const struct trace *t)
 {
 	int err = write_report(f, t);
 
 	if (!err && fflush(f))
 		err = -errno;
 	if (!err && ferror(f))
-		err = -EIO;
-	if (!err && sync && fsync(fileno(f)))
-		err = -errno;
-	if (fclose(f) && !err)
-		err = -errno;
-	return err;
-}
-
-static int write_stdout(const struct trace *t)
-{
-	int err = write_report(stdout, t);
-
-	if (!err && fflush(stdout))
-		err = -errno;
-	if (!err && ferror(stdout))
 		err = -EIO;
 	return err;
 }
@@ -305,7 +296,7 @@ static int write_stdout(const struct trace *t)
 static int write_in_place(const char *path, const struct trace *t)
 {
 	FILE *f;
-	int fd;
+	int fd, err;
 
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -315,44 +306,9 @@ static int write_in_place(const char *path, const struct trace *t)
 		close(fd);
 		return -ENOMEM;
 	}
-	return write_close(f, t, false);
-}
-
-static int write_atomic(const char *path, const struct trace *t)
-{
-	char *tmp;
-	FILE *f;
-	int fd, err;
-
-	if (asprintf(&tmp, "%s.tmp.%d", path, (int)getpid()) < 0)
-		return -ENOMEM;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0 && errno == EEXIST && !unlink(tmp))	/* left by a crash */
-		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0) {
+	err = write_stream(f, t);
+	if (fclose(f) && !err)
 		err = -errno;
-		goto out_free_tmp;
-	}
-	f = fdopen(fd, "w");
-	if (!f) {
-		err = -ENOMEM;
-		close(fd);
-		goto out_unlink_tmp;
-	}
-	err = write_close(f, t, true);
-	if (err)
-		goto out_unlink_tmp;
-	if (rename(tmp, path)) {
-		err = -errno;
-		goto out_unlink_tmp;
-	}
-	free(tmp);
-	return 0;
-
-out_unlink_tmp:
-	unlink(tmp);
-out_free_tmp:
-	free(tmp);
 	return err;
 }
 
@@ -361,8 +317,8 @@ int report_json__write(const char *path, const struct trace *t)
 	struct stat st;
 
 	if (!strcmp(path, "-"))
-		return write_stdout(t);
+		return write_stream(stdout, t);
 	if (!stat(path, &st) && !S_ISREG(st.st_mode))
 		return write_in_place(path, t);
-	return write_atomic(path, t);
+	return atomic_file__write(path, true, fill_report, t);
 }

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Files that are complete or untouched: written aside, then renamed. */
+#ifndef ATOMIC_FILE_H
+#define ATOMIC_FILE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+typedef int (*atomic_fill_fn)(FILE *f, const void *arg);
+
+/*
+ * Write what fill() writes to path: into "path.tmp.<pid>" in the same
+ * directory, flushed (and fsync'ed with sync), then renamed over path. On
+ * any error the temporary file is removed and path is left as it was.
+ * Returns 0 or the first -errno (fill's own, or -ENOSPC and the like).
+ */
+int atomic_file__write(const char *path, bool sync, atomic_fill_fn fill,
+		       const void *arg);
+
+#endif /* ATOMIC_FILE_H */
