@@ -192,6 +192,31 @@ int report__threads(const struct store *s, const struct thread_rec ***threads,
 	return 0;
 }
 
+int report__lists(const struct store *s, struct report_lists *l)
+{
+	int err;
+
+	memset(l, 0, sizeof(*l));
+	l->files = store__files(s, &l->nr_files);
+	if (!l->files)
+		return -ENOMEM;
+	report__sort_files(l->files, l->nr_files);
+	err = report__dirs(l->files, l->nr_files, &l->dirs, &l->nr_dirs);
+	if (!err)
+		err = report__threads(s, &l->threads, &l->nr_threads);
+	if (err)
+		report__lists_free(l);
+	return err;
+}
+
+void report__lists_free(struct report_lists *l)
+{
+	free(l->threads);
+	report__dirs_free(l->dirs, l->nr_dirs);
+	free(l->files);
+	memset(l, 0, sizeof(*l));
+}
+
 void report__file_totals(const struct store *s, struct file_totals *tot)
 {
 	memset(tot, 0, sizeof(*tot));

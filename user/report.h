@@ -58,6 +58,18 @@ void report__dirs_free(struct dir_rec *dirs, size_t nr_dirs);
 /* Threads busiest first (read + metadata ns) into *threads; free() it. */
 int report__threads(const struct store *s, const struct thread_rec ***threads,
 		    size_t *n);
+/* The ranked lists both reports print: files, directories, threads. */
+struct report_lists {
+	struct file_rec **files;
+	size_t nr_files;
+	struct dir_rec *dirs;
+	size_t nr_dirs;
+	const struct thread_rec **threads;
+	size_t nr_threads;
+};
+
+int report__lists(const struct store *s, struct report_lists *l);
+void report__lists_free(struct report_lists *l);
 void report__file_totals(const struct store *s, struct file_totals *tot);
 /* A histogram of the sizes of every regular file. */
 void report__file_sizes(const struct store *s, struct hist *h);

@@ -185,47 +185,33 @@ static void write_thread(struct json *j, const struct thread_rec *th)
 	json__end_object(j);
 }
 
-/* The three ranked lists: files, dirs, threads. */
+/* The three ranked lists: files, dirs, threads, and threads by name. */
 static int write_lists(struct json *j, const struct trace *t)
 {
-	const struct thread_rec **threads;
-	struct file_rec **files;
-	struct dir_rec *dirs;
-	size_t nr_files, nr_dirs, nr_threads, i;
-	int err;
+	struct report_lists l;
+	size_t i;
+	int err = report__lists(&t->store, &l);
 
-	files = store__files(&t->store, &nr_files);
-	if (!files)
-		return -ENOMEM;
-	report__sort_files(files, nr_files);
-	err = report__dirs(files, nr_files, &dirs, &nr_dirs);
 	if (err)
-		goto out_free_files;
-	err = report__threads(&t->store, &threads, &nr_threads);
-	if (err)
-		goto out_free_dirs;
+		return err;
 	json__key(j, "files");
 	json__begin_array(j);
-	for (i = 0; i < nr_files; i++)
-		write_file(j, files[i]);
+	for (i = 0; i < l.nr_files; i++)
+		write_file(j, l.files[i]);
 	json__end_array(j);
 	json__key(j, "dirs");
 	json__begin_array(j);
-	for (i = 0; i < nr_dirs; i++)
-		write_dir(j, &dirs[i]);
+	for (i = 0; i < l.nr_dirs; i++)
+		write_dir(j, &l.dirs[i]);
 	json__end_array(j);
 	json__key(j, "threads");
 	json__begin_array(j);
-	for (i = 0; i < nr_threads; i++)
-		write_thread(j, threads[i]);
+	for (i = 0; i < l.nr_threads; i++)
+		write_thread(j, l.threads[i]);
 	json__end_array(j);
 	thread_groups__json(j, &t->store);
-	free(threads);
-out_free_dirs:
-	report__dirs_free(dirs, nr_dirs);
-out_free_files:
-	free(files);
-	return err;
+	report__lists_free(&l);
+	return 0;
 }
 
 static void write_lost(struct json *j, const struct trace *t)

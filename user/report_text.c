@@ -416,34 +416,19 @@ static void print_lost(FILE *out, const struct trace *t)
 
 static int print_tables(FILE *out, const struct trace *t, size_t top)
 {
-	const struct thread_rec **threads = NULL;
-	struct file_rec **files;
-	struct dir_rec *dirs;
-	size_t nr_files, nr_dirs, nr_threads;
-	int err;
+	struct report_lists l;
+	int err = report__lists(&t->store, &l);
 
-	files = store__files(&t->store, &nr_files);
-	if (!files)
-		return -ENOMEM;
-	report__sort_files(files, nr_files);
-	err = report__dirs(files, nr_files, &dirs, &nr_dirs);
 	if (err)
-		goto out_free_files;
-	err = report__threads(&t->store, &threads, &nr_threads);
-	if (err)
-		goto out_free_dirs;
-	if (nr_files) {
-		print_files(out, files, nr_files, top);
-		print_dirs(out, dirs, nr_dirs, top);
+		return err;
+	if (l.nr_files) {
+		print_files(out, l.files, l.nr_files, top);
+		print_dirs(out, l.dirs, l.nr_dirs, top);
 	}
-	print_threads(out, threads, nr_threads, top);
+	print_threads(out, l.threads, l.nr_threads, top);
 	thread_groups__text(out, &t->store, top);
-	free(threads);
-out_free_dirs:
-	report__dirs_free(dirs, nr_dirs);
-out_free_files:
-	free(files);
-	return err;
+	report__lists_free(&l);
+	return 0;
 }
 
 int report_text__print(FILE *out, const struct trace *t, const struct report_opts *o)
