@@ -83,16 +83,20 @@ struct {
 	__type(value, struct hist);
 } hist_zero SEC(".maps");
 
+/*
+ * The request is a trusted BTF pointer here: its fields load directly,
+ * CO-RE relocated, with no bpf_probe_read_kernel() call per field.
+ */
 static __always_inline __u32 rq_dev(struct request *rq)
 {
-	struct gendisk *disk = BPF_CORE_READ(rq, q, disk);
+	struct gendisk *disk = rq->q->disk;
 
-	return BPF_CORE_READ(disk, major) << 20 | BPF_CORE_READ(disk, first_minor);
+	return disk->major << 20 | disk->first_minor;
 }
 
 static __always_inline __u8 rq_op(struct request *rq)
 {
-	__u32 op = BPF_CORE_READ(rq, cmd_flags) & REQ_OP_MASK;
+	__u32 op = rq->cmd_flags & REQ_OP_MASK;
 
 	switch (op) {
 	case REQ_OP_READ:
@@ -116,7 +120,7 @@ static __always_inline __u8 rq_op(struct request *rq)
 static __always_inline void rq_stat_flags(struct request *rq, bool *io_stat,
 					  bool *flush_seq)
 {
-	__u32 flags = BPF_CORE_READ(rq, rq_flags), io, fs;
+	__u32 flags = rq->rq_flags, io, fs;
 
 	if (bpf_core_enum_value_exists(enum rqf_flags, __RQF_IO_STAT)) {
 		io = 1U << bpf_core_enum_value(enum rqf_flags, __RQF_IO_STAT);
@@ -166,9 +170,12 @@ static __always_inline struct blk_dev_state *dev_state(struct request *rq, __u32
 
 	if (d)
 		return d;
-	BPF_CORE_READ_STR_INTO(&zero.name, rq, q, disk, disk_name);
+	bpf_probe_read_kernel_str(zero.name, sizeof(zero.name), rq->q->disk->disk_name);
 	bpf_map_update_elem(&blk_devs, &dev, &zero, BPF_NOEXIST);
-	return bpf_map_lookup_elem(&blk_devs, &dev);
+	d = bpf_map_lookup_elem(&blk_devs, &dev);
+	if (!d)
+		count_lost(L_BLK_REQS_FULL);	/* no busy time, no sequentiality */
+	return d;
 }
 
 /* Busy time: add the span since in-flight requests last became non-zero. */
@@ -269,8 +276,8 @@ int BPF_PROG(handle_block_rq_issue, struct request *rq)
 		return 0;
 	r->issue_ns = now;
 	r->issued = 1;
-	sector = BPF_CORE_READ(rq, __sector);
-	end = sector + (BPF_CORE_READ(rq, __data_len) >> 9);
+	sector = rq->__sector;
+	end = sector + (rq->__data_len >> 9);
 	bpf_spin_lock(&d->lock);
 	r->seq = sector == d->next_sector;
 	d->next_sector = end;
@@ -295,11 +302,25 @@ int BPF_PROG(handle_block_rq_complete, struct request *rq, blk_status_t error,
 	return 0;
 }
 
+/* The counters of (dev, op, who), created when missing; NULL counted lost. */
+static __always_inline struct blk_stats *stats_entry(struct blk_req *r)
+{
+	struct blk_key k = { .dev = r->dev, .op = r->op, .who = r->who };
+	struct blk_stats *st = bpf_map_lookup_elem(&blk_stats, &k), zero = {};
+
+	if (st)
+		return st;
+	bpf_map_update_elem(&blk_stats, &k, &zero, BPF_NOEXIST);
+	st = bpf_map_lookup_elem(&blk_stats, &k);
+	if (!st)
+		count_lost(L_BLK_REQS_FULL);
+	return st;
+}
+
 /* A request merged into another: it will never complete on its own. */
 SEC("tp_btf/block_rq_merge")
 int BPF_PROG(handle_block_rq_merge, struct request *rq)
 {
-	struct blk_key k = {};
 	struct blk_stats *st;
 	struct blk_req *r;
 	__u64 key = (__u64)rq;
@@ -307,10 +328,7 @@ int BPF_PROG(handle_block_rq_merge, struct request *rq)
 	r = bpf_map_lookup_elem(&blk_reqs, &key);
 	if (!r)
 		return 0;
-	k.dev = r->dev;
-	k.op = r->op;
-	k.who = r->who;
-	st = bpf_map_lookup_elem(&blk_stats, &k);
+	st = stats_entry(r);
 	if (st)		/* atomic: an irq's account_done() may share this CPU */
 		__sync_fetch_and_add(&st->merged, 1);
 	bpf_map_delete_elem(&blk_reqs, &key);
@@ -319,23 +337,16 @@ int BPF_PROG(handle_block_rq_merge, struct request *rq)
 
 static __always_inline void account_done(struct blk_req *r, __u64 now)
 {
-	struct blk_key k = { .dev = r->dev, .op = r->op, .who = r->who };
-	struct blk_stats *st, zero = {};
 	__u64 total = now - r->start_ns, queue = 0, device = total;
+	struct blk_stats *st;
 
 	if (r->issued) {
 		queue = r->issue_ns - r->start_ns;
 		device = now - r->issue_ns;
 	}
-	st = bpf_map_lookup_elem(&blk_stats, &k);
-	if (!st) {
-		bpf_map_update_elem(&blk_stats, &k, &zero, BPF_NOEXIST);
-		st = bpf_map_lookup_elem(&blk_stats, &k);
-		if (!st) {
-			count_lost(L_BLK_REQS_FULL);
-			return;
-		}
-	}
+	st = stats_entry(r);
+	if (!st)
+		return;
 	st->reqs += 1;
 	st->bytes += r->bytes;
 	st->total_ns += total;
@@ -362,7 +373,7 @@ static __always_inline void count_untracked(struct request *rq)
 
 	rq_stat_flags(rq, &io_stat, &flush_seq);
 	if (!attach || !io_stat || flush_seq ||
-	    BPF_CORE_READ(rq, start_time_ns) < attach)
+	    rq->start_time_ns < attach)
 		return;
 	count_missed(rq_dev(rq), rq_op(rq), MISS_START);
 }

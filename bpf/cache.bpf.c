@@ -27,7 +27,7 @@ int handle_filemap_add(struct trace_event_raw_mm_filemap_op_page_cache *ctx)
 	count(C_CACHE_PAGES, pages);
 	ts = thread_entry();
 	if (ts)
-		__sync_fetch_and_add(&ts->cache_pages, pages);
+		ts->cache_pages += pages;
 	key.ino = ctx->i_ino;
 	key.dev = ctx->s_dev;
 	fs = file_entry(&key, false, &need_path);

@@ -174,16 +174,20 @@ static __always_inline bool is_target(void)
 	}
 }
 
-/* Is task part of the target? For hooks where task is not current. */
+/*
+ * Is task part of the target? For hooks where task is not current and is a
+ * BTF pointer (sched_switch runs this twice per context switch: direct
+ * loads, no helper calls).
+ */
 static __always_inline bool task_is_target(struct task_struct *task)
 {
-	__u32 tgid = BPF_CORE_READ(task, tgid);
+	__u32 tgid = task->tgid;
 
 	switch (targ_mode) {
 	case SCOPE_ALL:
-		return tgid != targ_self_tgid && BPF_CORE_READ(task, pid) != 0;
+		return tgid != targ_self_tgid && task->pid != 0;
 	case SCOPE_CGROUP:
-		return BPF_CORE_READ(task, cgroups, dfl_cgrp, kn, id) == targ_cgid;
+		return task->cgroups->dfl_cgrp->kn->id == targ_cgid;
 	default:
 		return bpf_map_lookup_elem(&targets, &tgid) != NULL;
 	}

@@ -346,7 +346,12 @@ static __always_inline struct file_stats *file_entry(struct file_key *key,
 	return fs;
 }
 
-/* The entry of a thread of the target, created when missing. */
+/*
+ * The entry of a thread of the target, created when missing. A thread's
+ * counters are written only in its own context (its syscalls, its page-cache
+ * misses) or by the scheduler as it switches on or off a CPU, each a field
+ * of its own: plain adds, no atomics.
+ */
 static __always_inline struct thread_stats *thread_entry_of(struct task_struct *task)
 {
 	void *threads = current_threads_map();

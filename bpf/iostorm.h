@@ -97,7 +97,7 @@ enum lost_reason {
 	L_FILES_FULL = 0,	/* per-file map full: the event is in totals only */
 	L_THREADS_FULL,		/* per-thread map full */
 	L_TARGETS_FULL,		/* a forked child could not be added to the target */
-	L_INFLIGHT,		/* no per-task slot for a syscall in flight */
+	L_INFLIGHT,		/* no per-task slot: a syscall or a switch not timed */
 	L_FD_UNRESOLVED,	/* fd -> file walk failed on a traced read */
 	L_STATBUF,		/* stat buffer unreadable: stat in totals only */
 	L_BLK_REQS_FULL,	/* block request map full */

@@ -59,8 +59,10 @@ static __always_inline void switch_out(struct task_struct *prev, bool preempt,
 	struct thread_stats *ts;
 
 	st = bpf_task_storage_get(&sched_tasks, prev, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!st)
+	if (!st) {
+		count_lost(L_INFLIGHT);
 		return;
+	}
 	if (st->on_ts) {
 		ts = thread_entry_of(prev);
 		if (ts)
@@ -78,8 +80,10 @@ static __always_inline void switch_in(struct task_struct *next, __u64 now)
 	__u64 off;
 
 	st = bpf_task_storage_get(&sched_tasks, next, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!st)
+	if (!st) {
+		count_lost(L_INFLIGHT);
 		return;
+	}
 	st->on_ts = now;
 	if (!st->off_ts)
 		return;

@@ -131,6 +131,13 @@ static __always_inline struct file_stats *entry_of_file(struct file *file)
 	return fs;
 }
 
+/* Set a flag once: an atomic OR on every read would bounce the cache line. */
+static __always_inline void set_flag(struct file_stats *fs, __u32 flag)
+{
+	if (!(fs->flags & flag))
+		__sync_fetch_and_or(&fs->flags, flag);
+}
+
 static __always_inline void note_meta(struct file_stats *fs, __u64 lat, __u64 now)
 {
 	__sync_fetch_and_add(&fs->meta_ns, lat);
@@ -142,24 +149,25 @@ static __always_inline void open_exit(long ret, __u64 lat, __u64 now)
 	struct thread_stats *ts;
 	struct file_stats *fs;
 	struct file *file;
+	__u64 *errs;
 	__u32 mode, e;
 
 	hist_add(H_OPEN_LAT, lat);
 	count(C_META_NS, lat);
 	ts = thread_entry();
 	if (ts)
-		__sync_fetch_and_add(&ts->meta_ns, lat);
+		ts->meta_ns += lat;
 	if (ret < 0) {
 		count(C_OPEN_ERRORS, 1);
 		e = -ret < ERRNO_SLOTS ? -ret : ERRNO_SLOTS - 1;
-		fs = bpf_map_lookup_elem(&open_errnos, &e);
-		if (fs)
-			*(__u64 *)fs += 1;
+		errs = bpf_map_lookup_elem(&open_errnos, &e);
+		if (errs)
+			*errs += 1;
 		return;
 	}
 	count(C_OPENS, 1);
 	if (ts)
-		__sync_fetch_and_add(&ts->opens, 1);
+		ts->opens += 1;
 	file = fd_file(ret);
 	if (!file) {
 		count_lost(L_FD_UNRESOLVED);
@@ -173,7 +181,7 @@ static __always_inline void open_exit(long ret, __u64 lat, __u64 now)
 	fs = entry_of_file(file);
 	if (!fs)
 		return;
-	__sync_fetch_and_or(&fs->flags, mode == S_IFDIR ? FILE_F_DIR : FILE_F_REG);
+	set_flag(fs, mode == S_IFDIR ? FILE_F_DIR : FILE_F_REG);
 	__sync_fetch_and_add(&fs->opens, 1);
 	fs->size = file->f_inode->i_size;
 	note_meta(fs, lat, now);
@@ -228,14 +236,14 @@ static __always_inline void read_exit(struct inflight *in, long ret,
 	hist_add(H_READ_SIZE, ret);
 	ts = thread_entry();
 	if (ts) {
-		__sync_fetch_and_add(&ts->reads, 1);
-		__sync_fetch_and_add(&ts->read_bytes, ret);
-		__sync_fetch_and_add(&ts->read_ns, lat);
+		ts->reads += 1;
+		ts->read_bytes += ret;
+		ts->read_ns += lat;
 	}
 	fs = entry_of_file(file);
 	if (!fs)
 		return;
-	__sync_fetch_and_or(&fs->flags, FILE_F_REG);
+	set_flag(fs, FILE_F_REG);
 	__sync_fetch_and_add(&fs->reads, 1);
 	__sync_fetch_and_add(&fs->read_bytes, ret);
 	__sync_fetch_and_add(&fs->read_ns, lat);
@@ -310,14 +318,14 @@ static __always_inline void stat_exit(struct inflight *in, long ret,
 	count(C_META_NS, lat);
 	ts = thread_entry();
 	if (ts)
-		__sync_fetch_and_add(&ts->meta_ns, lat);
+		ts->meta_ns += lat;
 	if (ret < 0) {
 		count(C_STAT_ERRORS, 1);
 		return;
 	}
 	count(C_STATS, 1);
 	if (ts)
-		__sync_fetch_and_add(&ts->stats, 1);
+		ts->stats += 1;
 	if (stat_key(in, &key, &mode, &size)) {
 		count_lost(L_STATBUF);
 		return;
@@ -337,7 +345,7 @@ static __always_inline void stat_exit(struct inflight *in, long ret,
 			path_of_name(fs, in->fd, (const char *)in->path);
 		}
 	}
-	__sync_fetch_and_or(&fs->flags, mode == S_IFDIR ? FILE_F_DIR : FILE_F_REG);
+	set_flag(fs, mode == S_IFDIR ? FILE_F_DIR : FILE_F_REG);
 	__sync_fetch_and_add(&fs->stats, 1);
 	fs->size = size;
 	note_meta(fs, lat, now);
@@ -384,7 +392,7 @@ static __always_inline void fd_op_exit(struct inflight *in, long ret,
 	count(C_META_NS, lat);
 	ts = thread_entry();
 	if (ts)
-		__sync_fetch_and_add(&ts->meta_ns, lat);
+		ts->meta_ns += lat;
 	if (fs)
 		note_meta(fs, lat, now);
 }

@@ -522,7 +522,7 @@ TEST(report_text_sample)
 	t->prog_misses = 2;
 	s = text_of(t, NULL);
 	REQUIRE(s);
-	CHECK_HAS(s, "\nlost: 6 events (files map full 3, no in-flight slot 1, "
+	CHECK_HAS(s, "\nlost: 6 events (files map full 3, no per-task slot 1, "
 		     "program runs skipped by the kernel 2)\n");
 	CHECK_HAS(s, "warning: the counts above are incomplete\n");
 	free(s);
