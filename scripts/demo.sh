@@ -25,21 +25,22 @@ drop_caches() {
 	echo 3 > /proc/sys/vm/drop_caches
 }
 
-# gen DIR N [ARGS]: a dataset, generated once.
+# gen DIR N [ARGS]: a dataset, generated once (the marker stays outside
+# it: the readers and the packer read every file in DIR).
 gen() {
-	[ -f "$1/.complete" ] && return
+	[ -f "$1.complete" ] && return
 	rm -rf "$1"
 	"$workload" gen "$1" --files "$2" --dirs $(($2 / 100 > 0 ? $2 / 100 : 1)) "${@:3}"
-	touch "$1/.complete"
+	touch "$1.complete"
 }
 
 say "generating the datasets in $data (once)"
 gen "$data/train" "$files"
 gen "$data/sample" 2000 --seed 2
-if [ ! -f "$data/shards/.complete" ]; then
+if [ ! -f "$data/shards.complete" ]; then
 	rm -rf "$data/shards"
 	"$workload" pack "$data/sample" --out "$data/shards" --shard-size 64000000
-	touch "$data/shards/.complete"
+	touch "$data/shards.complete"
 fi
 
 say "1. the storm: $files files, random order, 8 threads, cold cache, local disk"

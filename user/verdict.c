@@ -661,12 +661,12 @@ static void storm_advice(const struct evidence *e, const double *th, struct find
 	char buf[NBUF][32];
 
 	say(f->advice, sizeof(f->advice),
-	    "pack the %s files (%s) into %.0f shards of %s (TFRecord, WebDataset tar or "
+	    "pack the %s files (%s) into %.0f shard%s of %s (TFRecord, WebDataset tar or "
 	    "LMDB; 100 MB to 1 GB each) read sequentially in %s reads: at the same %s/s "
 	    "that is ~%s reads/s instead of %s, and %s shard opens/s instead of %s opens/s; "
 	    "shuffle the shard order and the samples in a shuffle buffer",
 	    fmt_count(B(0), e->files_read), fmt_bytes(B(1), data), shards,
-	    fmt_bytes(B(2), shard), fmt_bytes(B(3), packed),
+	    shards == 1 ? "" : "s", fmt_bytes(B(2), shard), fmt_bytes(B(3), packed),
 	    fmt_bytes(B(4), e->read_bytes_per_s), fmt_num(B(5), packed_rps),
 	    fmt_num(B(6), e->reads_per_s), fmt_num(B(7), shard_ops),
 	    fmt_num(B(8), e->opens_per_s));
@@ -756,8 +756,8 @@ static void bottleneck_block(const struct evidence *e, const double *th, struct 
 		finding_init(f, "storage_bottleneck", sev, "throttled above the device",
 			     "find and raise the I/O cap");
 		say(f->summary, sizeof(f->summary),
-		    "storage throttled above the device: read p50 %s but block await %s, "
-		    "device %s busy%s", fmt_us(B(0), e->read_p50_us),
+		    "storage throttled above the device: read() mean %s but block await "
+		    "%s, device %s busy%s", fmt_us(B(0), e->read_mean_us),
 		    fmt_us(B(1), e->blk_await_ms * 1e3), fmt_pct(B(2), e->blk_util), wait);
 		say(f->advice, sizeof(f->advice),
 		    "read() waits beyond its block requests: a limit between the job and "
@@ -880,6 +880,7 @@ static int rule_bottleneck(const struct evidence *e, const double *th, struct fi
 	fig(f, "io_wait_share", e->io_wait_share, "fraction");
 	fig(f, "read_p50_us", e->read_p50_us, "us");
 	fig(f, "read_p99_us", e->read_p99_us, "us");
+	fig(f, "read_mean_us", e->read_mean_us, "us");
 	fig(f, "miss_share", e->miss_share, "fraction");
 	if (e->have_block) {
 		fig(f, "blk_reads_per_s", e->blk_reads_per_s, "requests/s");

@@ -148,7 +148,7 @@ TEST(verdict_storm_cold_capped)
 	REQUIRE(f);
 	CHECK_EQ_INT(f->severity, SEV_HIGH);
 	CHECK_STR(f->label, "throttled above the device");
-	CHECK_HAS(f->summary, "read p50 7.9ms but block await 200µs");
+	CHECK_HAS(f->summary, "read() mean 4.0ms but block await 200µs");
 	CHECK_NEAR(figure(f, "io_wait_share"), 0.8, 0);
 
 	/* Drishti-like block findings: both well over their thresholds. */
