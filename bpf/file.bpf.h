@@ -336,8 +336,10 @@ static __always_inline struct file_stats *file_entry(struct file_key *key,
 		fs = bpf_map_lookup_elem(files, key);
 		if (!fs)
 			return NULL;
-		if (!err)
+		if (!err) {
 			fs->first_ts = bpf_ktime_get_ns();
+			count(C_FILE_ENTRIES, 1);
+		}
 	}
 	if (want_path && !(fs->flags & FILE_F_PATH)) {
 		old = __sync_fetch_and_or(&fs->flags, FILE_F_CLAIM);

@@ -86,6 +86,7 @@ enum counter {
 	C_META_NS,		/* open + stat + close + getdents time */
 	C_FORKS,		/* processes that joined the target by fork */
 	C_EXITS,		/* target processes that exited */
+	C_FILE_ENTRIES,		/* per-file entries created in the kernel maps */
 	C__MAX,
 };
 

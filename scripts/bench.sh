@@ -13,7 +13,11 @@
 # which samples the per-program counters while iostorm is still attached:
 # the stats add a clock read per program run, so the timed runs go without.
 #
-# Usage: scripts/bench.sh [-n ROUNDS] [--files N] [--no-cold] [--style tf]
+# With --bpftrace, each round also runs the workload under the reference
+# bpftrace script scripts/bench-bpftrace.bt (5 probes, in-kernel maps), so
+# iostorm's cost is set against what users already have, side by side.
+#
+# Usage: scripts/bench.sh [-n ROUNDS] [--files N] [--no-cold] [--style tf] [--bpftrace]
 # Env:   BENCH_DIR  dataset cache and last JSON reports (/var/tmp/iostorm-bench)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,12 +26,13 @@ usage() {
 	sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'
 }
 
-rounds=5 files=20000 cold=1 style=posix
+rounds=5 files=20000 cold=1 style=posix with_bt=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	-n) rounds=${2:?-n needs a number}; shift 2 ;;
 	--files) files=${2:?--files needs a number}; shift 2 ;;
 	--no-cold) cold=0; shift ;;
+	--bpftrace) with_bt=1; shift ;;
 	--style) style=${2:?--style needs posix or tf}; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	*) echo "bench: unknown argument '$1' (try -h)" >&2; exit 2 ;;
@@ -40,7 +45,9 @@ done
 for b in ./iostorm .output/iostorm-workload; do
 	[ -x "$b" ] || { echo "bench: $b missing; run 'make all' first" >&2; exit 1; }
 done
-for t in jq bpftool; do
+bt_tools=()
+[ "$with_bt" = 0 ] || bt_tools=(bpftrace)
+for t in jq bpftool "${bt_tools[@]}"; do
 	command -v "$t" >/dev/null || { echo "bench: needs $t (apt-get install -y $t)" >&2; exit 1; }
 done
 
@@ -98,12 +105,23 @@ chmod +x "$tmp/wrap.sh"
 drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }
 now_us() { echo "${EPOCHREALTIME/./}"; }
 
-# run_one MODE(u|t) OUT_PREFIX [SAMPLE_PREFIX]: writes OUT.e2e and OUT.wl (us)
+# run_one MODE(u|t|b) OUT_PREFIX [SAMPLE_PREFIX]: writes OUT.e2e and OUT.wl (us)
+# (b: under the bpftrace reference script, attached before the timing starts)
 run_one() {
-	local mode=$1 out=$2 sample=${3:--} t0 t1 rc=0
+	local mode=$1 out=$2 sample=${3:--} t0 t1 rc=0 bp
 	t0=$(now_us)
 	if [ "$mode" = u ]; then
 		"$tmp/wrap.sh" "$out.wl" - "${wl[@]}" || rc=$?
+	elif [ "$mode" = b ]; then
+		bpftrace -B line scripts/bench-bpftrace.bt >"$out.bt" 2>&1 &
+		bp=$!
+		until grep -q '^bench-bpftrace: attached' "$out.bt"; do
+			kill -0 "$bp" 2>/dev/null || { echo "bench: bpftrace failed:" >&2; cat "$out.bt" >&2; exit 1; }
+			sleep 0.05
+		done
+		"$tmp/wrap.sh" "$out.wl" - "${wl[@]}" || rc=$?
+		kill -INT "$bp"
+		wait "$bp" || true
 	else
 		"$iostorm" -q --json "$out.json" -- "$tmp/wrap.sh" "$out.wl" "$sample" "${wl[@]}" \
 			2>"$out.err" || rc=$?
@@ -188,6 +206,10 @@ for c in "${cases[@]}"; do
 		run_one u "$tmp/$c-u-$i"
 		[ "$c" = cold ] && drop_caches
 		run_one t "$tmp/$c-t-$i"
+		if [ "$with_bt" = 1 ]; then
+			[ "$c" = cold ] && drop_caches
+			run_one b "$tmp/$c-b-$i"
+		fi
 	done
 	read -r um umin umax < <(stats "$tmp/$c"-u-*.wl)
 	read -r ue uemin uemax < <(stats "$tmp/$c"-u-*.e2e)
@@ -209,6 +231,12 @@ for c in "${cases[@]}"; do
 	summary+=("$(awk -v r="$wl_ratio" -v e="$e2e_ratio" -v c="$c" -v n="$rounds" 'BEGIN {
 		printf "%s-cache overhead: %+.1f%% (workload wall time, median of %d); %+.1f%% end-to-end incl. iostorm start-up and report",
 		c, (r - 1) * 100, n, (e - 1) * 100 }')")
+	if [ "$with_bt" = 1 ]; then
+		read -r bw _ _ < <(stats "$tmp/$c"-b-*.wl)
+		summary+=("$(awk -v a="$bw" -v b="$um" -v c="$c" -v n="$rounds" 'BEGIN {
+			printf "%s-cache overhead of the bpftrace reference (scripts/bench-bpftrace.bt): %+.1f%% (workload wall time, median of %d)",
+			c, (a / b - 1) * 100, n }')")
+	fi
 	[ "$lost_all" -eq 0 ] || summary+=("WARNING: $c: $lost_all events lost in the traced runs")
 	[ "$opens_ok" = 1 ] || summary+=("WARNING: $c: dataset opens in the reports do not match $files files")
 

@@ -34,7 +34,7 @@ test_scenario_per_file_exact() {
 	done
 	expect_eq "ENOENT" "$(jqr out.json .vfs.open_errnos.ENOENT)" 1
 	# a.bin: one reader through a dirfd with readv, then 3 threads, each
-	# reading from 0 to EOF: 4 first reads at 0, the rest consecutive.
+	# reading from 0 to EOF in turn: 4 first reads at 0, the rest consecutive.
 	jq --arg p "$PWD/data/s/a.bin" '.files[] | select(.path == $p)' out.json >a.json
 	expect_eq "a.bin random" "$(jq .reads_random a.json)" 3
 	expect_eq "a.bin size" "$(jq .size a.json)" 100000

@@ -91,3 +91,16 @@ test_attach_existing_children() {
 	expect_eq "reads of 3 existing children" "$(sum_under out.json "$PWD/data/" reads)" "$want"
 	expect_eq "lost" "$(jqr out.json .lost.total)" 0
 }
+
+# A kernel files map smaller than the dataset, and no periodic drain in
+# sight: iostorm drains when the map is half full, so 3,000 files pass
+# through 1,024 slots with nothing lost (without it, 1,976 would be).
+test_small_map_drains_early() {
+	gen_data 3000 30
+	"$IOSTORM" -q --map-files 1024 --drain 1000 --json out.json -- "$WORKLOAD" read \
+		"$PWD/data" --threads 1 --cpu-us 400 --tally tally.txt >stdout.txt 2>stderr.txt ||
+		fail "iostorm exit $?: $(cat stderr.txt)"
+	expect_eq "files" "$(count_under out.json "$PWD/data/")" 3000
+	expect_eq "reads" "$(sum_under out.json "$PWD/data/" reads)" "$(tally tally.txt reads)"
+	expect_eq "lost" "$(jqr out.json .lost.total)" 0
+}

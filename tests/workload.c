@@ -712,10 +712,20 @@ static int sc_enoent(void)
 	return 0;
 }
 
-/* Threads each read a.bin whole with read() of 32768. */
+/*
+ * Threads each read a.bin whole with read() of 32768, one after another:
+ * interleaved reads of one file would be classified in whatever order they
+ * ran, and the test expects each thread's reads to follow each other.
+ */
 static void *sc_thread(void *arg)
 {
-	return read_whole(S_A, tbuf[(size_t)arg], 32768) ? (void *)1 : NULL;
+	static pthread_mutex_t one_reader = PTHREAD_MUTEX_INITIALIZER;
+	int err;
+
+	pthread_mutex_lock(&one_reader);
+	err = read_whole(S_A, tbuf[(size_t)arg], 32768);
+	pthread_mutex_unlock(&one_reader);
+	return err ? (void *)1 : NULL;
 }
 
 /* Children each read b.bin whole with read() of 10000. */

@@ -106,6 +106,8 @@ int drain__init(struct drain *d, struct iostorm_bpf *skel)
 	d->percpu = calloc(d->ncpus, sizeof(struct hist));
 	if (!d->percpu)
 		return -ENOMEM;
+	d->counters_fd = bpf_map__fd(skel->maps.counters);
+	d->files_max = bpf_map__max_entries(skel->maps.files_a);
 	err = gen__init(&d->files, skel->maps.files_gen, skel->maps.files_a,
 			skel->maps.files_b);
 	if (!err)
@@ -120,31 +122,6 @@ void drain__free(struct drain *d)
 	gen__free(&d->threads);
 	free(d->percpu);
 	d->percpu = NULL;
-}
-
-int drain__files(struct drain *d, struct trace *t)
-{
-	int err, fd = -1;
-
-	err = gen__swap(&d->files, &fd);
-	if (!err)
-		err = gen__empty(&d->files, fd, t, merge_file);
-	if (err)
-		return err;
-	err = gen__swap(&d->threads, &fd);
-	if (!err)
-		err = gen__empty(&d->threads, fd, t, merge_thread);
-	return err;
-}
-
-int drain__final(struct drain *d, struct trace *t)
-{
-	int err = drain__files(d, t);
-
-	/* The swap waited for running programs; the now-active maps too. */
-	if (!err)
-		err = drain__files(d, t);
-	return err;
 }
 
 /* Sum a per-CPU array slot of n __u64 values into out[]. */
@@ -162,6 +139,43 @@ static int read_percpu(struct drain *d, int fd, __u32 key, __u64 *out, size_t n)
 			out[i] += v[i];
 	}
 	return 0;
+}
+
+int drain__files(struct drain *d, struct trace *t)
+{
+	int err, fd = -1;
+
+	/* Read before the swap: the new map's fill is overestimated, never under. */
+	err = read_percpu(d, d->counters_fd, C_FILE_ENTRIES, &d->entries_at_swap, 1);
+	if (!err)
+		err = gen__swap(&d->files, &fd);
+	if (!err)
+		err = gen__empty(&d->files, fd, t, merge_file);
+	if (err)
+		return err;
+	err = gen__swap(&d->threads, &fd);
+	if (!err)
+		err = gen__empty(&d->threads, fd, t, merge_thread);
+	return err;
+}
+
+bool drain__files_filling(struct drain *d)
+{
+	__u64 entries = 0;
+
+	if (read_percpu(d, d->counters_fd, C_FILE_ENTRIES, &entries, 1))
+		return false;
+	return entries - d->entries_at_swap >= d->files_max / 2;
+}
+
+int drain__final(struct drain *d, struct trace *t)
+{
+	int err = drain__files(d, t);
+
+	/* The swap waited for running programs; the now-active maps too. */
+	if (!err)
+		err = drain__files(d, t);
+	return err;
 }
 
 int drain__globals(struct drain *d, struct iostorm_bpf *skel, struct trace *t)

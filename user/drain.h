@@ -31,12 +31,20 @@ struct drain {
 	struct gen threads;
 	int ncpus;
 	void *percpu;		/* buffer for one per-CPU value */
+	int counters_fd;
+	__u64 files_max;	/* entries an inner files map holds */
+	__u64 entries_at_swap;	/* C_FILE_ENTRIES when the files maps last swapped */
 };
 
 int drain__init(struct drain *d, struct iostorm_bpf *skel);
 void drain__free(struct drain *d);
 /* Swap to the other inner maps and merge the previous ones into the store. */
 int drain__files(struct drain *d, struct trace *t);
+/*
+ * Is the files map being filled half full? Then drain now, not at the next
+ * period: a storm must not overflow it (false when it cannot tell).
+ */
+bool drain__files_filling(struct drain *d);
 /* After detach: merge both inner maps, so nothing stays behind. */
 int drain__final(struct drain *d, struct trace *t);
 /* Read counters, lost counts, errnos and histograms (cumulative). */

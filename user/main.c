@@ -205,7 +205,8 @@ static int trace_loop(struct session *s)
 			break;
 		}
 		/* An interval line drains the per-file maps itself. */
-		if (t >= next_drain || interval__due(&s->iv, now_ns())) {
+		if (t >= next_drain || interval__due(&s->iv, now_ns()) ||
+		    drain__files_filling(&s->drain)) {
 			if (interval__due(&s->iv, now_ns()))
 				err = interval__tick(&s->iv, &s->drain, s->skel, s->trace,
 						     now_ns());

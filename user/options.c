@@ -64,9 +64,10 @@ static const char usage[] =
 "Tuning:\n"
 "      --drain SECONDS     how often kernel maps are drained into iostorm's\n"
 "                          memory (1)\n"
-"      --map-files N       files the kernel holds between two drains\n"
-"                          (262144); more files in one drain are counted\n"
-"                          as lost, never dropped silently\n"
+"      --map-files N       files the kernel holds between two drains (32768;\n"
+"                          two maps of N x 512 bytes, allocated at start);\n"
+"                          iostorm drains early when one is half full, and\n"
+"                          files beyond N in one drain are counted as lost\n"
 "\n"
 "Exit status: 0 on success, 1 when tracing or writing the report failed,\n"
 "2 on a bad command line; with COMMAND, COMMAND's own status (128+N when\n"
@@ -262,7 +263,7 @@ int options__parse(struct options *o, int argc, char **argv)
 	o->mode = SCOPE_PIDS;
 	o->top = 10;
 	o->drain = 1.0;
-	o->map_files = 262144;
+	o->map_files = 32768;
 	opterr = 1;
 	/* '+': stop at the first non-option, the start of COMMAND. */
 	while ((c = getopt_long(argc, argv, "+p:ad:i:j:T:qvhV", long_opts, NULL)) != -1) {
