@@ -43,11 +43,11 @@ else
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all test check unit install clean demo bench
+.PHONY: all test check unit install clean demo bench bench-refs
 
 all: iostorm $(OUTPUT)/iostorm-workload
 
-$(OUTPUT) $(OUTPUT)/bpf $(OUTPUT)/user $(OUTPUT)/tests:
+$(OUTPUT) $(OUTPUT)/bpf $(OUTPUT)/user $(OUTPUT)/tests $(OUTPUT)/bench:
 	$(Q)mkdir -p $@
 
 $(OUTPUT)/bpf/%.bpf.o: bpf/%.bpf.c $(VMLINUX) | $(OUTPUT)/bpf
@@ -103,8 +103,21 @@ install: all
 demo: all
 	$(Q)scripts/demo.sh
 
-bench: all
-	$(Q)scripts/bench.sh
+# The references `scripts/bench.sh --compare` sets iostorm against.
+BENCH_REFS := $(OUTPUT)/bench/empty.bpf.o $(OUTPUT)/bench/minimal.bpf.o $(OUTPUT)/bench/bench-load
+
+$(OUTPUT)/bench/%.bpf.o: scripts/bench/%.bpf.c $(VMLINUX) | $(OUTPUT)/bench
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(OUTPUT)/bench/bench-load: scripts/bench/load.c | $(OUTPUT)/bench
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $< $(LIBBPF_LIBS) -lelf -lz -o $@
+
+bench-refs: $(BENCH_REFS)
+
+bench: all bench-refs
+	$(Q)scripts/bench.sh --compare
 
 clean:
 	$(call msg,CLEAN)

@@ -13,11 +13,17 @@
 # which samples the per-program counters while iostorm is still attached:
 # the stats add a clock read per program run, so the timed runs go without.
 #
-# With --bpftrace, each round also runs the workload under the reference
-# bpftrace script scripts/bench-bpftrace.bt (5 probes, in-kernel maps), so
-# iostorm's cost is set against what users already have, side by side.
+# With --compare, each round also runs the workload under references, side
+# by side, so iostorm's cost is set against the floor and against what users
+# already have (make bench-refs builds them):
+#   empty     two empty programs on sys_enter/sys_exit: the cost of tracing
+#             every syscall before any work (scripts/bench/empty.bpf.c)
+#   minimal   the least a latency tracer does: a task storage slot and a
+#             clock read at each end, one histogram (scripts/bench/minimal.bpf.c)
+#   bpftrace  the 5-probe bpftrace script of ../shared/PRIOR_ART.md
+#             (scripts/bench/bpftrace.bt), when bpftrace is installed
 #
-# Usage: scripts/bench.sh [-n ROUNDS] [--files N] [--no-cold] [--style tf] [--bpftrace]
+# Usage: scripts/bench.sh [-n ROUNDS] [--files N] [--no-cold] [--style tf] [--compare]
 # Env:   BENCH_DIR  dataset cache and last JSON reports (/var/tmp/iostorm-bench)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,13 +32,13 @@ usage() {
 	sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'
 }
 
-rounds=5 files=20000 cold=1 style=posix with_bt=0
+rounds=5 files=20000 cold=1 style=posix compare=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	-n) rounds=${2:?-n needs a number}; shift 2 ;;
 	--files) files=${2:?--files needs a number}; shift 2 ;;
 	--no-cold) cold=0; shift ;;
-	--bpftrace) with_bt=1; shift ;;
+	--compare) compare=1; shift ;;
 	--style) style=${2:?--style needs posix or tf}; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	*) echo "bench: unknown argument '$1' (try -h)" >&2; exit 2 ;;
@@ -45,11 +51,21 @@ done
 for b in ./iostorm .output/iostorm-workload; do
 	[ -x "$b" ] || { echo "bench: $b missing; run 'make all' first" >&2; exit 1; }
 done
-bt_tools=()
-[ "$with_bt" = 0 ] || bt_tools=(bpftrace)
-for t in jq bpftool "${bt_tools[@]}"; do
+for t in jq bpftool; do
 	command -v "$t" >/dev/null || { echo "bench: needs $t (apt-get install -y $t)" >&2; exit 1; }
 done
+refs=()
+if [ "$compare" = 1 ]; then
+	for b in .output/bench/bench-load .output/bench/empty.bpf.o .output/bench/minimal.bpf.o; do
+		[ -e "$b" ] || { echo "bench: $b missing; run 'make bench-refs' first" >&2; exit 1; }
+	done
+	refs=(empty minimal)
+	if command -v bpftrace >/dev/null; then
+		refs+=(bpftrace)
+	else
+		echo "bench: bpftrace not installed (apt-get install -y bpftrace): its reference is skipped" >&2
+	fi
+fi
 
 bench=${BENCH_DIR:-/var/tmp/iostorm-bench}
 dirs=$((files / 100 > 0 ? files / 100 : 1))
@@ -70,6 +86,10 @@ fi
 cp ./iostorm "$tmp/iostorm"
 cp .output/iostorm-workload "$tmp/iostorm-workload"
 iostorm=$tmp/iostorm workload=$tmp/iostorm-workload
+if [ "$compare" = 1 ]; then
+	cp .output/bench/bench-load .output/bench/empty.bpf.o .output/bench/minimal.bpf.o \
+		scripts/bench/bpftrace.bt "$tmp/"
+fi
 
 # ---- dataset: generated once, reused when the marker says it is complete
 if [ ! -f "$set_dir/.complete" ]; then
@@ -105,23 +125,32 @@ chmod +x "$tmp/wrap.sh"
 drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }
 now_us() { echo "${EPOCHREALTIME/./}"; }
 
-# run_one MODE(u|t|b) OUT_PREFIX [SAMPLE_PREFIX]: writes OUT.e2e and OUT.wl (us)
-# (b: under the bpftrace reference script, attached before the timing starts)
+# run_ref REF OUT_PREFIX: the workload's time (OUT.wl, us) under a reference
+# of --compare, attached before the timing starts and detached after.
+run_ref() {
+	local ref=$1 out=$2 pid rc=0
+	if [ "$ref" = bpftrace ]; then
+		bpftrace -B line "$tmp/bpftrace.bt" >"$out.log" 2>&1 &
+	else
+		"$tmp/bench-load" "$tmp/$ref.bpf.o" >"$out.log" 2>&1 &
+	fi
+	pid=$!
+	until grep -q 'attached$' "$out.log"; do
+		kill -0 "$pid" 2>/dev/null || { echo "bench: $ref failed:" >&2; cat "$out.log" >&2; exit 1; }
+		sleep 0.05
+	done
+	"$tmp/wrap.sh" "$out.wl" - "${wl[@]}" || rc=$?
+	kill -INT "$pid"
+	wait "$pid" || true
+	[ "$rc" -eq 0 ] || { echo "bench: run failed (exit $rc) under $ref" >&2; exit 1; }
+}
+
+# run_one MODE(u|t) OUT_PREFIX [SAMPLE_PREFIX]: writes OUT.e2e and OUT.wl (us)
 run_one() {
-	local mode=$1 out=$2 sample=${3:--} t0 t1 rc=0 bp
+	local mode=$1 out=$2 sample=${3:--} t0 t1 rc=0
 	t0=$(now_us)
 	if [ "$mode" = u ]; then
 		"$tmp/wrap.sh" "$out.wl" - "${wl[@]}" || rc=$?
-	elif [ "$mode" = b ]; then
-		bpftrace -B line scripts/bench-bpftrace.bt >"$out.bt" 2>&1 &
-		bp=$!
-		until grep -q '^bench-bpftrace: attached' "$out.bt"; do
-			kill -0 "$bp" 2>/dev/null || { echo "bench: bpftrace failed:" >&2; cat "$out.bt" >&2; exit 1; }
-			sleep 0.05
-		done
-		"$tmp/wrap.sh" "$out.wl" - "${wl[@]}" || rc=$?
-		kill -INT "$bp"
-		wait "$bp" || true
 	else
 		"$iostorm" -q --json "$out.json" -- "$tmp/wrap.sh" "$out.wl" "$sample" "${wl[@]}" \
 			2>"$out.err" || rc=$?
@@ -206,10 +235,10 @@ for c in "${cases[@]}"; do
 		run_one u "$tmp/$c-u-$i"
 		[ "$c" = cold ] && drop_caches
 		run_one t "$tmp/$c-t-$i"
-		if [ "$with_bt" = 1 ]; then
+		for r in "${refs[@]}"; do
 			[ "$c" = cold ] && drop_caches
-			run_one b "$tmp/$c-b-$i"
-		fi
+			run_ref "$r" "$tmp/$c-$r-$i"
+		done
 	done
 	read -r um umin umax < <(stats "$tmp/$c"-u-*.wl)
 	read -r ue uemin uemax < <(stats "$tmp/$c"-u-*.e2e)
@@ -231,12 +260,12 @@ for c in "${cases[@]}"; do
 	summary+=("$(awk -v r="$wl_ratio" -v e="$e2e_ratio" -v c="$c" -v n="$rounds" 'BEGIN {
 		printf "%s-cache overhead: %+.1f%% (workload wall time, median of %d); %+.1f%% end-to-end incl. iostorm start-up and report",
 		c, (r - 1) * 100, n, (e - 1) * 100 }')")
-	if [ "$with_bt" = 1 ]; then
-		read -r bw _ _ < <(stats "$tmp/$c"-b-*.wl)
-		summary+=("$(awk -v a="$bw" -v b="$um" -v c="$c" -v n="$rounds" 'BEGIN {
-			printf "%s-cache overhead of the bpftrace reference (scripts/bench-bpftrace.bt): %+.1f%% (workload wall time, median of %d)",
-			c, (a / b - 1) * 100, n }')")
-	fi
+	for r in "${refs[@]}"; do
+		read -r rw rmin rmax < <(stats "$tmp/$c-$r"-*.wl)
+		summary+=("$(awk -v a="$rw" -v b="$um" -v c="$c" -v r="$r" -v lo="$rmin" -v hi="$rmax" 'BEGIN {
+			printf "  reference %-9s %s cache: %+.1f%% (workload %.1f ms [%.1f-%.1f])",
+			r, c, (a / b - 1) * 100, a, lo, hi }')")
+	done
 	[ "$lost_all" -eq 0 ] || summary+=("WARNING: $c: $lost_all events lost in the traced runs")
 	[ "$opens_ok" = 1 ] || summary+=("WARNING: $c: dataset opens in the reports do not match $files files")
 
