@@ -23,7 +23,12 @@
 #   bpftrace  the 5-probe bpftrace script of ../shared/PRIOR_ART.md
 #             (scripts/bench/bpftrace.bt), when bpftrace is installed
 #
-# Usage: scripts/bench.sh [-n ROUNDS] [--files N] [--no-cold] [--style tf] [--compare]
+# --cpu-us N makes the workload spin N us of CPU after each file, as a loader
+# decoding images does (a JPEG of ImageNet takes milliseconds): without it
+# the loader does nothing but I/O syscalls, the worst case for any tracer.
+#
+# Usage: scripts/bench.sh [-n ROUNDS] [--files N] [--no-cold] [--style tf]
+#                         [--cpu-us N] [--compare]
 # Env:   BENCH_DIR  dataset cache and last JSON reports (/var/tmp/iostorm-bench)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,13 +37,14 @@ usage() {
 	sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'
 }
 
-rounds=5 files=20000 cold=1 style=posix compare=0
+rounds=5 files=20000 cold=1 style=posix compare=0 cpu_us=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	-n) rounds=${2:?-n needs a number}; shift 2 ;;
 	--files) files=${2:?--files needs a number}; shift 2 ;;
 	--no-cold) cold=0; shift ;;
 	--compare) compare=1; shift ;;
+	--cpu-us) cpu_us=${2:?--cpu-us needs a number}; shift 2 ;;
 	--style) style=${2:?--style needs posix or tf}; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	*) echo "bench: unknown argument '$1' (try -h)" >&2; exit 2 ;;
@@ -46,6 +52,7 @@ while [ $# -gt 0 ]; do
 done
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "bench: -n must be a positive integer" >&2; exit 2; }
 [[ $files =~ ^[1-9][0-9]*$ ]] || { echo "bench: --files must be a positive integer" >&2; exit 2; }
+[[ $cpu_us =~ ^[0-9]+$ ]] || { echo "bench: --cpu-us must be a number of microseconds" >&2; exit 2; }
 [[ $style == posix || $style == tf ]] || { echo "bench: --style must be posix or tf" >&2; exit 2; }
 [ "$(id -u)" -eq 0 ] || { echo "bench: needs root (BPF, drop_caches, bpf_stats); try: sudo $0" >&2; exit 1; }
 for b in ./iostorm .output/iostorm-workload; do
@@ -101,7 +108,7 @@ if [ ! -f "$set_dir/.complete" ]; then
 	touch "$set_dir/.complete"
 fi
 data=$(realpath "$data")
-wl=("$workload" read "$data" --threads 8 --order random --style "$style" --tally /dev/null)
+wl=("$workload" read "$data" --threads 8 --order random --style "$style" --cpu-us "$cpu_us" --tally /dev/null)
 
 # The wrapper: times the workload alone into $1; with a sample prefix in $2,
 # also snapshots every BPF program and the ids iostorm ($PPID) holds, before
@@ -216,7 +223,7 @@ cpu0=$(cpu_snap) wall0=$(now_us)
 declare -a summary
 prog_out=""
 other=$(pgrep -x iostorm | tr '\n' ' ' || true)
-echo "bench: $files files in $dirs dirs ($data), style $style, 8 threads, $rounds rounds"
+echo "bench: $files files in $dirs dirs ($data), style $style, 8 threads, $cpu_us us of CPU per file, $rounds rounds"
 echo "bench: iostorm $(git describe --always --dirty 2>/dev/null || echo '?'), kernel $(uname -r), $(nproc) CPUs"
 [ -z "$other" ] || echo "bench: WARNING: other iostorm processes are running ($other): their BPF programs slow every run"
 hdr() { printf '%-5s %-20s %-20s %-20s %-20s %6s %7s %4s %s\n' "$@"; }
