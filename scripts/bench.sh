@@ -80,7 +80,10 @@ set_dir="$bench/f$files-d$dirs"
 data="$set_dir/data"
 old_stats=$(sysctl -n kernel.bpf_stats_enabled)
 tmp=$(mktemp -d /tmp/iostorm-bench.XXXXXX)
+ref_pid=""
 cleanup() {
+	# A reference left attached would slow everything after it.
+	[ -z "$ref_pid" ] || kill -INT "$ref_pid" 2>/dev/null || true
 	sysctl -qw kernel.bpf_stats_enabled="$old_stats" || true
 	rm -rf "$tmp"
 }
@@ -135,20 +138,21 @@ now_us() { echo "${EPOCHREALTIME/./}"; }
 # run_ref REF OUT_PREFIX: the workload's time (OUT.wl, us) under a reference
 # of --compare, attached before the timing starts and detached after.
 run_ref() {
-	local ref=$1 out=$2 pid rc=0
+	local ref=$1 out=$2 rc=0
 	if [ "$ref" = bpftrace ]; then
 		bpftrace -B line "$tmp/bpftrace.bt" >"$out.log" 2>&1 &
 	else
 		"$tmp/bench-load" "$tmp/$ref.bpf.o" >"$out.log" 2>&1 &
 	fi
-	pid=$!
+	ref_pid=$!
 	until grep -q 'attached$' "$out.log"; do
-		kill -0 "$pid" 2>/dev/null || { echo "bench: $ref failed:" >&2; cat "$out.log" >&2; exit 1; }
+		kill -0 "$ref_pid" 2>/dev/null || { echo "bench: $ref failed:" >&2; cat "$out.log" >&2; exit 1; }
 		sleep 0.05
 	done
 	"$tmp/wrap.sh" "$out.wl" - "${wl[@]}" || rc=$?
-	kill -INT "$pid"
-	wait "$pid" || true
+	kill -INT "$ref_pid"	# bpftrace stops on SIGINT only
+	wait "$ref_pid" || true
+	ref_pid=""
 	[ "$rc" -eq 0 ] || { echo "bench: run failed (exit $rc) under $ref" >&2; exit 1; }
 }
 
