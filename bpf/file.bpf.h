@@ -15,7 +15,7 @@
 #define NAME_LEN	256
 
 struct path_scratch {
-	char buf[PATH_SCRATCH + NAME_LEN + 8];	/* the tail also stages a dir_path */
+	char buf[PATH_SCRATCH + NAME_LEN + 16];	/* the tail also stages a dir_path */
 };
 
 struct {
@@ -168,9 +168,12 @@ static __always_inline void path_store(struct file_stats *fs,
  * Directory paths already walked, keyed by the directory's (dev, ino) and
  * dentry: a file's path is then its directory's plus its name, one lookup
  * instead of a walk up the tree (a storm opens thousands of files in each
- * class directory). A cache: an evicted entry is walked again. A directory
- * renamed during the trace keeps its old path here.
+ * class directory). A cache: an evicted entry is walked again, and so is
+ * one older than DIR_PATH_TTL_NS, so a directory renamed (or moved with an
+ * ancestor) during the trace gets its new path within that time.
  */
+#define DIR_PATH_TTL_NS	(2ULL * 1000000000)
+
 struct dir_key {
 	__u64 ino;
 	__u64 dentry;
@@ -179,6 +182,7 @@ struct dir_key {
 };
 
 struct dir_path {
+	__u64 at;		/* bpf_ktime_get_ns() when walked */
 	__u32 len;
 	__u32 pad;
 	char path[PATH_LEN];
@@ -205,9 +209,9 @@ static __always_inline int place_name(struct path_scratch *s, struct dentry *den
 	return off;
 }
 
-/* Remember scratch[off, slash) as the path of the directory of key. */
+/* Remember scratch[off, slash) as the path of the directory of key, walked at now. */
 static __always_inline void dir_remember(struct dir_key *key, struct path_scratch *s,
-					 int off, int slash)
+					 int off, int slash, __u64 now)
 {
 	struct dir_path *dp = (struct dir_path *)&s->buf[PATH_SCRATCH];	/* spare tail */
 	int len = slash - off;
@@ -218,10 +222,15 @@ static __always_inline void dir_remember(struct dir_key *key, struct path_scratc
 				  &s->buf[off & (PATH_SCRATCH - 1)]))
 		return;
 	dp->len = len;
+	dp->at = now;
 	bpf_map_update_elem(&dir_paths, key, dp, BPF_ANY);
 }
 
-/* Resolve the absolute path of an open file into a new entry. */
+/*
+ * Resolve the absolute path of an open file into a new entry. The entry's
+ * creation time stands for now (it was created this interval), which saves
+ * a clock read.
+ */
 static __always_inline void path_of_file(struct file_stats *fs, struct file *file)
 {
 	struct dentry *dentry = file->f_path.dentry, *dir = dentry->d_parent;
@@ -229,6 +238,7 @@ static __always_inline void path_of_file(struct file_stats *fs, struct file *fil
 	struct dir_key key = {};
 	struct path_scratch *s;
 	struct dir_path *dp;
+	__u64 now = fs->first_ts;
 	__u32 zero = 0, flags = 0;
 	int off, slash, end = PATH_SCRATCH - 1;
 
@@ -244,7 +254,9 @@ static __always_inline void path_of_file(struct file_stats *fs, struct file *fil
 	key.dev = dir->d_sb->s_dev;
 	key.dentry = (__u64)dir;
 	dp = bpf_map_lookup_elem(&dir_paths, &key);
-	if (dp && dp->len < PATH_LEN && (int)dp->len <= off) {
+	/* Signed: an entry cached by another CPU a moment later is fresh. */
+	if (dp && (__s64)(now - dp->at) < (__s64)DIR_PATH_TTL_NS &&
+	    dp->len < PATH_LEN && (int)dp->len <= off) {
 		off -= dp->len;
 		bpf_probe_read_kernel(&s->buf[off & (PATH_SCRATCH - 1)],
 				      dp->len & (PATH_LEN - 1), dp->path);
@@ -252,7 +264,7 @@ static __always_inline void path_of_file(struct file_stats *fs, struct file *fil
 	}
 	off = path_walk(dir, mnt, off, &flags);
 	if (!(flags & FILE_F_TRUNC))
-		dir_remember(&key, s, off, slash);
+		dir_remember(&key, s, off, slash, now);
 store:
 	__sync_fetch_and_or(&fs->flags, flags);
 	path_store(fs, s, off, end);

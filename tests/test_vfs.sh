@@ -105,3 +105,16 @@ test_small_map_drains_early() {
 	expect_eq "reads" "$(sum_under out.json "$PWD/data/" reads)" "$(tally tally.txt reads)"
 	expect_eq "lost" "$(jqr out.json .lost.total)" 0
 }
+
+# A directory renamed during the trace: a file opened after the rename, once
+# the directory-path cache entry expired (2 s), is reported at its new path.
+test_renamed_directory_new_path() {
+	mkdir -p data/old
+	echo one >data/old/a
+	echo two >data/old/b
+	"$IOSTORM" -q --json out.json -- bash -c \
+		'cat data/old/a >/dev/null && mv data/old data/new && sleep 2.5 && cat data/new/b >/dev/null' \
+		2>stderr.txt || fail "iostorm exit $?: $(cat stderr.txt)"
+	expect_eq "a, read before" "$(jq -r --arg p "$PWD/data/old/a" '[.files[] | select(.path == $p)] | length' out.json)" 1
+	expect_eq "b, read after" "$(jq -r --arg p "$PWD/data/new/b" '[.files[] | select(.path == $p)] | length' out.json)" 1
+}
