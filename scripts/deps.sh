@@ -5,8 +5,9 @@ set -eu
 
 # prometheus (the server and promtool) is for tests/test_prom.sh only; on a
 # systemd host its package starts a service on :9090, which the tests avoid.
+# valgrind runs the unit tests (uninitialised reads, invalid accesses, leaks).
 PKGS="make gcc clang llvm pkg-config libbpf-dev libelf-dev zlib1g-dev bpftool
-libjansson-dev jq util-linux libmicrohttpd-dev prometheus"
+libjansson-dev jq util-linux libmicrohttpd-dev prometheus valgrind"
 
 missing=""
 for p in $PKGS; do

@@ -20,10 +20,15 @@ FAILED_NAMES=()
 . tests/lib.sh
 
 # Unit tests count one by one in the totals, from their own closing line.
+# Under valgrind when it is installed: a read of uninitialised memory or a
+# leak fails them (IOSTORM_VALGRIND=0 runs them bare, 4x faster).
 run_unit() {
-	local out p f
-	echo "== unit tests"
-	out=$("$ROOT/.output/unit-tests" 2>&1)
+	local out p f vg=()
+	if [ "${IOSTORM_VALGRIND:-1}" != 0 ] && command -v valgrind >/dev/null; then
+		vg=(valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite)
+	fi
+	echo "== unit tests${vg:+ (under valgrind)}"
+	out=$("${vg[@]}" "$ROOT/.output/unit-tests" 2>&1)
 	local rc=$?
 	echo "$out" | sed '$d'
 	read -r p _ f _ < <(echo "$out" | tail -n1)

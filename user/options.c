@@ -10,7 +10,7 @@
 #include "iostorm.h"
 #include "options.h"
 #include "prom.h"
-#include "verdict.h"
+#include "thresholds.h"
 
 #define IOSTORM_VERSION "0.1.0"
 

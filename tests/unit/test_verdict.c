@@ -449,6 +449,24 @@ TEST(verdict_no_block_layer)
 	CHECK(!get(&j, "cpu_bound"));
 }
 
+/* Block layer measured, threads not (no sched data): nothing after "busy". */
+TEST(verdict_block_without_threads)
+{
+	struct evidence e;
+	struct judged j;
+	const struct finding *f;
+
+	storm_cold_capped(&e);
+	e.io_wait_share = e.cpu_share = e.runq_share = e.sleep_share = -1;
+	e.io_threads = 0;
+	judge(&e, NULL, &j);
+	f = get(&j, "storage_bottleneck");
+	REQUIRE(f);
+	CHECK_EQ_INT(f->severity, SEV_WARN);
+	CHECK_STR(f->summary, "storage throttled above the device: read() mean 4.0ms but "
+			      "block await 200µs, device 15% busy");
+}
+
 TEST(verdict_metadata_and_little_io)
 {
 	struct evidence e;
