@@ -226,11 +226,7 @@ static __always_inline void dir_remember(struct dir_key *key, struct path_scratc
 	bpf_map_update_elem(&dir_paths, key, dp, BPF_ANY);
 }
 
-/*
- * Resolve the absolute path of an open file into a new entry. The entry's
- * creation time stands for now (it was created this interval), which saves
- * a clock read.
- */
+/* Resolve the absolute path of an open file into a new entry. */
 static __always_inline void path_of_file(struct file_stats *fs, struct file *file)
 {
 	struct dentry *dentry = file->f_path.dentry, *dir = dentry->d_parent;
@@ -238,7 +234,7 @@ static __always_inline void path_of_file(struct file_stats *fs, struct file *fil
 	struct dir_key key = {};
 	struct path_scratch *s;
 	struct dir_path *dp;
-	__u64 now = fs->first_ts;
+	__u64 now = bpf_ktime_get_ns();	/* once per file and interval */
 	__u32 zero = 0, flags = 0;
 	int off, slash, end = PATH_SCRATCH - 1;
 
@@ -254,8 +250,7 @@ static __always_inline void path_of_file(struct file_stats *fs, struct file *fil
 	key.dev = dir->d_sb->s_dev;
 	key.dentry = (__u64)dir;
 	dp = bpf_map_lookup_elem(&dir_paths, &key);
-	/* Signed: an entry cached by another CPU a moment later is fresh. */
-	if (dp && (__s64)(now - dp->at) < (__s64)DIR_PATH_TTL_NS &&
+	if (dp && now - dp->at < DIR_PATH_TTL_NS &&
 	    dp->len < PATH_LEN && (int)dp->len <= off) {
 		off -= dp->len;
 		bpf_probe_read_kernel(&s->buf[off & (PATH_SCRATCH - 1)],
