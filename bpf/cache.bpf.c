@@ -12,12 +12,39 @@
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
+/*
+ * Pages the current task's read() adds for the file underneath an overlayfs
+ * file (a container image): that file has the same inode number, on the
+ * layer's device. When the inode matches the file the task is reading but
+ * the device does not, key becomes that file's. Looked up only for pages of
+ * a file with no entry yet, so an ordinary storm never pays for it. (CO-RE
+ * reads: a second object using bpf_rdonly_cast() fails bpftool's link.)
+ */
+static __always_inline void overlay_key(struct file_key *key)
+{
+	struct file *file;
+	struct inflight *in;
+	__u64 ino;
+	__u32 dev;
+
+	in = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0, 0);
+	if (!in || !in->file ||
+	    (in->kind != SK_READ && in->kind != SK_PREAD && in->kind != SK_PREADV2))
+		return;
+	file = (struct file *)in->file;
+	ino = BPF_CORE_READ(file, f_inode, i_ino);
+	dev = BPF_CORE_READ(file, f_inode, i_sb, s_dev);
+	if (ino == key->ino && dev != key->dev)
+		key->dev = dev;
+}
+
 SEC("tracepoint/filemap/mm_filemap_add_to_page_cache")
 int handle_filemap_add(struct trace_event_raw_mm_filemap_op_page_cache *ctx)
 {
 	struct thread_stats *ts;
-	struct file_stats *fs;
+	struct file_stats *fs = NULL;
 	struct file_key key = {};
+	void *files;
 	__u64 pages;
 	bool need_path;
 
@@ -30,7 +57,13 @@ int handle_filemap_add(struct trace_event_raw_mm_filemap_op_page_cache *ctx)
 		ts->cache_pages += pages;
 	key.ino = ctx->i_ino;
 	key.dev = ctx->s_dev;
-	fs = file_entry(&key, false, &need_path);
+	files = current_files_map();
+	if (files)
+		fs = bpf_map_lookup_elem(files, &key);
+	if (!fs) {
+		overlay_key(&key);
+		fs = file_entry(&key, false, &need_path);
+	}
 	if (fs)
 		__sync_fetch_and_add(&fs->cache_pages, pages);
 	return 0;
