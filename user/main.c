@@ -248,6 +248,7 @@ static int finish_tracing(struct session *s)
 		return err;
 	}
 	s->trace->prog_misses = probe__misses(s->skel);
+	s->trace->maps_bytes = probe__maps_bytes(s->skel);
 	return 0;
 }
 

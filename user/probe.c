@@ -210,3 +210,24 @@ __u64 probe__misses(struct iostorm_bpf *skel)
 	}
 	return n;
 }
+
+__u64 probe__maps_bytes(struct iostorm_bpf *skel)
+{
+	struct bpf_map *map;
+	char path[64], line[128];
+	unsigned long long v;
+	__u64 n = 0;
+	FILE *f;
+
+	bpf_object__for_each_map(map, skel->obj) {
+		snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", bpf_map__fd(map));
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "memlock: %llu", &v) == 1)
+				n += v;
+		fclose(f);
+	}
+	return n;
+}

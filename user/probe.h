@@ -23,5 +23,7 @@ int probe__attach(struct iostorm_bpf *skel);
 void probe__detach(struct iostorm_bpf *skel);
 /* Program runs the kernel skipped (recursion_misses), all programs summed. */
 __u64 probe__misses(struct iostorm_bpf *skel);
+/* Kernel memory of the BPF maps (their fdinfo "memlock"), in bytes; 0 if unknown. */
+__u64 probe__maps_bytes(struct iostorm_bpf *skel);
 
 #endif /* PROBE_H */

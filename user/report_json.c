@@ -256,6 +256,7 @@ static int write_report(FILE *out, const struct trace *t)
 	json__begin_object(&j);
 	json__kv_u64(&j, "files", t->store.nr_files);
 	json__kv_u64(&j, "bytes", store__bytes(&t->store));
+	json__kv_u64(&j, "kernel_maps_bytes", t->maps_bytes);
 	json__end_object(&j);
 	json__end_object(&j);
 	return json__end(&j);

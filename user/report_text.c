@@ -414,6 +414,17 @@ static void print_lost(FILE *out, const struct trace *t)
 	fprintf(out, ")\nwarning: the counts above are incomplete\n");
 }
 
+/* What iostorm itself held: it may run for days. */
+static void print_memory(FILE *out, const struct trace *t)
+{
+	char store[16], maps[16];
+
+	fprintf(out, "memory: %s for %zu files in iostorm, %s of BPF maps in the kernel\n",
+		report__fmt_bytes(store, sizeof(store), store__bytes(&t->store), true),
+		t->store.nr_files,
+		report__fmt_bytes(maps, sizeof(maps), t->maps_bytes, true));
+}
+
 static int print_tables(FILE *out, const struct trace *t, size_t top)
 {
 	struct report_lists l;
@@ -453,6 +464,7 @@ int report_text__print(FILE *out, const struct trace *t, const struct report_opt
 		fputc('\n', out);
 	}
 	print_lost(out, t);
+	print_memory(out, t);
 	errno = 0;
 	if (fflush(out) || ferror(out))
 		return errno ? -errno : -EIO;

@@ -308,10 +308,13 @@ static void check_sample_json(json_t *root, const struct trace *t)
 	CHECK_EQ_U64(u64_at(lost, "files_map_full"), t->lost[L_FILES_FULL]);
 	CHECK_EQ_U64(u64_at(lost, "prog_misses"), t->prog_misses);
 
-	CHECK_KEYS(json_object_get(root, "store"), "store", "files", "bytes");
+	CHECK_KEYS(json_object_get(root, "store"), "store", "files", "bytes",
+		   "kernel_maps_bytes");
 	CHECK_EQ_U64(u64_at(json_object_get(root, "store"), "files"), 4);
 	CHECK_EQ_U64(u64_at(json_object_get(root, "store"), "bytes"),
 		     store__bytes(&t->store));
+	CHECK_EQ_U64(u64_at(json_object_get(root, "store"), "kernel_maps_bytes"),
+		     t->maps_bytes);
 }
 
 /* Entries of dir other than "." and "..". */
@@ -364,6 +367,7 @@ TEST(report_json_sample)
 	t->lost[L_FILES_FULL] = 7;
 	t->lost[L_STATBUF] = 1;
 	t->prog_misses = 2;
+	t->maps_bytes = 63308688;
 	t->exit_status = 3;
 	t->stopped_by = STOP_TARGET_EXIT;
 	CHECK_EQ_INT(report_json__write(path, t), 0);
@@ -565,11 +569,13 @@ TEST(report_text_empty)
 	snprintf(t->target, sizeof(t->target), "all processes");
 	t->duration_s = 5;
 	t->stopped_by = STOP_DURATION;
+	t->maps_bytes = 63 << 20;
 	s = text_of(t, NULL);
 	REQUIRE(s);
 	CHECK_STR(s, "iostorm: all processes, traced 5.0 s (stopped by duration)\n\n"
 		     "no file I/O by the target was seen\n\n"
-		     "lost: 0 events\n");
+		     "lost: 0 events\n"
+		     "memory: 8.00 KiB for 0 files in iostorm, 63.0 MiB of BPF maps in the kernel\n");
 	free(s);
 	full = fopen("/dev/full", "w");
 	REQUIRE(full);
