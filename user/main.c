@@ -362,6 +362,7 @@ int main(int argc, char **argv)
 	err = probe__load(&s.skel, &pc);
 	if (err)
 		goto out_abandon_command;
+	s.trace->maps_bytes = probe__maps_bytes(s.skel);	/* again at the end */
 	err = drain__init(&s.drain, s.skel);
 	if (err) {
 		fprintf(stderr, "iostorm: cannot set up draining: %s\n", strerror(-err));

@@ -189,6 +189,9 @@ static void render_health(struct prom *p, const struct trace *t)
 	prom__metric_u64(p, "iostorm_store_bytes", "gauge",
 			 "Memory iostorm's store holds, bytes (malloc's overhead excluded).",
 			 store__bytes(&t->store));
+	prom__metric_u64(p, "iostorm_kernel_maps_bytes", "gauge",
+			 "Kernel memory of iostorm's BPF maps, bytes (measured at start and end).",
+			 t->maps_bytes);
 }
 
 /* Every family, in order; fs judged by the caller (prom.c, prom_server.c). */
