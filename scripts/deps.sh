@@ -5,9 +5,10 @@ set -eu
 
 # prometheus (the server and promtool) is for tests/test_prom.sh only; on a
 # systemd host its package starts a service on :9090, which the tests avoid.
-# valgrind runs the unit tests (uninitialised reads, invalid accesses, leaks).
+# valgrind runs the unit tests (uninitialised reads, invalid accesses, leaks);
+# btrfs-progs makes the btrfs file system of one test.
 PKGS="make gcc clang llvm pkg-config libbpf-dev libelf-dev zlib1g-dev bpftool
-libjansson-dev jq util-linux libmicrohttpd-dev prometheus valgrind"
+libjansson-dev jq util-linux libmicrohttpd-dev prometheus valgrind btrfs-progs"
 
 missing=""
 for p in $PKGS; do

@@ -142,3 +142,28 @@ test_overlay_cache_pages() {
 	echo "  cache pages on the files = $pages ($bytes bytes read)"
 	expect_eq "lost" "$(jqr out.json .lost.total)" 0
 }
+
+# btrfs: stat() reports the subvolume's device, opens and the page cache
+# the file system's. A TensorFlow-style loader (stat, open, pread64) still
+# gets one record per file, holding both its stats and its opens.
+test_btrfs_stat_and_open_one_record() {
+	command -v mkfs.btrfs >/dev/null || skip "no mkfs.btrfs (apt-get install btrfs-progs)"
+	grep -qw btrfs /proc/filesystems || skip "no btrfs in this kernel"
+	truncate -s 512M img
+	mkfs.btrfs -q -f img >/dev/null 2>&1 || fail "mkfs.btrfs"
+	mkdir mnt
+	mount -o loop img mnt || skip "cannot mount a btrfs image on a loop device"
+	on_exit "umount $PWD/mnt || umount -l $PWD/mnt"
+	"$WORKLOAD" gen mnt/data --files 200 --dirs 2 >/dev/null || fail "gen"
+	"$IOSTORM" -q --json out.json -- "$WORKLOAD" read "$PWD/mnt/data" --threads 2 \
+		--style tf --tally tally.txt >stdout.txt 2>stderr.txt ||
+		fail "iostorm exit $?: $(cat stderr.txt)"
+	local dir=$PWD/mnt/data/
+	expect_eq "files" "$(count_under out.json "$dir")" 200
+	expect_eq "opens" "$(sum_under out.json "$dir" opens)" "$(tally tally.txt opens)"
+	expect_eq "stats" "$(sum_under out.json "$dir" stats)" "$(tally tally.txt stats)"
+	expect_eq "records with stats but no opens" "$(jq --arg p "$dir" \
+		'[.files[] | select((.path // "") | startswith($p)) | select(.opens == 0)] | length' \
+		out.json)" 0
+	expect_eq "lost" "$(jqr out.json .lost.total)" 0
+}

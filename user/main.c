@@ -239,6 +239,8 @@ static int finish_tracing(struct session *s)
 	probe__detach(s->skel);
 	err = drain__final(&s->drain, s->trace);
 	if (!err)
+		err = store__join_aliases(&s->trace->store) < 0 ? -ENOMEM : 0;
+	if (!err)
 		err = drain__globals(&s->drain, s->skel, s->trace);
 	if (!err)
 		err = drain__block(&s->drain, s->skel, &s->trace->block,

@@ -236,6 +236,84 @@ int store__merge_file(struct store *s, const struct file_key *key,
 	return 0;
 }
 
+/* Inode, then path (none last), then the best path first. */
+static int by_ino_path(const void *a, const void *b)
+{
+	const struct file_rec *x = *(struct file_rec *const *)a;
+	const struct file_rec *y = *(struct file_rec *const *)b;
+	int c;
+
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	if (!x->path || !y->path)
+		return !x->path - !y->path;
+	c = strcmp(x->path, y->path);
+	return c ? c : path_rank(y->flags) - path_rank(x->flags);
+}
+
+/* Add record o's counts to k's, as file_sum() adds an interval's. */
+static void rec_join(struct file_rec *k, const struct file_rec *o)
+{
+	if (!(k->flags & FILE_F_READ) && (o->flags & FILE_F_READ))
+		k->last_end = o->last_end;
+	k->opens += o->opens;
+	k->closes += o->closes;
+	k->stats += o->stats;
+	k->reads += o->reads;
+	k->read_bytes += o->read_bytes;
+	k->read_ns += o->read_ns;
+	k->reads_consec += o->reads_consec;
+	k->reads_seq += o->reads_seq;
+	k->meta_ns += o->meta_ns;
+	k->getdents += o->getdents;
+	k->mmaps += o->mmaps;
+	k->faults += o->faults;
+	k->cache_pages += o->cache_pages;
+	if (o->read_ns_max > k->read_ns_max)
+		k->read_ns_max = o->read_ns_max;
+	if (o->max_end > k->max_end)
+		k->max_end = o->max_end;
+	if (o->size > k->size)
+		k->size = o->size;
+	if (o->first_ts && (!k->first_ts || o->first_ts < k->first_ts))
+		k->first_ts = o->first_ts;
+	if (o->last_ts > k->last_ts)
+		k->last_ts = o->last_ts;
+	k->flags |= o->flags & ~PATH_BITS;
+}
+
+int store__join_aliases(struct store *s)
+{
+	struct file_rec **v;
+	size_t n, i, j;
+	int joined = 0;
+
+	v = store__files(s, &n);
+	if (!v)
+		return -ENOMEM;
+	qsort(v, n, sizeof(*v), by_ino_path);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && v[i]->path && v[j]->ino == v[i]->ino &&
+		     v[j]->path && !strcmp(v[j]->path, v[i]->path); j++) {
+			rec_join(v[i], v[j]);
+			s->path_bytes -= strlen(v[j]->path) + 1;
+			free(v[j]->path);
+			free(v[j]);
+			v[j] = NULL;
+			joined++;
+		}
+	}
+	if (joined) {
+		memset(s->files, 0, s->files_cap * sizeof(*s->files));
+		for (i = 0; i < n; i++)
+			if (v[i])
+				s->files[file_slot(s->files, s->files_cap, v[i]->dev, v[i]->ino)] = v[i];
+		s->nr_files -= joined;
+	}
+	free(v);
+	return joined;
+}
+
 struct file_rec **store__files(const struct store *s, size_t *n)
 {
 	struct file_rec **v;

@@ -78,6 +78,14 @@ int store__merge_file(struct store *s, const struct file_key *key,
 		      const struct file_stats *fs);
 int store__merge_thread(struct store *s, __u32 tid, const struct thread_stats *ts);
 struct file_rec *store__find(const struct store *s, __u32 dev, __u64 ino);
+/*
+ * Join the records of one file seen under two devices: stat() reports a
+ * btrfs subvolume's own device, while opens and the page cache name the
+ * file system's. Records with the same inode number and the same path are
+ * one file; the one whose path came from an open is kept. Returns how many
+ * records were joined into others, or -ENOMEM (then nothing changed).
+ */
+int store__join_aliases(struct store *s);
 struct thread_rec *store__find_thread(const struct store *s, __u32 tid);
 /* Every file record, in hash order, for sorting by the caller; free() it. */
 struct file_rec **store__files(const struct store *s, size_t *n);

@@ -258,6 +258,58 @@ static double now_s(void)
  * ("/data/imagenet/train/n01440764/n01440764_10026.JPEG" is 51 bytes):
  * all findable after every doubling; memory per file printed.
  */
+/*
+ * btrfs: stat() names a subvolume's device, opens the file system's. The
+ * two records of one file (same inode, same path) become the open's; a
+ * file with the same inode number elsewhere, or with no path, stays apart.
+ */
+TEST(store_join_aliases)
+{
+	struct file_stats open = { .opens = 1, .closes = 1, .reads = 2, .read_bytes = 80,
+				   .size = 80, .first_ts = 200, .last_ts = 300 };
+	struct file_stats stat = { .stats = 1, .meta_ns = 7, .size = 80, .first_ts = 100,
+				   .last_ts = 150 };
+	struct file_stats other = { .opens = 1 }, bare = { .cache_pages = 4 };
+	struct file_key ko = key_of(0 << 20 | 40, 257), ks = key_of(0 << 20 | 41, 257);
+	struct file_key kx = key_of(0 << 20 | 40, 257 + 1), ky = key_of(0 << 20 | 42, 257);
+	struct file_key kb = key_of(254 << 20 | 0, 257);
+	struct file_rec *f;
+	struct store s;
+	size_t bytes;
+
+	REQUIRE(!store__init(&s));
+	set_path(&open, "/data/train/n01/a.jpg", FILE_F_REG);
+	set_path(&stat, "/data/train/n01/./a.jpg", FILE_F_REG | FILE_F_RELPATH);
+	set_path(&other, "/data/train/n01/b.jpg", FILE_F_REG);
+	REQUIRE(!store__merge_file(&s, &ks, &stat));
+	REQUIRE(!store__merge_file(&s, &ko, &open));
+	REQUIRE(!store__merge_file(&s, &kx, &other));
+	REQUIRE(!store__merge_file(&s, &ky, &other));	/* same ino, other path */
+	REQUIRE(!store__merge_file(&s, &kb, &bare));	/* same ino, no path */
+	CHECK_EQ_U64(s.nr_files, 5);
+	bytes = store__bytes(&s);
+
+	CHECK_EQ_INT(store__join_aliases(&s), 1);
+	CHECK_EQ_U64(s.nr_files, 4);
+	CHECK(!store__find(&s, ks.dev, ks.ino));
+	f = store__find(&s, ko.dev, ko.ino);
+	REQUIRE(f);
+	CHECK_STR(f->path, "/data/train/n01/a.jpg");
+	CHECK(!(f->flags & FILE_F_RELPATH));
+	CHECK_EQ_U64(f->opens, 1);
+	CHECK_EQ_U64(f->stats, 1);
+	CHECK_EQ_U64(f->reads, 2);
+	CHECK_EQ_U64(f->meta_ns, 7);
+	CHECK_EQ_U64(f->first_ts, 100);
+	CHECK_EQ_U64(f->last_ts, 300);
+	CHECK(store__find(&s, kx.dev, kx.ino));
+	CHECK(store__find(&s, ky.dev, ky.ino));
+	CHECK_EQ_U64(store__find(&s, kb.dev, kb.ino)->cache_pages, 4);
+	CHECK(store__bytes(&s) < bytes);
+	CHECK_EQ_INT(store__join_aliases(&s), 0);	/* nothing left to join */
+	store__free(&s);
+}
+
 TEST(store_growth)
 {
 	const size_t n = 1000000;
