@@ -14,6 +14,7 @@ test_cli_bad_input() {
 	expect_fail 2 "invalid value 'abc' for -p" "$IOSTORM" -p abc
 	expect_fail 2 "invalid value '-1' for -d" "$IOSTORM" -d -1 -a
 	expect_fail 2 "only one of" "$IOSTORM" -a -p 1
+	expect_fail 2 "from 1024 to 4194304" "$IOSTORM" --map-files 99999999 -a
 	expect_fail 2 "Try 'iostorm --help'" "$IOSTORM" --no-such-flag
 	expect_fail 1 "cannot attach to pid 999999999: no such process" "$IOSTORM" -p 999999999
 	expect_fail 1 "cannot use cgroup '/nonexistent'" "$IOSTORM" --cgroup /nonexistent

@@ -195,7 +195,7 @@ static int parse_one(struct options *o, int c, const char *arg)
 		o->top = v;
 		return err;
 	case 'M':
-		err = parse_uint("--map-files", arg, 1024, 1 << 24, &v);
+		err = parse_uint("--map-files", arg, 1024, 1 << 22, &v);
 		o->map_files = v;
 		return err;
 	case 'q':
