@@ -33,28 +33,23 @@ static double mono_s(void)
 /* A finished trace has its own findings; a live one is judged now, and timed. */
 int prom_findings__judge(struct prom_findings *fs, const struct trace *t)
 {
-	struct thresholds th;
-	struct evidence e;
+	const struct thresholds *th = t->thresholds;
+	struct thresholds defaults;
 	int err;
 
 	fs->at = mono_s();
 	if (t->diag.done) {	/* the trace is over: its own findings */
-		fs->n = t->diag.nr_findings;
-		memcpy(fs->f, t->diag.findings, fs->n * sizeof(fs->f[0]));
+		fs->d = t->diag;
 		fs->cost = 0;
 		return 0;
 	}
-	err = evidence__from_trace(&e, t);
-	if (err)
-		return err;
-	evidence__add_block(&e, t);
-	if (t->thresholds)
-		th = *t->thresholds;
-	else
-		thresholds__defaults(&th);
-	fs->n = verdict__judge(&e, &th, fs->f, VERDICT_MAX_FINDINGS);
+	if (!th) {
+		thresholds__defaults(&defaults);
+		th = &defaults;
+	}
+	err = diagnosis__run(&fs->d, t, th);
 	fs->cost = mono_s() - fs->at;
-	return 0;
+	return err;
 }
 
 /*

@@ -13,6 +13,7 @@
 #include <linux/types.h>
 #include "hist.h"
 #include "trace.h"
+#include "diagnosis.h"
 #include "verdict.h"
 
 struct label {
@@ -57,8 +58,7 @@ void prom__hist_samples(struct prom *p, const char *name, const struct label *l,
 
 /* The findings of a trace, and what judging it cost. */
 struct prom_findings {
-	struct finding f[VERDICT_MAX_FINDINGS];
-	int n;
+	struct diagnosis d;
 	double at;		/* CLOCK_MONOTONIC seconds of the judgement */
 	double cost;		/* seconds it took */
 };

@@ -159,12 +159,14 @@ static void render_findings(struct prom *p, const struct prom_findings *fs)
 	prom__family(p, "iostorm_finding_severity", "gauge",
 		     "Severity of each finding of docs/findings.md: 0 OK, 1 INFO, 2 WARN, 3 HIGH; "
 		     "a finding not judged has no series.");
-	for (int i = 0; i < fs->n; i++) {
-		struct label l = { "finding", fs->f[i].id };
+	const struct finding *f = fs->d.findings;
 
-		prom__sample_u64(p, "iostorm_finding_severity", &l, 1, fs->f[i].severity);
-		if ((int)fs->f[i].severity > worst)
-			worst = fs->f[i].severity;
+	for (int i = 0; i < fs->d.nr_findings; i++) {
+		struct label l = { "finding", f[i].id };
+
+		prom__sample_u64(p, "iostorm_finding_severity", &l, 1, f[i].severity);
+		if ((int)f[i].severity > worst)
+			worst = f[i].severity;
 	}
 	prom__metric_u64(p, "iostorm_verdict_severity", "gauge",
 			 "The highest finding severity: 0 OK, 1 INFO, 2 WARN, 3 HIGH.", worst);
