@@ -209,9 +209,9 @@ static int write_lists(struct json *j, const struct trace *t)
 	for (i = 0; i < l.nr_threads; i++)
 		write_thread(j, l.threads[i]);
 	json__end_array(j);
-	thread_groups__json(j, &t->store);
+	err = thread_groups__json(j, &t->store);
 	report__lists_free(&l);
-	return 0;
+	return err;
 }
 
 static void write_lost(struct json *j, const struct trace *t)

@@ -437,9 +437,9 @@ static int print_tables(FILE *out, const struct trace *t, size_t top)
 		print_dirs(out, l.dirs, l.nr_dirs, top);
 	}
 	print_threads(out, l.threads, l.nr_threads, top);
-	thread_groups__text(out, &t->store, top);
+	err = thread_groups__text(out, &t->store, top);
 	report__lists_free(&l);
-	return 0;
+	return err;
 }
 
 int report_text__print(FILE *out, const struct trace *t, const struct report_opts *o)

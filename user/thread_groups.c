@@ -72,14 +72,15 @@ static double share(__u64 part, __u64 whole)
 	return whole ? 100.0 * part / whole : 0;
 }
 
-void thread_groups__text(FILE *out, const struct store *s, size_t top)
+int thread_groups__text(FILE *out, const struct store *s, size_t top)
 {
-	struct thread_group *g;
-	size_t n;
+	struct thread_group *g = NULL;
+	size_t n = 0;
+	int err = thread_groups__build(s, &g, &n);
 
-	if (thread_groups__build(s, &g, &n) || !n) {
+	if (err || !n) {
 		free(g);
-		return;
+		return err;
 	}
 	fprintf(out, "\ntime by thread name (on CPU, I/O wait, waiting for a CPU, asleep)\n");
 	fprintf(out, "%-16s %7s %8s %9s %9s %6s %6s %6s %6s\n", "name", "threads",
@@ -96,14 +97,19 @@ void thread_groups__text(FILE *out, const struct store *s, size_t top)
 	if (n > top)
 		fprintf(out, "… %zu more thread names\n", n - top);
 	free(g);
+	return 0;
 }
 
-void thread_groups__json(struct json *j, const struct store *s)
+int thread_groups__json(struct json *j, const struct store *s)
 {
-	struct thread_group *g;
+	struct thread_group *g = NULL;
 	size_t n = 0;
+	int err = thread_groups__build(s, &g, &n);
 
-	thread_groups__build(s, &g, &n);
+	if (err) {
+		free(g);
+		return err;
+	}
 	json__key(j, "thread_groups");
 	json__begin_array(j);
 	for (size_t i = 0; i < n; i++) {
@@ -122,4 +128,5 @@ void thread_groups__json(struct json *j, const struct store *s)
 	}
 	json__end_array(j);
 	free(g);
+	return 0;
 }

@@ -30,7 +30,8 @@ struct thread_group {
 /* Groups busiest first (on-CPU + I/O wait time); free() *groups. */
 int thread_groups__build(const struct store *s, struct thread_group **groups,
 			 size_t *n);
-void thread_groups__text(FILE *out, const struct store *s, size_t top);
-void thread_groups__json(struct json *j, const struct store *s);
+/* The groups as a table, or as the JSON "thread_groups" array: 0 or -ENOMEM. */
+int thread_groups__text(FILE *out, const struct store *s, size_t top);
+int thread_groups__json(struct json *j, const struct store *s);
 
 #endif /* THREAD_GROUPS_H */
