@@ -183,7 +183,7 @@ int drain__globals(struct drain *d, struct iostorm_bpf *skel, struct trace *t)
 	int err = 0;
 
 	for (__u32 i = 0; i < C__MAX && !err; i++)
-		err = read_percpu(d, bpf_map__fd(skel->maps.counters), i, &t->counters[i], 1);
+		err = read_percpu(d, d->counters_fd, i, &t->counters[i], 1);
 	for (__u32 i = 0; i < L__MAX && !err; i++)
 		err = read_percpu(d, bpf_map__fd(skel->maps.lost), i, &t->lost[i], 1);
 	for (__u32 i = 0; i < ERRNO_SLOTS && !err; i++)
@@ -201,7 +201,7 @@ int drain__live(struct drain *d, struct iostorm_bpf *skel, __u64 *counters,
 	int err = 0;
 
 	for (__u32 i = 0; i < C__MAX && !err; i++)
-		err = read_percpu(d, bpf_map__fd(skel->maps.counters), i, &counters[i], 1);
+		err = read_percpu(d, d->counters_fd, i, &counters[i], 1);
 	if (!err)
 		err = read_percpu(d, bpf_map__fd(skel->maps.hists), H_READ_LAT,
 				  read_lat->slots, HIST_SLOTS);

@@ -187,7 +187,7 @@ static int trace_loop(struct session *s)
 	int map_fd = bpf_map__fd(s->skel->maps.targets);
 	double start = now_s(), next_drain = start + o->drain, t;
 	const struct timespec tick = { 0, 50 * 1000 * 1000 };
-	int err;
+	int err = 0;
 
 	for (;;) {
 		nanosleep(&tick, NULL);
@@ -205,8 +205,7 @@ static int trace_loop(struct session *s)
 			break;
 		}
 		/* An interval line drains the per-file maps itself. */
-		if (t >= next_drain || interval__due(&s->iv, now_ns()) ||
-		    drain__files_filling(&s->drain)) {
+		if (t >= next_drain || interval__due(&s->iv, now_ns())) {
 			if (interval__due(&s->iv, now_ns()))
 				err = interval__tick(&s->iv, &s->drain, s->skel, s->trace,
 						     now_ns());
@@ -214,12 +213,14 @@ static int trace_loop(struct session *s)
 				err = drain__files(&s->drain, s->trace);
 			if (!err)
 				err = publish_metrics(s, t - start);
-			if (err) {
-				fprintf(stderr, "iostorm: cannot drain the BPF maps: %s\n",
-					strerror(-err));
-				return err;
-			}
 			next_drain = t + o->drain;
+		} else if (drain__files_filling(&s->drain)) {
+			/* A storm fills the files map: drain it, publish on schedule. */
+			err = drain__files(&s->drain, s->trace);
+		}
+		if (err) {
+			fprintf(stderr, "iostorm: cannot drain the BPF maps: %s\n", strerror(-err));
+			return err;
 		}
 	}
 	s->trace->duration_s = now_s() - start;
@@ -239,8 +240,6 @@ static int finish_tracing(struct session *s)
 	probe__detach(s->skel);
 	err = drain__final(&s->drain, s->trace);
 	if (!err)
-		err = store__join_aliases(&s->trace->store) < 0 ? -ENOMEM : 0;
-	if (!err)
 		err = drain__globals(&s->drain, s->skel, s->trace);
 	if (!err)
 		err = drain__block(&s->drain, s->skel, &s->trace->block,
@@ -251,6 +250,11 @@ static int finish_tracing(struct session *s)
 	}
 	s->trace->prog_misses = probe__misses(s->skel);
 	s->trace->maps_bytes = probe__maps_bytes(s->skel);
+	if (store__join_aliases(&s->trace->store) < 0) {
+		fprintf(stderr, "iostorm: cannot join the records of files seen under two "
+			"devices: %s\n", strerror(ENOMEM));
+		return -ENOMEM;
+	}
 	return 0;
 }
 

@@ -295,6 +295,8 @@ int store__join_aliases(struct store *s)
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n && v[i]->path && v[j]->ino == v[i]->ino &&
 		     v[j]->path && !strcmp(v[j]->path, v[i]->path); j++) {
+			if (v[i]->dev >> 20 && v[j]->dev >> 20)
+				continue;	/* two real devices: two files */
 			rec_join(v[i], v[j]);
 			s->path_bytes -= strlen(v[j]->path) + 1;
 			free(v[j]->path);

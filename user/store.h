@@ -81,8 +81,10 @@ struct file_rec *store__find(const struct store *s, __u32 dev, __u64 ino);
 /*
  * Join the records of one file seen under two devices: stat() reports a
  * btrfs subvolume's own device, while opens and the page cache name the
- * file system's. Records with the same inode number and the same path are
- * one file; the one whose path came from an open is kept. Returns how many
+ * file system's. Records with the same inode number and the same path, one
+ * of them on an anonymous device (major 0: btrfs subvolumes, overlayfs),
+ * are one file; the one whose path came from an open is kept. Two block
+ * devices (two images of one dataset) are never joined. Returns how many
  * records were joined into others, or -ENOMEM (then nothing changed).
  */
 int store__join_aliases(struct store *s);

@@ -254,14 +254,10 @@ static double now_s(void)
 }
 
 /*
- * A million files, each with a path as long as a typical dataset's
- * ("/data/imagenet/train/n01440764/n01440764_10026.JPEG" is 51 bytes):
- * all findable after every doubling; memory per file printed.
- */
-/*
  * btrfs: stat() names a subvolume's device, opens the file system's. The
  * two records of one file (same inode, same path) become the open's; a
- * file with the same inode number elsewhere, or with no path, stays apart.
+ * file with the same inode number elsewhere, with no path, or on two block
+ * devices, stays apart.
  */
 TEST(store_join_aliases)
 {
@@ -273,6 +269,8 @@ TEST(store_join_aliases)
 	struct file_key ko = key_of(0 << 20 | 40, 257), ks = key_of(0 << 20 | 41, 257);
 	struct file_key kx = key_of(0 << 20 | 40, 257 + 1), ky = key_of(0 << 20 | 42, 257);
 	struct file_key kb = key_of(254 << 20 | 0, 257);
+	/* Two loop-mounted images of one dataset, at one path in two namespaces. */
+	struct file_key kl0 = key_of(7 << 20 | 0, 300), kl1 = key_of(7 << 20 | 1, 300);
 	struct file_rec *f;
 	struct store s;
 	size_t bytes;
@@ -286,11 +284,15 @@ TEST(store_join_aliases)
 	REQUIRE(!store__merge_file(&s, &kx, &other));
 	REQUIRE(!store__merge_file(&s, &ky, &other));	/* same ino, other path */
 	REQUIRE(!store__merge_file(&s, &kb, &bare));	/* same ino, no path */
-	CHECK_EQ_U64(s.nr_files, 5);
+	set_path(&bare, "/data/train/n01/c.jpg", FILE_F_REG);
+	REQUIRE(!store__merge_file(&s, &kl0, &bare));
+	REQUIRE(!store__merge_file(&s, &kl1, &bare));
+	CHECK_EQ_U64(s.nr_files, 7);
 	bytes = store__bytes(&s);
 
 	CHECK_EQ_INT(store__join_aliases(&s), 1);
-	CHECK_EQ_U64(s.nr_files, 4);
+	CHECK_EQ_U64(s.nr_files, 6);
+	CHECK(store__find(&s, kl0.dev, kl0.ino) && store__find(&s, kl1.dev, kl1.ino));
 	CHECK(!store__find(&s, ks.dev, ks.ino));
 	f = store__find(&s, ko.dev, ko.ino);
 	REQUIRE(f);
@@ -310,6 +312,11 @@ TEST(store_join_aliases)
 	store__free(&s);
 }
 
+/*
+ * A million files, each with a path as long as a typical dataset's
+ * ("/data/imagenet/train/n01440764/n01440764_10026.JPEG" is 51 bytes):
+ * all findable after every doubling; memory per file printed.
+ */
 TEST(store_growth)
 {
 	const size_t n = 1000000;
