@@ -234,8 +234,8 @@ static __always_inline void path_of_file(struct file_stats *fs, struct file *fil
 	struct dir_key key = {};
 	struct path_scratch *s;
 	struct dir_path *dp;
-	__u64 now = bpf_ktime_get_ns();	/* once per file and interval */
 	__u32 zero = 0, flags = 0;
+	__u64 now;
 	int off, slash, end = PATH_SCRATCH - 1;
 
 	s = bpf_map_lookup_elem(&path_scratch, &zero);
@@ -249,6 +249,7 @@ static __always_inline void path_of_file(struct file_stats *fs, struct file *fil
 	key.ino = dir->d_inode->i_ino;
 	key.dev = dir->d_sb->s_dev;
 	key.dentry = (__u64)dir;
+	now = bpf_ktime_get_ns();	/* once per file and interval */
 	dp = bpf_map_lookup_elem(&dir_paths, &key);
 	if (dp && now - dp->at < DIR_PATH_TTL_NS &&
 	    dp->len < PATH_LEN && (int)dp->len <= off) {
