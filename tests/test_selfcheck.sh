@@ -78,7 +78,8 @@ selfcheck_bpf_run() {
 	"$IOSTORM" -a -d 3 -q -j out.json 2>err.txt &
 	ipid=$!
 	wait_for err.txt "Ctrl-C to stop"
-	selfcheck_bpf_snapshot "$ipid" >"$1" 2>maps.txt || { kill "$ipid"; fail "snapshot"; }
+	selfcheck_bpf_snapshot "$ipid" >"$1" 2>maps.txt ||
+		{ kill "$ipid"; fail "snapshot: $(tail -n 1 maps.txt)"; }
 	wait "$ipid" || fail "iostorm -a exit $?: $(cat err.txt)"
 }
 
