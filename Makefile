@@ -123,4 +123,4 @@ clean:
 	$(call msg,CLEAN)
 	$(Q)rm -rf $(OUTPUT) iostorm
 
--include $(wildcard $(OUTPUT)/bpf/*.d $(OUTPUT)/user/*.d)
+-include $(wildcard $(OUTPUT)/bpf/*.d $(OUTPUT)/user/*.d $(OUTPUT)/bench/*.d)

@@ -83,7 +83,10 @@ tmp=$(mktemp -d /tmp/iostorm-bench.XXXXXX)
 ref_pid=""
 cleanup() {
 	# A reference left attached would slow everything after it.
-	[ -z "$ref_pid" ] || kill -INT "$ref_pid" 2>/dev/null || true
+	if [ -n "$ref_pid" ]; then
+		kill -INT "$ref_pid" 2>/dev/null || true
+		wait "$ref_pid" 2>/dev/null || true
+	fi
 	sysctl -qw kernel.bpf_stats_enabled="$old_stats" || true
 	rm -rf "$tmp"
 }
@@ -150,7 +153,7 @@ run_ref() {
 		sleep 0.05
 	done
 	"$tmp/wrap.sh" "$out.wl" - "${wl[@]}" || rc=$?
-	kill -INT "$ref_pid"	# bpftrace stops on SIGINT only
+	kill -INT "$ref_pid" 2>/dev/null || true	# bpftrace stops on SIGINT only
 	wait "$ref_pid" || true
 	ref_pid=""
 	[ "$rc" -eq 0 ] || { echo "bench: run failed (exit $rc) under $ref" >&2; exit 1; }

@@ -42,8 +42,8 @@ int main(int argc, char **argv)
 	}
 	printf("attached\n");
 	fflush(stdout);
-	while (!stop)
-		pause();
+	while (!stop)		/* sleep(), not pause(): a signal before it is not lost */
+		sleep(1);
 	bpf_object__close(obj);
 	return 0;
 }
