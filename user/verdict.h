@@ -22,7 +22,7 @@ enum severity {
 	SEV_HIGH,
 };
 
-#define FINDING_FIGURES	12
+#define FINDING_FIGURES	16
 
 struct figure {
 	const char *name;		/* JSON key, e.g. "files_per_s" */

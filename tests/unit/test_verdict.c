@@ -820,7 +820,8 @@ TEST(verdict_names_and_order)
 	judge(&e, NULL, &j);
 	for (int i = 0; i < j.n; i++) {
 		CHECK(j.f[i].id && j.f[i].label[0] && j.f[i].summary[0] && j.f[i].advice[0]);
-		CHECK(j.f[i].nr_figures > 0 && j.f[i].nr_figures <= FINDING_FIGURES);
+		/* A full array may have dropped a figure: one slot stays spare. */
+		CHECK(j.f[i].nr_figures > 0 && j.f[i].nr_figures < FINDING_FIGURES);
 	}
 	verdict__headline(NULL, 0, j.headline, sizeof(j.headline));
 	CHECK_STR(j.headline, "VERDICT: storage keeps up");
