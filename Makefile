@@ -23,7 +23,7 @@ CLANG_BPF_SYS_INCLUDES := $(shell $(CLANG) -v -E - </dev/null 2>&1 \
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/bpf/%.bpf.o,$(BPF_SRCS))
-USER_SRCS := $(filter-out user/main.c,$(wildcard user/*.c))
+USER_SRCS := $(filter-out user/main.c,$(wildcard user/*/*.c))
 USER_OBJS := $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(USER_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 
@@ -63,12 +63,13 @@ $(OUTPUT)/iostorm.skel.h: $(OUTPUT)/iostorm.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name iostorm_bpf > $@
 
-$(OUTPUT)/user/%.o: user/%.c | $(OUTPUT)/user
+$(OUTPUT)/user/%.o: user/%.c
 	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 # Only the files that load BPF need the skeleton.
-$(OUTPUT)/user/main.o $(OUTPUT)/user/probe.o $(OUTPUT)/user/drain.o: $(OUTPUT)/iostorm.skel.h
+$(OUTPUT)/user/run/run.o $(OUTPUT)/user/collect/probe.o $(OUTPUT)/user/collect/drain.o: $(OUTPUT)/iostorm.skel.h
 
 iostorm: $(OUTPUT)/user/main.o $(USER_OBJS)
 	$(call msg,LINK,$@)
@@ -123,4 +124,4 @@ clean:
 	$(call msg,CLEAN)
 	$(Q)rm -rf $(OUTPUT) iostorm
 
--include $(wildcard $(OUTPUT)/bpf/*.d $(OUTPUT)/user/*.d $(OUTPUT)/bench/*.d)
+-include $(wildcard $(OUTPUT)/bpf/*.d $(OUTPUT)/user/*.d $(OUTPUT)/user/*/*.d $(OUTPUT)/bench/*.d)

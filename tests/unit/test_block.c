@@ -9,15 +9,15 @@
 #include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "block.h"
-#include "diskstats.h"
-#include "hist.h"
-#include "interval.h"
-#include "iostat.h"
-#include "layers.h"
-#include "report_json.h"
-#include "report_text.h"
-#include "trace.h"
+#include "model/block.h"
+#include "model/diskstats.h"
+#include "model/hist.h"
+#include "run/interval.h"
+#include "model/iostat.h"
+#include "findings/layers.h"
+#include "report/json.h"
+#include "report/report.h"
+#include "model/trace.h"
 #include "unit.h"
 
 #define MS		1000000ULL	/* ns */

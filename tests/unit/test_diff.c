@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <jansson.h>
-#include "diff.h"
+#include "diff/diff.h"
 #include "unit.h"
 
 #define CHECK_NEAR(a, b)						\

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* Log-linear histograms: slots, bounds, quantiles, log2 folding. */
-#include "hist.h"
-#include "report.h"
+#include "model/hist.h"
+#include "report/report_int.h"
 #include "unit.h"
 
 static __u64 xorshift(__u64 *s)

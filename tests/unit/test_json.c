@@ -4,7 +4,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
-#include "json.h"
+#include "lib/json.h"
 #include "unit.h"
 
 /* Everything written by fn, as a malloc'd string; *err gets json__end's. */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* Lexical path normalization and dirname. */
 #include <stdlib.h>
-#include "path.h"
+#include "model/path.h"
 #include "unit.h"
 
 static void check_norm(const char *in, const char *want)

@@ -15,9 +15,9 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include "hist.h"
-#include "layers.h"
-#include "prom.h"
+#include "model/hist.h"
+#include "findings/layers.h"
+#include "prom/prom.h"
 #include "unit.h"
 
 #define DEV_VDA		(253 << 20 | 0)

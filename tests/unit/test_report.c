@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <unistd.h>
-#include "report.h"
-#include "report_json.h"
-#include "report_text.h"
+#include "report/report_int.h"
+#include "report/json.h"
+#include "report/report.h"
 #include "unit.h"
 
 #define MIB	(1024 * 1024)

@@ -3,7 +3,7 @@
 #include <malloc.h>
 #include <stdlib.h>
 #include <time.h>
-#include "store.h"
+#include "model/store.h"
 #include "unit.h"
 
 #define ELL	"\xe2\x80\xa6"

@@ -7,9 +7,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "hist.h"
-#include "trace.h"
-#include "verdict.h"
+#include "model/hist.h"
+#include "model/trace.h"
+#include "findings/verdict.h"
 #include "unit.h"
 
 #define GIB	(1024.0 * 1024 * 1024)

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Draining the kernel's maps without losing a count: the programs write to
+ * the inner map that the outer map's slot 0 points at. Updating that slot
+ * returns only after synchronize_rcu(), so no program still writes to the
+ * old inner map when it is read and emptied here.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/types.h>
+#include "iostorm.h"
+#include "iostorm.skel.h"
+#include "model/block.h"
+#include "collect/drain.h"
+#include "model/store.h"
+#include "model/trace.h"
+
+#define BATCH	4096
+
+static int gen__init(struct gen *g, struct bpf_map *outer, struct bpf_map *a,
+		     struct bpf_map *b)
+{
+	g->outer_fd = bpf_map__fd(outer);
+	g->inner_fd[0] = bpf_map__fd(a);
+	g->inner_fd[1] = bpf_map__fd(b);
+	g->active = 0;
+	g->key_size = bpf_map__key_size(a);
+	g->value_size = bpf_map__value_size(a);
+	g->keys = calloc(BATCH, g->key_size);
+	g->values = calloc(BATCH, g->value_size);
+	if (!g->keys || !g->values)
+		return -ENOMEM;
+	return 0;
+}
+
+static void gen__free(struct gen *g)
+{
+	free(g->keys);
+	free(g->values);
+	g->keys = g->values = NULL;
+}
+
+/* Point slot 0 at the other inner map; returns the one to drain. */
+static int gen__swap(struct gen *g, int *old_fd)
+{
+	__u32 zero = 0;
+	int next = !g->active;
+
+	if (bpf_map_update_elem(g->outer_fd, &zero, &g->inner_fd[next], BPF_ANY))
+		return -errno;
+	*old_fd = g->inner_fd[g->active];
+	g->active = next;
+	return 0;
+}
+
+typedef int (*merge_fn)(struct trace *t, const void *key, const void *value);
+
+static int merge_file(struct trace *t, const void *key, const void *value)
+{
+	return store__merge_file(&t->store, key, value);
+}
+
+static int merge_thread(struct trace *t, const void *key, const void *value)
+{
+	return store__merge_thread(&t->store, *(const __u32 *)key, value);
+}
+
+/* Empty one inner map into the store, in batches; ENOENT ends the map. */
+static int gen__empty(struct gen *g, int fd, struct trace *t, merge_fn merge)
+{
+	__u64 in = 0, out = 0;
+	bool first = true;
+	int err, last;
+
+	for (;;) {
+		__u32 n = BATCH;
+
+		last = bpf_map_lookup_and_delete_batch(fd, first ? NULL : &in, &out,
+						       g->keys, g->values, &n, NULL);
+		if (last && errno != ENOENT)
+			return -errno;
+		for (__u32 i = 0; i < n; i++) {
+			err = merge(t, (char *)g->keys + i * g->key_size,
+				    (char *)g->values + i * g->value_size);
+			if (err)
+				return err;
+		}
+		if (last)
+			return 0;
+		in = out;
+		first = false;
+	}
+}
+
+int drain__init(struct drain *d, struct iostorm_bpf *skel)
+{
+	int err;
+
+	memset(d, 0, sizeof(*d));
+	d->ncpus = libbpf_num_possible_cpus();
+	if (d->ncpus <= 0)
+		return d->ncpus ? d->ncpus : -EINVAL;
+	d->percpu = calloc(d->ncpus, sizeof(struct hist));
+	if (!d->percpu)
+		return -ENOMEM;
+	d->counters_fd = bpf_map__fd(skel->maps.counters);
+	d->files_max = bpf_map__max_entries(skel->maps.files_a);
+	err = gen__init(&d->files, skel->maps.files_gen, skel->maps.files_a,
+			skel->maps.files_b);
+	if (!err)
+		err = gen__init(&d->threads, skel->maps.threads_gen,
+				skel->maps.threads_a, skel->maps.threads_b);
+	return err;
+}
+
+void drain__free(struct drain *d)
+{
+	gen__free(&d->files);
+	gen__free(&d->threads);
+	free(d->percpu);
+	d->percpu = NULL;
+}
+
+/* Sum a per-CPU array slot of n __u64 values into out[]. */
+static int read_percpu(struct drain *d, int fd, __u32 key, __u64 *out, size_t n)
+{
+	size_t stride = (n * sizeof(__u64) + 7) & ~7UL;
+
+	if (bpf_map_lookup_elem(fd, &key, d->percpu))
+		return -errno;
+	memset(out, 0, n * sizeof(__u64));
+	for (int cpu = 0; cpu < d->ncpus; cpu++) {
+		const __u64 *v = (const __u64 *)((char *)d->percpu + cpu * stride);
+
+		for (size_t i = 0; i < n; i++)
+			out[i] += v[i];
+	}
+	return 0;
+}
+
+int drain__files(struct drain *d, struct trace *t)
+{
+	int err, fd = -1;
+
+	/* Read before the swap: the new map's fill is overestimated, never under. */
+	err = read_percpu(d, d->counters_fd, C_FILE_ENTRIES, &d->entries_at_swap, 1);
+	if (!err)
+		err = gen__swap(&d->files, &fd);
+	if (!err)
+		err = gen__empty(&d->files, fd, t, merge_file);
+	if (err)
+		return err;
+	err = gen__swap(&d->threads, &fd);
+	if (!err)
+		err = gen__empty(&d->threads, fd, t, merge_thread);
+	return err;
+}
+
+bool drain__files_filling(struct drain *d)
+{
+	__u64 entries = 0;
+
+	if (read_percpu(d, d->counters_fd, C_FILE_ENTRIES, &entries, 1))
+		return false;
+	return entries - d->entries_at_swap >= d->files_max / 2;
+}
+
+int drain__final(struct drain *d, struct trace *t)
+{
+	int err = drain__files(d, t);
+
+	/* The swap waited for running programs; the now-active maps too. */
+	if (!err)
+		err = drain__files(d, t);
+	return err;
+}
+
+int drain__globals(struct drain *d, struct iostorm_bpf *skel, struct trace *t)
+{
+	int err = 0;
+
+	for (__u32 i = 0; i < C__MAX && !err; i++)
+		err = read_percpu(d, d->counters_fd, i, &t->counters[i], 1);
+	for (__u32 i = 0; i < L__MAX && !err; i++)
+		err = read_percpu(d, bpf_map__fd(skel->maps.lost), i, &t->lost[i], 1);
+	for (__u32 i = 0; i < ERRNO_SLOTS && !err; i++)
+		err = read_percpu(d, bpf_map__fd(skel->maps.open_errnos), i,
+				  &t->open_errnos[i], 1);
+	for (__u32 i = 0; i < H__MAX && !err; i++)
+		err = read_percpu(d, bpf_map__fd(skel->maps.hists), i,
+				  t->hists[i].slots, HIST_SLOTS);
+	return err;
+}
+
+int drain__live(struct drain *d, struct iostorm_bpf *skel, __u64 *counters,
+		struct hist *read_lat)
+{
+	int err = 0;
+
+	for (__u32 i = 0; i < C__MAX && !err; i++)
+		err = read_percpu(d, d->counters_fd, i, &counters[i], 1);
+	if (!err)
+		err = read_percpu(d, bpf_map__fd(skel->maps.hists), H_READ_LAT,
+				  read_lat->slots, HIST_SLOTS);
+	return err;
+}
+
+int drain__block(struct drain *d, struct iostorm_bpf *skel, struct block *b,
+		 unsigned int flags, __u64 now_ns)
+{
+	struct block_maps m = {
+		.stats_fd = bpf_map__fd(skel->maps.blk_stats),
+		.devs_fd = bpf_map__fd(skel->maps.blk_devs),
+		.hists_fd = flags & DRAIN_BLOCK_HISTS ? bpf_map__fd(skel->maps.blk_hists) : -1,
+		.reqs_fd = flags & DRAIN_BLOCK_UNFINISHED ?
+			   bpf_map__fd(skel->maps.blk_reqs) : -1,
+		.missed_fd = bpf_map__fd(skel->maps.blk_missed),
+	};
+
+	return block__read(b, &m, d->ncpus, now_ns);
+}

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The evidence from a trace, see evidence.h: the VFS counters and
+ * histograms, the files read (sizes, order, working set), the threads'
+ * time and MemTotal. The block part is the caller's: evidence__add_block()
+ * in diagnosis.c.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "findings/evidence.h"
+#include "model/hist.h"
+#include "model/trace.h"
+
+#define SMALL_READ	(256 * 1024)	/* small_read_share: reads below this */
+#define ORDER_MIN_FILES	10		/* file_order_random needs this many files */
+
+static double rate(double n, double secs)
+{
+	return secs > 0 ? n / secs : 0;
+}
+
+/* MemTotal in bytes, 0 when /proc/meminfo cannot tell. */
+static __u64 mem_total(void)
+{
+	unsigned long long kb = 0;
+	char line[256];
+	FILE *f = fopen("/proc/meminfo", "re");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemTotal: %llu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb * 1024;
+}
+
+/* Reads returning 1 byte .. SMALL_READ-1 over reads returning >= 1 byte. */
+static double small_share(const struct hist *h)
+{
+	__u64 small = 0, all = 0;
+
+	for (__u32 i = 1; i < HIST_SLOTS; i++) {
+		all += h->slots[i];
+		if (hist__upper(i) < SMALL_READ)
+			small += h->slots[i];
+	}
+	return evidence__ratio(small, all);
+}
+
+static void vfs_fill(struct evidence *e, const struct trace *t)
+{
+	const __u64 *c = t->counters;
+	double d = t->duration_s;
+	long page = sysconf(_SC_PAGESIZE);
+
+	e->opens = c[C_OPENS];
+	e->reads = c[C_READS];
+	e->read_bytes = c[C_READ_BYTES];
+	e->stats = c[C_STATS];
+	e->getdents = c[C_GETDENTS];
+	e->opens_per_s = rate(e->opens, d);
+	e->reads_per_s = rate(e->reads, d);
+	e->read_bytes_per_s = rate(e->read_bytes, d);
+	e->read_s = c[C_READ_NS] / 1e9;
+	e->meta_s = c[C_META_NS] / 1e9;
+	e->meta_share = evidence__ratio(c[C_META_NS], (double)c[C_META_NS] + c[C_READ_NS]);
+	e->small_read_share = small_share(&t->hists[H_READ_SIZE]);
+	e->read_p50_us = hist__quantile(&t->hists[H_READ_LAT], 0.5) / 1e3;
+	e->read_p99_us = hist__quantile(&t->hists[H_READ_LAT], 0.99) / 1e3;
+	e->read_mean_us = e->reads ? c[C_READ_NS] / 1e3 / e->reads : 0;
+	e->open_p50_us = hist__quantile(&t->hists[H_OPEN_LAT], 0.5) / 1e3;
+	e->stat_p50_us = hist__quantile(&t->hists[H_STAT_LAT], 0.5) / 1e3;
+	e->read_concurrency = d > 0 ? e->read_s / d : -1;
+	e->cache_bytes = c[C_CACHE_PAGES] * (__u64)(page > 0 ? page : 4096);
+	e->miss_share = evidence__ratio(e->cache_bytes, e->read_bytes);
+}
+
+static int u64_cmp(const void *pa, const void *pb)
+{
+	__u64 a = *(const __u64 *)pa, b = *(const __u64 *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+static int ts_cmp(const void *pa, const void *pb)
+{
+	const struct file_rec *a = *(struct file_rec *const *)pa;
+	const struct file_rec *b = *(struct file_rec *const *)pb;
+
+	if (a->first_ts != b->first_ts)
+		return a->first_ts < b->first_ts ? -1 : 1;
+	if (a->dev != b->dev)
+		return a->dev < b->dev ? -1 : 1;
+	return a->ino < b->ino ? -1 : a->ino > b->ino;
+}
+
+struct ranked {
+	const char *path;
+	size_t ts_rank;
+};
+
+static int path_cmp(const void *pa, const void *pb)
+{
+	const struct ranked *a = pa, *b = pb;
+	int c = strcmp(a->path, b->path);
+
+	return c ? c : a->ts_rank < b->ts_rank ? -1 : a->ts_rank > b->ts_rank;
+}
+
+/*
+ * How far the order files were first read in is from path order:
+ * 1 - |Spearman's rank correlation| between the two orders, so path order
+ * (or its reverse) gives 0 and a shuffle ~1. A rank correlation rather
+ * than adjacent pairs: 8 DataLoader workers reading consecutive batches in
+ * path order interleave, so half of adjacent pairs step backwards while
+ * the order is still path order at the scale that matters. Files without
+ * a path are skipped; -1 with fewer than ORDER_MIN_FILES.
+ */
+static int file_order(struct file_rec **files, size_t n, double *order)
+{
+	struct ranked *r;
+	double d2 = 0, nn, rho;
+	size_t m = 0;
+
+	*order = -1;
+	qsort(files, n, sizeof(*files), ts_cmp);
+	r = calloc(n ? n : 1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		if (!files[i]->path)
+			continue;
+		r[m].path = files[i]->path;
+		r[m].ts_rank = m;
+		m++;
+	}
+	if (m >= ORDER_MIN_FILES) {
+		qsort(r, m, sizeof(*r), path_cmp);
+		for (size_t i = 0; i < m; i++) {
+			double d = (double)r[i].ts_rank - (double)i;
+
+			d2 += d * d;
+		}
+		nn = m;
+		rho = 1 - 6 * d2 / (nn * (nn * nn - 1));
+		*order = fmin(1, fmax(0, 1 - fabs(rho)));
+	}
+	free(r);
+	return 0;
+}
+
+/* Files read: count, median size, whole share, order, working set. */
+static int files_fill(struct evidence *e, const struct store *s)
+{
+	struct file_rec **all, **rd;
+	__u64 *sizes, whole = 0, sized = 0;
+	size_t n, m = 0;
+	int err = -ENOMEM;
+
+	all = store__files(s, &n);
+	if (!all && n)
+		return -ENOMEM;
+	sizes = calloc(n ? n : 1, sizeof(*sizes));
+	if (!sizes)
+		goto out_free_files;
+	rd = all;
+	for (size_t i = 0; i < n; i++) {
+		struct file_rec *f = all[i];
+		__u64 size = f->size ? f->size : f->max_end;
+
+		if (!(f->flags & FILE_F_REG) || !f->reads)
+			continue;
+		rd[m] = f;
+		sizes[m++] = size;
+		e->working_set_bytes += f->size && f->size < f->max_end ? f->size : f->max_end;
+		if (f->size) {
+			sized++;
+			whole += f->max_end >= f->size * WHOLE_SHARE;
+		}
+	}
+	e->files_read = m;
+	e->whole_file_share = evidence__ratio(whole, sized);
+	e->median_file_bytes = -1;
+	if (m) {
+		qsort(sizes, m, sizeof(*sizes), u64_cmp);
+		e->median_file_bytes = m % 2 ? sizes[m / 2] :
+			((double)sizes[m / 2 - 1] + sizes[m / 2]) / 2;
+	}
+	err = file_order(rd, m, &e->file_order_random);
+	free(sizes);
+out_free_files:
+	free(all);
+	return err;
+}
+
+/*
+ * Where the loader threads' time went: shares of on-CPU, I/O wait, run
+ * queue, sleep. A loader thread does at least 1% of the file operations:
+ * a main thread that loaded libraries and then waits in join() is not one.
+ */
+static void threads_fill(struct evidence *e, const struct store *s)
+{
+	double cpu = 0, io = 0, runq = 0, sleep = 0, sum;
+	__u64 ops = 0;
+
+	for (size_t i = 0; i < s->nr_threads; i++)
+		ops += s->threads[i].opens + s->threads[i].reads;
+	for (size_t i = 0; i < s->nr_threads; i++) {
+		const struct thread_rec *th = &s->threads[i];
+		__u64 own = th->opens + th->reads;
+
+		if (!own || own * 100 < ops)
+			continue;
+		e->io_threads++;
+		cpu += th->cpu_ns;
+		io += th->io_wait_ns;
+		runq += th->runq_ns;
+		sleep += th->sleep_ns;
+	}
+	sum = cpu + io + runq + sleep;
+	e->cpu_share = evidence__ratio(cpu, sum);
+	e->io_wait_share = evidence__ratio(io, sum);
+	e->runq_share = evidence__ratio(runq, sum);
+	e->sleep_share = evidence__ratio(sleep, sum);
+}
+
+int evidence__from_trace(struct evidence *e, const struct trace *t)
+{
+	int err;
+
+	memset(e, 0, sizeof(*e));
+	e->duration_s = t->duration_s;
+	vfs_fill(e, t);
+	err = files_fill(e, &t->store);
+	if (err)
+		return err;
+	e->files_per_s = rate(e->files_read, t->duration_s);
+	e->reread_bytes = e->read_bytes > e->working_set_bytes ?
+			  e->read_bytes - e->working_set_bytes : 0;
+	e->mem_total_bytes = mem_total();
+	threads_fill(e, &t->store);
+	/* The block part is the caller's: not measured until it says so. */
+	e->have_block = false;
+	e->blk_random_share = e->blk_small_share = e->blk_queue_share = -1;
+	e->blk_util = -1;
+	e->layer = LAYER_NONE;
+	return 0;
+}

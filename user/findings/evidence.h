@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The evidence the findings are judged from: every figure a rule may cite,
+ * computed once from a trace. Pure code but evidence__from_trace() (which
+ * reads /proc/meminfo once): no BPF, unit-tested.
+ */
+#ifndef EVIDENCE_H
+#define EVIDENCE_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+#include "findings/layers.h"	/* enum layer_verdict: where a read's time goes */
+
+struct trace;
+
+/* A file read to this share of its size or more is read whole. */
+#define WHOLE_SHARE	0.9
+
+/*
+ * Every figure a finding may cite, computed once from a trace. Rates are
+ * per second of traced time; shares are 0..1; -1 means "not measured".
+ * evidence__from_trace() fills all but the block part, which the caller
+ * fills from the block layer (have_block, blk_*, layer).
+ */
+struct evidence {
+	double duration_s;
+	/* VFS */
+	__u64 files_read;		/* distinct regular files with reads */
+	__u64 opens;
+	__u64 reads;
+	__u64 read_bytes;
+	__u64 stats;
+	__u64 getdents;
+	double files_per_s;
+	double opens_per_s;
+	double reads_per_s;
+	double read_bytes_per_s;
+	double median_file_bytes;	/* over files read; -1 without */
+	double whole_file_share;	/* files read to >= 90% of their size */
+	double file_order_random;	/* 0 = files read in path order, ~1 = shuffled; -1 < 10 files */
+	double small_read_share;	/* reads returning < 256 KiB, EOF reads excluded */
+	double meta_share;		/* open+stat+close+getdents / (that + read) time */
+	double meta_s;			/* open+stat+close+getdents time, summed over calls */
+	double read_s;			/* read time, summed over calls */
+	double read_p50_us;
+	double read_p99_us;
+	double read_mean_us;
+	double open_p50_us;
+	double stat_p50_us;
+	/* threads (sched) */
+	__u64 io_threads;		/* threads that read or opened files */
+	double cpu_share;		/* of the I/O threads' time: on CPU */
+	double io_wait_share;		/* off CPU in file syscalls or D state */
+	double runq_share;		/* waiting for a CPU */
+	double sleep_share;		/* asleep otherwise */
+	double read_concurrency;	/* mean reads in flight: sum(read time) / duration */
+	/* page cache */
+	__u64 cache_bytes;		/* brought into the page cache by the target */
+	double miss_share;		/* cache_bytes / read_bytes; may exceed 1 (readahead) */
+	__u64 working_set_bytes;	/* distinct bytes of files read */
+	__u64 reread_bytes;		/* bytes read beyond each file's first pass */
+	__u64 mem_total_bytes;		/* MemTotal; 0 when unknown */
+	/* block layer: the target's reads; filled by the caller */
+	bool have_block;
+	__u64 blk_reads;
+	__u64 blk_read_bytes;
+	double blk_reads_per_s;
+	double blk_random_share;
+	double blk_small_share;		/* requests of at most BLK_SMALL bytes */
+	double blk_await_ms;		/* mean start -> done */
+	double blk_queue_share;		/* queue time / total time */
+	double blk_device_p50_us;
+	double blk_inflight_mean;	/* aqu-sz: sum(total time) / duration */
+	double blk_util;		/* busy share, 0..1 */
+	enum layer_verdict layer;	/* layers__judge(); read only when have_block */
+};
+
+int evidence__from_trace(struct evidence *e, const struct trace *t);
+
+/* a / b, or -1 (not measured) unless b > 0: how the evidence gives shares. */
+static inline double evidence__ratio(double a, double b)
+{
+	return b > 0 ? a / b : -1;
+}
+
+#endif /* EVIDENCE_H */

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* From a trace to its findings: evidence from every layer, then the rules. */
+#include <errno.h>
+#include <string.h>
+#include "model/block.h"
+#include "findings/findings.h"
+#include "findings/layers.h"
+#include "model/trace.h"
+
+void evidence__add_block(struct evidence *e, const struct trace *t)
+{
+	const struct block *b = &t->block;
+	double secs = t->duration_s > 0 ? t->duration_s : 1;
+	struct blk_stats st;
+	struct layers l;
+	__u64 busy = 0;
+
+	layers__compute(t, &l);
+	e->layer = l.verdict;
+	block__sum(b, BLK_READ, WHO_BIT(WHO_TARGET), &st);
+	if (!st.reqs)
+		return;
+	e->have_block = true;
+	e->blk_reads = st.reqs;
+	e->blk_read_bytes = st.bytes;
+	e->blk_reads_per_s = st.reqs / secs;
+	e->blk_random_share = 1.0 - (double)st.seq / st.reqs;
+	e->blk_small_share = (double)st.small / st.reqs;
+	e->blk_await_ms = st.total_ns / 1e6 / st.reqs;
+	e->blk_queue_share = st.total_ns ? (double)st.queue_ns / st.total_ns : 0;
+	e->blk_device_p50_us = l.device.p50 / 1e3;
+	e->blk_inflight_mean = st.total_ns / 1e9 / secs;
+	/* The busiest device the target read from: its whole busy time. */
+	for (size_t i = 0; i < b->nr_devs; i++) {
+		struct blk_stats s;
+
+		blk_dev__sum(&b->devs[i], BLK_READ, WHO_BIT(WHO_TARGET), &s);
+		if (s.reqs && b->devs[i].busy_ns[SCOPE_DEVICE] > busy)
+			busy = b->devs[i].busy_ns[SCOPE_DEVICE];
+	}
+	e->blk_util = busy / 1e9 / secs;
+	if (e->blk_util > 1)
+		e->blk_util = 1;
+}
+
+int diagnosis__run(struct diagnosis *d, const struct trace *t,
+		   const struct thresholds *th)
+{
+	int err;
+
+	memset(d, 0, sizeof(*d));
+	err = evidence__from_trace(&d->e, t);
+	if (err)
+		return err;
+	evidence__add_block(&d->e, t);
+	d->nr_findings = verdict__judge(&d->e, th, d->findings, VERDICT_MAX_FINDINGS);
+	if (d->nr_findings < 0)
+		return d->nr_findings;
+	verdict__headline(d->findings, d->nr_findings, d->headline, sizeof(d->headline));
+	d->done = true;
+	return 0;
+}

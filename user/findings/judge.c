@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The verdict, see verdict.h: too little I/O to judge, else every rule in
+ * order (verdict_access.c, verdict_bound.c), the findings sorted by
+ * severity, and the verdict line that sums them up.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include "findings/rules.h"
+
+/* Fewer reads than min_reads: the one finding, instead of every rule's. */
+static int rule_little_io(const struct evidence *e, const double *th, struct finding *f)
+{
+	char buf[NBUF][32];
+
+	if (e->reads >= th[TH_MIN_READS])
+		return 0;
+	finding_init(f, "little_io", SEV_INFO, "too little file I/O to judge", "");
+	say(f->summary, sizeof(f->summary),
+	    "too little file I/O to judge: %s reads and %s opens in %.1f s",
+	    fmt__count(B(0), e->reads), fmt__count(B(1), e->opens), e->duration_s);
+	say(f->advice, sizeof(f->advice),
+	    "trace longer, or while the job reads its data (not during start-up or "
+	    "evaluation); check that the right process is traced (-p, --cgroup)");
+	fig(f, "reads", e->reads, "reads");
+	fig(f, "opens", e->opens, "opens");
+	fig(f, "duration_s", e->duration_s, "s");
+	return 1;
+}
+
+/* ---- judging ---- */
+
+/* In the order findings of one severity are listed. */
+static const rule_fn rules[] = {
+	rule__storm,
+	rule__bottleneck,
+	rule__parallelism,
+	rule__metadata,
+	rule__random,
+	rule__small,
+	rule__page_cache,
+	rule__cpu_bound,
+};
+
+int verdict__judge(const struct evidence *e, const struct thresholds *t,
+		   struct finding *out, int max)
+{
+	struct finding all[VERDICT_MAX_FINDINGS];
+	int n = 0, k = 0;
+
+	if (rule_little_io(e, t->v, &all[0])) {
+		n = 1;
+	} else {
+		for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+			n += rules[i](e, t->v, &all[n]);
+	}
+	/* Stable: HIGH first, rule order within a severity. */
+	for (int sev = SEV_HIGH; sev >= SEV_OK; sev--)
+		for (int i = 0; i < n && k < max; i++)
+			if ((int)all[i].severity == sev)
+				out[k++] = all[i];
+	return k;
+}
+
+const struct figure *finding__figure(const struct finding *f, const char *name)
+{
+	for (int i = 0; i < f->nr_figures; i++)
+		if (!strcmp(f->figures[i].name, name))
+			return &f->figures[i];
+	return NULL;
+}
+
+/* ---- the verdict line ---- */
+
+static const struct finding *find(const struct finding *f, int n, const char *id)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(f[i].id, id))
+			return &f[i];
+	return NULL;
+}
+
+/* "82% of loader thread time waits on I/O", else "read p50 4.1ms". */
+static const char *wait_words(const struct finding *b, char *buf, size_t len)
+{
+	const struct figure *w = finding__figure(b, "io_wait_share");
+	const struct figure *p = finding__figure(b, "read_p50_us");
+	char v[16];
+
+	if (w && w->value >= 0)
+		snprintf(buf, len, "%s of loader thread time waits on I/O",
+			 fmt__pct(v, sizeof(v), w->value));
+	else
+		snprintf(buf, len, "read p50 %s", fmt__us(v, sizeof(v), p ? p->value : 0));
+	return buf;
+}
+
+/* "; pack files into shards", or nothing. */
+static const char *fix_words(const struct finding *f, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s", f->fix[0] ? "; " : "", f->fix);
+	return buf;
+}
+
+void verdict__headline(const struct finding *f, int n, char *buf, size_t len)
+{
+	const struct finding *storm = find(f, n, "small_file_storm");
+	const struct finding *bott = find(f, n, "storage_bottleneck");
+	const struct finding *cpu = find(f, n, "cpu_bound");
+	const struct finding *little = find(f, n, "little_io");
+	const struct finding *worst = NULL;
+	char wait[96], fix[80], pct[16];
+
+	for (int i = 0; i < n; i++)
+		if (&f[i] != cpu && (!worst || f[i].severity > worst->severity))
+			worst = &f[i];
+	if (little) {
+		snprintf(buf, len, "VERDICT: %s", little->summary);
+	} else if (bott && bott->severity >= SEV_WARN && storm && storm->severity >= SEV_WARN) {
+		snprintf(buf, len, "VERDICT: %s, storage-bound (%s): %s%s", storm->label,
+			 severity__name(storm->severity > bott->severity ?
+					storm->severity : bott->severity),
+			 wait_words(bott, wait, sizeof(wait)), fix_words(storm, fix, sizeof(fix)));
+	} else if (bott && bott->severity >= SEV_WARN) {
+		snprintf(buf, len, "VERDICT: storage-bound%s%s (%s): %s%s",
+			 strcmp(bott->label, "storage-bound") ? ", " : "",
+			 strcmp(bott->label, "storage-bound") ? bott->label : "",
+			 severity__name(bott->severity), wait_words(bott, wait, sizeof(wait)),
+			 fix_words(bott, fix, sizeof(fix)));
+	} else if (cpu && (!worst || worst->severity < SEV_WARN)) {
+		const struct figure *c = finding__figure(cpu, "cpu_share");
+
+		snprintf(buf, len, "VERDICT: %s (storage is not the problem): loader threads "
+			 "%s on CPU", cpu->label, fmt__pct(pct, sizeof(pct), c ? c->value : 0));
+	} else if (worst && worst->severity >= SEV_WARN) {
+		snprintf(buf, len, "VERDICT: %s (%s)%s%s", worst->label,
+			 severity__name(worst->severity),
+			 worst == storm ? ", storage keeps up for now" : "",
+			 fix_words(worst, fix, sizeof(fix)));
+	} else if (bott && strcmp(bott->label, "storage keeps up")) {
+		snprintf(buf, len, "VERDICT: storage keeps up: %s", bott->label);
+	} else {
+		snprintf(buf, len, "VERDICT: storage keeps up");
+	}
+}
+
+const char *severity__name(enum severity s)
+{
+	static const char *const names[] = { "OK", "INFO", "WARN", "HIGH" };
+
+	return (unsigned int)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
+}
+
+const char *layer__name(enum layer_verdict l)
+{
+	return layers__key(l);
+}

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Private to the verdict*.c files, which together implement verdict.h:
+ * the rules on the access pattern (verdict_access.c) and on what bounds
+ * the job (verdict_bound.c), their order, the judging and the verdict line
+ * (verdict.c). Here: what a rule is, how it writes its finding, and the
+ * judgements more than one rule makes.
+ */
+#ifndef VERDICT_INT_H
+#define VERDICT_INT_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include "findings/evidence.h"
+#include "lib/units.h"
+#include "findings/layers.h"
+#include "findings/thresholds.h"
+#include "findings/verdict.h"
+
+/*
+ * A rule: fills f and returns 1, or returns 0 when it has nothing to say.
+ * th is struct thresholds' v[], indexed by enum threshold.
+ */
+typedef int (*rule_fn)(const struct evidence *e, const double *th, struct finding *f);
+
+/* verdict_access.c: how the job reads its files. */
+int rule__storm(const struct evidence *e, const double *th, struct finding *f);
+int rule__metadata(const struct evidence *e, const double *th, struct finding *f);
+int rule__random(const struct evidence *e, const double *th, struct finding *f);
+int rule__small(const struct evidence *e, const double *th, struct finding *f);
+/* verdict_bound.c: what holds the job back, storage, memory or CPU. */
+int rule__bottleneck(const struct evidence *e, const double *th, struct finding *f);
+int rule__parallelism(const struct evidence *e, const double *th, struct finding *f);
+int rule__page_cache(const struct evidence *e, const double *th, struct finding *f);
+int rule__cpu_bound(const struct evidence *e, const double *th, struct finding *f);
+
+/* ---- writing a finding ---- */
+
+/* Scratch buffers for one message, one per number: B(0) .. B(9). */
+#define NBUF	10
+#define B(i)	buf[i], sizeof(buf[i])
+
+/* A summary or advice: snprintf() into one of a finding's strings. */
+static inline void say(char *dst, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static inline void say(char *dst, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(dst, len, fmt, ap);
+	va_end(ap);
+}
+
+/* Start f afresh: id, severity, label and fix; the rule adds the rest. */
+static inline void finding_init(struct finding *f, const char *id, enum severity sev,
+				const char *label, const char *fix)
+{
+	memset(f, 0, sizeof(*f));
+	f->id = id;
+	f->severity = sev;
+	snprintf(f->label, sizeof(f->label), "%s", label);
+	snprintf(f->fix, sizeof(f->fix), "%s", fix);
+}
+
+/* Cite one figure; past FINDING_FIGURES the rest are dropped. */
+static inline void fig(struct finding *f, const char *name, double value, const char *unit)
+{
+	if (f->nr_figures >= FINDING_FIGURES)
+		return;
+	f->figures[f->nr_figures++] = (struct figure){ name, value, unit };
+}
+
+/* ---- judgements more than one rule makes ---- */
+
+/* The I/O threads wait on I/O for most of their time. */
+static inline bool storage_bound(const struct evidence *e, const double *th)
+{
+	return e->io_wait_share >= th[TH_IO_WAIT_HIGH];
+}
+
+/* Reads come from memory: by the block layer's verdict, else by misses. */
+static inline bool from_cache(const struct evidence *e, const double *th)
+{
+	if (e->have_block && e->layer != LAYER_NONE)
+		return e->layer == LAYER_CACHE;
+	return e->miss_share >= 0 && e->miss_share < th[TH_CACHE_MISS];
+}
+
+/*
+ * How much a costly access pattern hurts now: HIGH when the threads wait
+ * on I/O most of the time, WARN when noticeably or when unmeasured, INFO
+ * when they hardly wait or the page cache serves the reads.
+ */
+static inline enum severity impact(const struct evidence *e, const double *th)
+{
+	if (from_cache(e, th))
+		return SEV_INFO;
+	if (storage_bound(e, th))
+		return SEV_HIGH;
+	if (e->io_wait_share < 0 || e->io_wait_share >= th[TH_IO_WAIT_WARN])
+		return SEV_WARN;
+	return SEV_INFO;
+}
+
+#endif /* VERDICT_INT_H */

@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The user-space store, see store.h. Files: open addressing with linear
+ * probing on a power-of-two table of record pointers, doubled at 70% load;
+ * records are never removed. Threads: an array, plus the same kind of hash
+ * index on tid holding array positions.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/path.h"
+#include "model/store.h"
+
+#define FILES_CAP_MIN	1024
+#define THREADS_CAP_MIN	64
+#define ELLIPSIS	"\xe2\x80\xa6"	/* U+2026: the path lost its head */
+#define ELLIPSIS_LEN	3
+#define PATH_BITS	(FILE_F_PATH | FILE_F_TRUNC | FILE_F_RELPATH)
+
+/* splitmix64's finalizer: inode numbers are often dense, spread them. */
+static __u64 mix64(__u64 x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return x;
+}
+
+static size_t file_hash(__u32 dev, __u64 ino)
+{
+	return mix64(ino ^ mix64(dev));
+}
+
+static bool over_load(size_t n, size_t cap)
+{
+	return n * 10 >= cap * 7;
+}
+
+int store__init(struct store *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->files = calloc(FILES_CAP_MIN, sizeof(*s->files));
+	if (!s->files)
+		return -ENOMEM;
+	s->files_cap = FILES_CAP_MIN;
+	return 0;
+}
+
+void store__free(struct store *s)
+{
+	for (size_t i = 0; i < s->files_cap; i++) {
+		if (!s->files[i])
+			continue;
+		free(s->files[i]->path);
+		free(s->files[i]);
+	}
+	free(s->files);
+	free(s->threads);
+	free(s->thread_index);
+	memset(s, 0, sizeof(*s));
+}
+
+/* The slot holding (dev, ino), or the empty slot where it would go. */
+static size_t file_slot(struct file_rec **tab, size_t cap, __u32 dev, __u64 ino)
+{
+	size_t mask = cap - 1, i = file_hash(dev, ino) & mask;
+
+	while (tab[i] && !(tab[i]->ino == ino && tab[i]->dev == dev))
+		i = (i + 1) & mask;
+	return i;
+}
+
+struct file_rec *store__find(const struct store *s, __u32 dev, __u64 ino)
+{
+	if (!s->files_cap)
+		return NULL;
+	return s->files[file_slot(s->files, s->files_cap, dev, ino)];
+}
+
+static int files_grow(struct store *s)
+{
+	size_t cap = s->files_cap ? s->files_cap * 2 : FILES_CAP_MIN;
+	struct file_rec **tab;
+
+	tab = calloc(cap, sizeof(*tab));
+	if (!tab)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->files_cap; i++) {
+		struct file_rec *f = s->files[i];
+
+		if (f)
+			tab[file_slot(tab, cap, f->dev, f->ino)] = f;
+	}
+	free(s->files);
+	s->files = tab;
+	s->files_cap = cap;
+	return 0;
+}
+
+/* A new, zeroed record for (dev, ino), which must not be in the table. */
+static struct file_rec *file_insert(struct store *s, __u32 dev, __u64 ino)
+{
+	struct file_rec *f;
+
+	if (!s->files_cap || over_load(s->nr_files + 1, s->files_cap)) {
+		if (files_grow(s))
+			return NULL;
+	}
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return NULL;
+	f->dev = dev;
+	f->ino = ino;
+	s->files[file_slot(s->files, s->files_cap, dev, ino)] = f;
+	s->nr_files++;
+	return f;
+}
+
+/* How good a path is: open's beats stat's, whole beats truncated, any beats none. */
+static int path_rank(__u32 flags)
+{
+	if (!(flags & FILE_F_PATH))
+		return 0;
+	return 1 + !(flags & FILE_F_RELPATH) * 2 + !(flags & FILE_F_TRUNC);
+}
+
+/*
+ * The kernel's path as the store keeps it, malloc'd: a stat's path joined
+ * by the kernel is normalized here, a truncated tail gets "…" in front.
+ */
+static char *path_build(const struct file_stats *fs)
+{
+	char buf[ELLIPSIS_LEN + PATH_LEN];
+	char *body = buf;
+	size_t len = strnlen(fs->path, PATH_LEN - 1);
+
+	if (fs->path_len && fs->path_len < len)
+		len = fs->path_len;
+	if (fs->flags & FILE_F_TRUNC) {
+		memcpy(buf, ELLIPSIS, ELLIPSIS_LEN);
+		body += ELLIPSIS_LEN;
+	}
+	memcpy(body, fs->path, len);
+	body[len] = '\0';
+	if (fs->flags & FILE_F_RELPATH)
+		path__normalize(body);
+	return strdup(buf);
+}
+
+static void path_set(struct store *s, struct file_rec *f, char *path, __u32 flags)
+{
+	if (f->path)
+		s->path_bytes -= strlen(f->path) + 1;
+	free(f->path);
+	f->path = path;
+	s->path_bytes += strlen(path) + 1;
+	f->flags = (f->flags & ~PATH_BITS) | (flags & PATH_BITS);
+}
+
+/*
+ * Darshan's read classes for the interval's first read, which the kernel
+ * could not classify: against the previous interval's last read, or, for
+ * the file's first read ever, against offset 0. Call before flags merge.
+ */
+static void file_classify(struct file_rec *f, const struct file_stats *fs)
+{
+	if (!(fs->flags & FILE_F_READ))
+		return;
+	if (f->flags & FILE_F_READ) {
+		if (fs->first_off >= f->last_end)
+			f->reads_seq++;
+		if (fs->first_off == f->last_end)
+			f->reads_consec++;
+	} else if (fs->first_off == 0) {
+		f->reads_seq++;
+		f->reads_consec++;
+	}
+	f->last_end = fs->last_end;
+}
+
+static void file_sum(struct file_rec *f, const struct file_stats *fs)
+{
+	f->opens += fs->opens;
+	f->closes += fs->closes;
+	f->stats += fs->stats;
+	f->reads += fs->reads;
+	f->read_bytes += fs->read_bytes;
+	f->read_ns += fs->read_ns;
+	f->reads_consec += fs->reads_consec;
+	f->reads_seq += fs->reads_seq;
+	f->meta_ns += fs->meta_ns;
+	f->getdents += fs->getdents;
+	f->mmaps += fs->mmaps;
+	f->faults += fs->faults;
+	f->cache_pages += fs->cache_pages;
+	if (fs->read_ns_max > f->read_ns_max)
+		f->read_ns_max = fs->read_ns_max;
+	if (fs->max_end > f->max_end)
+		f->max_end = fs->max_end;
+	if (fs->size)
+		f->size = fs->size;
+	if (fs->first_ts && (!f->first_ts || fs->first_ts < f->first_ts))
+		f->first_ts = fs->first_ts;
+	if (fs->last_ts > f->last_ts)
+		f->last_ts = fs->last_ts;
+	f->flags |= fs->flags & ~(PATH_BITS | FILE_F_CLAIM);	/* CLAIM: BPF's own */
+}
+
+int store__merge_file(struct store *s, const struct file_key *key,
+		      const struct file_stats *fs)
+{
+	struct file_rec *f = store__find(s, key->dev, key->ino);
+	char *path = NULL;
+
+	/* Everything that can fail comes first: a failed merge changes nothing. */
+	if (fs->path[0] && path_rank(fs->flags) > path_rank(f ? f->flags : 0)) {
+		path = path_build(fs);
+		if (!path)
+			return -ENOMEM;
+	}
+	if (!f) {
+		f = file_insert(s, key->dev, key->ino);
+		if (!f) {
+			free(path);
+			return -ENOMEM;
+		}
+	}
+	if (path)
+		path_set(s, f, path, fs->flags);
+	file_classify(f, fs);
+	file_sum(f, fs);
+	if (fs->flags & FILE_F_REG)
+		s->reg_opens += fs->opens;
+	return 0;
+}
+
+/* Inode, then path (none last), then the best path first. */
+static int by_ino_path(const void *a, const void *b)
+{
+	const struct file_rec *x = *(struct file_rec *const *)a;
+	const struct file_rec *y = *(struct file_rec *const *)b;
+	int c;
+
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	if (!x->path || !y->path)
+		return !x->path - !y->path;
+	c = strcmp(x->path, y->path);
+	return c ? c : path_rank(y->flags) - path_rank(x->flags);
+}
+
+/* Add record o's counts to k's, as file_sum() adds an interval's. */
+static void rec_join(struct file_rec *k, const struct file_rec *o)
+{
+	if (!(k->flags & FILE_F_READ) && (o->flags & FILE_F_READ))
+		k->last_end = o->last_end;
+	k->opens += o->opens;
+	k->closes += o->closes;
+	k->stats += o->stats;
+	k->reads += o->reads;
+	k->read_bytes += o->read_bytes;
+	k->read_ns += o->read_ns;
+	k->reads_consec += o->reads_consec;
+	k->reads_seq += o->reads_seq;
+	k->meta_ns += o->meta_ns;
+	k->getdents += o->getdents;
+	k->mmaps += o->mmaps;
+	k->faults += o->faults;
+	k->cache_pages += o->cache_pages;
+	if (o->read_ns_max > k->read_ns_max)
+		k->read_ns_max = o->read_ns_max;
+	if (o->max_end > k->max_end)
+		k->max_end = o->max_end;
+	if (o->size > k->size)
+		k->size = o->size;
+	if (o->first_ts && (!k->first_ts || o->first_ts < k->first_ts))
+		k->first_ts = o->first_ts;
+	if (o->last_ts > k->last_ts)
+		k->last_ts = o->last_ts;
+	k->flags |= o->flags & ~PATH_BITS;
+}
+
+int store__join_aliases(struct store *s)
+{
+	struct file_rec **v;
+	size_t n, i, j;
+	int joined = 0;
+
+	v = store__files(s, &n);
+	if (!v)
+		return -ENOMEM;
+	qsort(v, n, sizeof(*v), by_ino_path);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && v[i]->path && v[j]->ino == v[i]->ino &&
+		     v[j]->path && !strcmp(v[j]->path, v[i]->path); j++) {
+			if (v[i]->dev >> 20 && v[j]->dev >> 20)
+				continue;	/* two real devices: two files */
+			rec_join(v[i], v[j]);
+			s->path_bytes -= strlen(v[j]->path) + 1;
+			free(v[j]->path);
+			free(v[j]);
+			v[j] = NULL;
+			joined++;
+		}
+	}
+	if (joined) {
+		memset(s->files, 0, s->files_cap * sizeof(*s->files));
+		for (i = 0; i < n; i++)
+			if (v[i])
+				s->files[file_slot(s->files, s->files_cap, v[i]->dev, v[i]->ino)] = v[i];
+		s->nr_files -= joined;
+	}
+	free(v);
+	return joined;
+}
+
+struct file_rec **store__files(const struct store *s, size_t *n)
+{
+	struct file_rec **v;
+	size_t k = 0;
+
+	v = malloc((s->nr_files ? s->nr_files : 1) * sizeof(*v));
+	if (!v) {
+		*n = 0;
+		return NULL;
+	}
+	for (size_t i = 0; i < s->files_cap; i++)
+		if (s->files[i])
+			v[k++] = s->files[i];
+	*n = k;
+	return v;
+}
+
+/* The index slot holding tid, or the empty slot where it would go. */
+static size_t thread_slot(const struct store *s, const __u32 *index, size_t cap,
+			  __u32 tid)
+{
+	size_t mask = cap - 1, i = mix64(tid) & mask;
+
+	while (index[i] && s->threads[index[i] - 1].tid != tid)
+		i = (i + 1) & mask;
+	return i;
+}
+
+struct thread_rec *store__find_thread(const struct store *s, __u32 tid)
+{
+	__u32 at;
+
+	if (!s->thread_index_cap)
+		return NULL;
+	at = s->thread_index[thread_slot(s, s->thread_index, s->thread_index_cap, tid)];
+	return at ? &s->threads[at - 1] : NULL;
+}
+
+static int threads_grow(struct store *s)
+{
+	size_t cap, icap;
+	struct thread_rec *v;
+	__u32 *index;
+
+	if (s->nr_threads == s->threads_cap) {
+		cap = s->threads_cap ? s->threads_cap * 2 : THREADS_CAP_MIN;
+		v = realloc(s->threads, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		s->threads = v;
+		s->threads_cap = cap;
+	}
+	if (s->thread_index_cap && !over_load(s->nr_threads + 1, s->thread_index_cap))
+		return 0;
+	icap = s->thread_index_cap ? s->thread_index_cap * 2 : THREADS_CAP_MIN * 2;
+	index = calloc(icap, sizeof(*index));
+	if (!index)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->nr_threads; i++)
+		index[thread_slot(s, index, icap, s->threads[i].tid)] = i + 1;
+	free(s->thread_index);
+	s->thread_index = index;
+	s->thread_index_cap = icap;
+	return 0;
+}
+
+int store__merge_thread(struct store *s, __u32 tid, const struct thread_stats *ts)
+{
+	struct thread_rec *t = store__find_thread(s, tid);
+	int err;
+
+	if (!t) {
+		err = threads_grow(s);
+		if (err)
+			return err;
+		t = &s->threads[s->nr_threads];
+		memset(t, 0, sizeof(*t));
+		t->tid = tid;
+		s->thread_index[thread_slot(s, s->thread_index, s->thread_index_cap, tid)] =
+			++s->nr_threads;
+	}
+	/* The latest name wins: exec changes it. */
+	t->tgid = ts->tgid;
+	if (ts->comm[0]) {
+		memcpy(t->comm, ts->comm, COMM_LEN);
+		t->comm[COMM_LEN - 1] = '\0';
+	}
+	t->opens += ts->opens;
+	t->reads += ts->reads;
+	t->read_bytes += ts->read_bytes;
+	t->read_ns += ts->read_ns;
+	t->stats += ts->stats;
+	t->meta_ns += ts->meta_ns;
+	t->cache_pages += ts->cache_pages;
+	t->cpu_ns += ts->cpu_ns;
+	t->io_wait_ns += ts->io_wait_ns;
+	t->runq_ns += ts->runq_ns;
+	t->sleep_ns += ts->sleep_ns;
+	return 0;
+}
+
+size_t store__bytes(const struct store *s)
+{
+	return s->files_cap * sizeof(*s->files) +
+	       s->nr_files * sizeof(struct file_rec) + s->path_bytes +
+	       s->threads_cap * sizeof(*s->threads) +
+	       s->thread_index_cap * sizeof(*s->thread_index);
+}

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The metric families of a trace, in the order a scrape gets them: what is
+ * traced, the VFS counters and histograms, thread time, the block layer
+ * (prom_block.c), the layer verdict, the findings and iostorm's own health.
+ * Every name, label and unit is in docs/metrics.md.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <unistd.h>
+#include "findings/layers.h"
+#include "prom/prom_int.h"
+#include "report/report_int.h"
+
+/* ---- the trace ---- */
+
+static void render_meta(struct prom *p, const struct trace *t)
+{
+	struct label l = { "target", t->target };
+
+	prom__family(p, "iostorm_target_info", "gauge",
+		     "What iostorm traces, in words; always 1.");
+	prom__sample(p, "iostorm_target_info", "", &l, 1, NULL, "1");
+	prom__family(p, "iostorm_trace_duration_seconds", "gauge",
+		     "Time traced so far, seconds.");
+	prom__sample_secs(p, "iostorm_trace_duration_seconds", NULL, 0,
+			  t->duration_s > 0 ? (__u64)llround(t->duration_s * 1e9) : 0);
+}
+
+static const struct {
+	const char *name;
+	int counter;		/* enum counter */
+	const char *help;
+} vfs_counters[] = {
+	{ "iostorm_vfs_opens_total", C_OPENS,
+	  "Successful open, openat and openat2 calls, of any file type." },
+	{ "iostorm_vfs_open_errors_total", C_OPEN_ERRORS, "Failed opens." },
+	{ "iostorm_vfs_reads_total", C_READS,
+	  "Read-family calls (read, readv, pread64, preadv, preadv2) on regular files, "
+	  "end-of-file reads included." },
+	{ "iostorm_vfs_read_bytes_total", C_READ_BYTES, "Bytes those reads returned." },
+	{ "iostorm_vfs_read_errors_total", C_READ_ERRORS, "Failed reads of regular files." },
+	{ "iostorm_vfs_stats_total", C_STATS,
+	  "Successful stat-family calls (stat, lstat, fstat, newfstatat, statx)." },
+	{ "iostorm_vfs_stat_errors_total", C_STAT_ERRORS, "Failed stat-family calls." },
+	{ "iostorm_vfs_closes_total", C_CLOSES, "Closes of regular files and directories." },
+	{ "iostorm_vfs_getdents_total", C_GETDENTS, "getdents64 calls (directory listings)." },
+	{ "iostorm_vfs_mmaps_total", C_MMAPS, "mmap calls on regular files." },
+	{ "iostorm_vfs_mmap_faults_total", C_FAULTS, "Page faults on file mappings." },
+	{ "iostorm_target_forks_total", C_FORKS, "Processes that joined the target by fork." },
+	{ "iostorm_target_exits_total", C_EXITS, "Processes of the target that exited." },
+};
+
+static const struct {
+	const char *name;
+	int hist;		/* enum hist_id */
+	enum hist_unit unit;
+	const char *help;
+} vfs_hists[] = {
+	{ "iostorm_vfs_read_latency_seconds", H_READ_LAT, UNIT_NS,
+	  "Latency of read-family calls on regular files, seconds." },
+	{ "iostorm_vfs_read_size_bytes", H_READ_SIZE, UNIT_BYTES,
+	  "Bytes returned per read-family call on regular files (0: end of file)." },
+	{ "iostorm_vfs_open_latency_seconds", H_OPEN_LAT, UNIT_NS,
+	  "Latency of open calls, failed ones included, seconds; _sum estimated." },
+	{ "iostorm_vfs_stat_latency_seconds", H_STAT_LAT, UNIT_NS,
+	  "Latency of stat-family calls, failed ones included, seconds; _sum estimated." },
+	{ "iostorm_vfs_close_latency_seconds", H_CLOSE_LAT, UNIT_NS,
+	  "Latency of closes of files, seconds; _sum estimated." },
+	{ "iostorm_vfs_getdents_latency_seconds", H_GETDENTS_LAT, UNIT_NS,
+	  "Latency of getdents64 calls, seconds; _sum estimated." },
+};
+
+static void render_vfs(struct prom *p, const struct trace *t)
+{
+	struct file_totals tot;
+	long page = sysconf(_SC_PAGESIZE);
+
+	for (size_t i = 0; i < sizeof(vfs_counters) / sizeof(vfs_counters[0]); i++)
+		prom__metric_u64(p, vfs_counters[i].name, "counter", vfs_counters[i].help,
+				 t->counters[vfs_counters[i].counter]);
+	prom__family(p, "iostorm_vfs_metadata_seconds_total", "counter",
+		     "Time in open, stat, close and getdents calls, summed over calls, seconds.");
+	prom__sample_secs(p, "iostorm_vfs_metadata_seconds_total", NULL, 0,
+			  t->counters[C_META_NS]);
+	prom__metric_u64(p, "iostorm_page_cache_added_bytes_total", "counter",
+			 "Bytes of pages the target added to the page cache: "
+			 "misses and their readahead.",
+			 t->counters[C_CACHE_PAGES] * (page > 0 ? page : 4096));
+	report__file_totals(&t->store, &tot);
+	prom__metric_u64(p, "iostorm_vfs_files", "gauge",
+			 "Distinct regular files seen by open, read or stat.", tot.files);
+	prom__metric_u64(p, "iostorm_vfs_dirs", "gauge", "Distinct directories seen.", tot.dirs);
+}
+
+/* Only read latency and size have exact sums: the kernel's read counters. */
+static void render_vfs_hists(struct prom *p, const struct trace *t)
+{
+	for (size_t i = 0; i < sizeof(vfs_hists) / sizeof(vfs_hists[0]); i++) {
+		int id = vfs_hists[i].hist;
+		const __u64 *sum = id == H_READ_LAT ? &t->counters[C_READ_NS] :
+				   id == H_READ_SIZE ? &t->counters[C_READ_BYTES] : NULL;
+
+		prom__family(p, vfs_hists[i].name, "histogram", vfs_hists[i].help);
+		prom__hist_samples(p, vfs_hists[i].name, NULL, 0, &t->hists[id],
+				   vfs_hists[i].unit, sum);
+	}
+}
+
+static void render_threads(struct prom *p, const struct trace *t)
+{
+	static const char *const states[] = { "cpu", "io_wait", "runq", "sleep" };
+	const struct store *s = &t->store;
+	__u64 ns[4] = {};
+
+	for (size_t i = 0; i < s->nr_threads; i++) {
+		ns[0] += s->threads[i].cpu_ns;
+		ns[1] += s->threads[i].io_wait_ns;
+		ns[2] += s->threads[i].runq_ns;
+		ns[3] += s->threads[i].sleep_ns;
+	}
+	prom__family(p, "iostorm_thread_seconds_total", "counter",
+		     "Time of the target's threads by state, summed over threads, seconds: "
+		     "cpu (on a CPU), io_wait (off CPU in a file syscall or in D state), "
+		     "runq (runnable, waiting for a CPU), sleep (off CPU otherwise).");
+	for (int i = 0; i < 4; i++) {
+		struct label l = { "state", states[i] };
+
+		prom__sample_secs(p, "iostorm_thread_seconds_total", &l, 1, ns[i]);
+	}
+	prom__metric_u64(p, "iostorm_threads", "gauge",
+			 "Threads of the target seen so far.", s->nr_threads);
+}
+
+/* ---- the diagnosis ---- */
+
+/* One series per verdict, 1 for the current one (a state set). */
+static void render_layer(struct prom *p, const struct trace *t)
+{
+	struct layers l;
+
+	layers__compute(t, &l);
+	prom__family(p, "iostorm_layer_verdict", "gauge",
+		     "Where the target's read time goes (1 for the verdict, 0 for the others): "
+		     "above_block, page_cache, queue, device, ok, none.");
+	for (int v = 0; v < LAYER__MAX; v++) {
+		struct label lb = { "verdict", layers__key(v) };
+
+		prom__sample(p, "iostorm_layer_verdict", "", &lb, 1, NULL,
+			     v == (int)l.verdict ? "1" : "0");
+	}
+}
+
+static void render_findings(struct prom *p, const struct prom_findings *fs)
+{
+	int worst = SEV_OK;
+
+	prom__family(p, "iostorm_finding_severity", "gauge",
+		     "Severity of each finding of docs/findings.md: 0 OK, 1 INFO, 2 WARN, 3 HIGH; "
+		     "a finding not judged has no series.");
+	const struct finding *f = fs->d.findings;
+
+	for (int i = 0; i < fs->d.nr_findings; i++) {
+		struct label l = { "finding", f[i].id };
+
+		prom__sample_u64(p, "iostorm_finding_severity", &l, 1, f[i].severity);
+		if ((int)f[i].severity > worst)
+			worst = f[i].severity;
+	}
+	prom__metric_u64(p, "iostorm_verdict_severity", "gauge",
+			 "The highest finding severity: 0 OK, 1 INFO, 2 WARN, 3 HIGH.", worst);
+}
+
+static void render_health(struct prom *p, const struct trace *t)
+{
+	const char *name = "iostorm_lost_events_total";
+
+	prom__family(p, name, "counter",
+		     "Events iostorm could not record, by reason (prog_misses: BPF program runs "
+		     "the kernel skipped); their sum is the JSON report's lost.total.");
+	for (int r = 0; r < L__MAX; r++) {
+		struct label l = { "reason", report__lost_key(r) };
+
+		prom__sample_u64(p, name, &l, 1, t->lost[r]);
+	}
+	prom__sample_u64(p, name, &(struct label){ "reason", "prog_misses" }, 1, t->prog_misses);
+	prom__metric_u64(p, "iostorm_store_files", "gauge",
+			 "Records in iostorm's user-space store: regular files and directories.",
+			 t->store.nr_files);
+	prom__metric_u64(p, "iostorm_store_bytes", "gauge",
+			 "Memory iostorm's store holds, bytes (malloc's overhead excluded).",
+			 store__bytes(&t->store));
+	prom__metric_u64(p, "iostorm_kernel_maps_bytes", "gauge",
+			 "Kernel memory of iostorm's BPF maps, bytes (measured at start and end).",
+			 t->maps_bytes);
+}
+
+/* Every family, in order; fs judged by the caller (prom.c, prom_server.c). */
+int prom__render_judged(FILE *out, const struct trace *t, const char *job,
+			const struct prom_findings *fs)
+{
+	struct prom p = { .out = out, .job = job && *job ? job : NULL };
+
+	render_meta(&p, t);
+	render_vfs(&p, t);
+	render_vfs_hists(&p, t);
+	render_threads(&p, t);
+	prom__render_block(&p, t);
+	render_layer(&p, t);
+	render_findings(&p, fs);
+	render_health(&p, t);
+	return ferror(out) ? -EIO : 0;
+}

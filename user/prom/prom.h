@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Prometheus metrics: the trace in the text exposition format (0.0.4),
+ * served on /metrics by libmicrohttpd (--listen ADDR:PORT) or written for
+ * node_exporter's textfile collector (--prom-file PATH). Every metric, its
+ * labels and units are in docs/metrics.md.
+ *
+ * The caller renders in its own thread, after a drain: prom__publish()
+ * swaps the new text in under a mutex, so the server thread never reads
+ * the trace and a scrape always gets one whole snapshot. The counters,
+ * histograms and block maps must be fresh then (drain__globals(),
+ * drain__block()), and duration_s the time traced so far.
+ */
+#ifndef PROM_H
+#define PROM_H
+
+#include <stdio.h>
+#include <sys/socket.h>
+#include "model/trace.h"
+
+/* Not a port anyone expects: ebpf_exporter has 9435. Only documented. */
+#define PROM_PORT_SUGGESTED	9436
+
+/* Histogram bounds: 2^k - 1 of the base unit (ns, bytes), see docs/metrics.md. */
+#define PROM_NS_K_MIN		10	/* le 0.000001023 s */
+#define PROM_NS_K_MAX		37	/* le 137.438953471 s */
+#define PROM_BYTES_K_MIN	9	/* le 511 bytes (after le 0) */
+#define PROM_BYTES_K_MAX	30	/* le 1073741823 bytes */
+
+struct prom_server;
+
+/*
+ * Write every metric of t to out. job, when not NULL or empty, labels every
+ * sample training_job="job" (not "job": Prometheus owns that label and would
+ * rename ours to exported_job). Reads the store and /proc/meminfo (for the
+ * findings), nothing else. Returns 0 or -errno (-ENOMEM, -EIO).
+ */
+int prom__render(FILE *out, const struct trace *t, const char *job);
+
+/*
+ * Parse "IPV4:PORT" or "[IPV6]:PORT" (literal addresses, port 1-65535)
+ * into sa. Prints nothing; -EINVAL when s is not one of those.
+ */
+int prom__parse_addr(const char *s, struct sockaddr_storage *sa, socklen_t *len);
+
+/*
+ * Listen on addr_port and serve /metrics from an internal thread, 503 until
+ * the first prom__publish(); addr_port NULL serves nothing (for --prom-file
+ * alone: prom__publish() + prom__save()). job labels every sample, as for
+ * prom__render(). Says what failed on stderr ("iostorm: cannot listen on
+ * '127.0.0.1:9436': Address already in use") and returns -errno (-EINVAL
+ * for a bad address, -EADDRINUSE, -EACCES, -EADDRNOTAVAIL...).
+ */
+int prom__serve(struct prom_server **s, const char *addr_port, const char *job);
+
+/*
+ * Render t and make it what scrapes (and prom__save()) get from now on.
+ * For the live path, after each drain: the findings, which sort every file
+ * (~1.9 s for 1.28M files), are judged again only when that keeps them
+ * under 10% of the caller's time, else the last ones are shown.
+ * Returns 0 or -errno.
+ */
+int prom__publish(struct prom_server *s, const struct trace *t);
+
+/*
+ * Write the last published snapshot to path atomically, as
+ * prom__write_file() does: the per-interval --prom-file. -ENODATA before
+ * the first publish.
+ */
+int prom__save(struct prom_server *s, const char *path);
+
+/* Stop serving (waits for scrapes in progress) and free s; NULL is fine. */
+void prom__stop(struct prom_server *s);
+
+/*
+ * Render t (findings judged afresh: the final file) to path atomically: to
+ * "path.tmp.<pid>" in the same directory (mode 0644 less the umask, so
+ * node_exporter can read it), renamed over path; a failure leaves the
+ * previous file intact and no temporary file. Returns 0 or -errno; the
+ * caller says what failed.
+ */
+int prom__write_file(const char *path, const struct trace *t, const char *job);
+
+#endif /* PROM_H */

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Private to the prom*.c files, which together implement prom.h: the text
+ * format writer (prom_text.c), the metric families (prom_render.c, and
+ * prom_block.c for the block layer), the findings they show (prom.c) and
+ * the server that keeps them between publishes (prom_server.c).
+ */
+#ifndef PROM_INT_H
+#define PROM_INT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <linux/types.h>
+#include "model/hist.h"
+#include "model/trace.h"
+#include "findings/findings.h"
+#include "findings/verdict.h"
+
+struct label {
+	const char *name;
+	const char *value;
+};
+
+/* The text being written. */
+struct prom {
+	FILE *out;
+	const char *job;	/* training_job on every sample; NULL: none */
+};
+
+enum hist_unit {
+	UNIT_NS,	/* exposed in seconds */
+	UNIT_BYTES,
+};
+
+/* ---- the text format (prom_text.c) ---- */
+
+/* The HELP and TYPE lines of a family. */
+void prom__family(struct prom *p, const char *name, const char *type, const char *help);
+/* One sample: name+suffix{training_job, labels..., le} value. */
+void prom__sample(struct prom *p, const char *name, const char *suffix,
+		  const struct label *l, int n, const char *le, const char *value);
+void prom__sample_u64(struct prom *p, const char *name, const struct label *l, int n,
+		      __u64 v);
+/* ns as exact decimal seconds. */
+void prom__sample_secs(struct prom *p, const char *name, const struct label *l, int n,
+		       __u64 ns);
+/* A family with one unlabelled sample. */
+void prom__metric_u64(struct prom *p, const char *name, const char *type,
+		      const char *help, __u64 v);
+/*
+ * The samples of one histogram: cumulative buckets, +Inf (== _count, both
+ * from the slots), _sum from the exact sum when known (sum != NULL).
+ */
+void prom__hist_samples(struct prom *p, const char *name, const struct label *l, int n,
+			const struct hist *h, enum hist_unit unit, const __u64 *sum);
+
+/* ---- the metric families (prom_render.c, prom_block.c) ---- */
+
+/* The findings of a trace, and what judging it cost. */
+struct prom_findings {
+	struct diagnosis d;
+	double at;		/* CLOCK_MONOTONIC seconds of the judgement */
+	double cost;		/* seconds it took */
+};
+
+/* Every family of t to out, with the findings fs. Returns 0 or -EIO. */
+int prom__render_judged(FILE *out, const struct trace *t, const char *job,
+			const struct prom_findings *fs);
+/* The block layer's families. */
+void prom__render_block(struct prom *p, const struct trace *t);
+
+/* ---- the findings (prom.c) ---- */
+
+/* Judge t's findings into fs (or copy them once the trace is over). 0 or -errno. */
+int prom_findings__judge(struct prom_findings *fs, const struct trace *t);
+/* Whether fs is due to be judged again, see prom__publish(). */
+bool prom_findings__stale(const struct prom_findings *fs);
+
+#endif /* PROM_INT_H */

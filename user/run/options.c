@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* Command line parsing; --help is the first manual a user reads. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/types.h>
+#include "iostorm.h"
+#include "run/options.h"
+#include "prom/prom.h"
+#include "findings/thresholds.h"
+#include "lib/log.h"
+
+#define IOSTORM_VERSION "0.1.0"
+
+static const char usage[] =
+"usage: iostorm [options] -p PID[,PID...]\n"
+"       iostorm [options] -- COMMAND [ARGS...]\n"
+"       iostorm [options] -a | --cgroup PATH\n"
+"       iostorm diff [options] BASE.json NEW.json   (see 'iostorm diff --help')\n"
+"\n"
+"Trace a training job's file and storage I/O from kernel tracepoints and\n"
+"report, on exit, which files, directories and threads it spends its I/O\n"
+"time on: opens, stats, reads, bytes, latency histograms, access patterns.\n"
+"\n"
+"What to trace (one of):\n"
+"  -p, --pid PID[,PID...]  running processes: all their threads, and every\n"
+"                          process they fork (DataLoader workers), existing\n"
+"                          children included\n"
+"  -- COMMAND [ARGS...]    run COMMAND, traced from its first instruction;\n"
+"                          iostorm exits with COMMAND's exit status\n"
+"  -a, --all               every process on the system but iostorm\n"
+"      --cgroup PATH       the processes of a cgroup v2 (a container)\n"
+"\n"
+"When to stop (the report is printed in every case):\n"
+"  -d, --duration SECONDS  after SECONDS\n"
+"  Ctrl-C or SIGTERM       at once\n"
+"  the target exits        when its last process is gone\n"
+"\n"
+"Output:\n"
+"  -j, --json FILE         also write the report as JSON to FILE ('-' for\n"
+"                          stdout); written to a temporary file and renamed,\n"
+"                          so FILE is complete or untouched\n"
+"  -i, --interval SECONDS  while tracing, print a line every SECONDS for the\n"
+"                          target: files/s (opens of regular files), opens/s,\n"
+"                          reads/s, MiB/s, read() p50 and p99 (ms), block\n"
+"                          reads/s, r_await (ms), %util of its busiest device;\n"
+"                          to stderr when the JSON goes to stdout\n"
+"  -T, --top N             rows in the file, directory and thread tables (10)\n"
+"  -q, --quiet             no text report (useful with --json -)\n"
+"  -v, --verbose           show libbpf's messages\n"
+"\n"
+"Diagnosis:\n"
+"      --threshold NAME=VALUE  change a threshold of the findings (repeatable);\n"
+"                          '--threshold list' lists them with their rationale\n"
+"\n"
+"Prometheus:\n"
+"      --listen ADDR:PORT  serve /metrics while tracing (e.g. 127.0.0.1:9436)\n"
+"      --prom-file PATH    write the metrics to PATH every drain, atomically,\n"
+"                          for node_exporter's textfile collector\n"
+"      --job NAME          a training_job=\"NAME\" label on every metric\n"
+"\n"
+"Tuning:\n"
+"      --drain SECONDS     how often kernel maps are drained into iostorm's\n"
+"                          memory (1)\n"
+"      --map-files N       files the kernel holds between two drains (32768;\n"
+"                          two maps of N x 512 bytes, allocated at start);\n"
+"                          iostorm drains early when one is half full, and\n"
+"                          files beyond N in one drain are counted as lost\n"
+"\n"
+"Exit status: 0 on success, 1 when tracing or writing the report failed,\n"
+"2 on a bad command line; with COMMAND, COMMAND's own status (128+N when\n"
+"killed by signal N).\n"
+"\n"
+"Needs root (or CAP_BPF and CAP_PERFMON), a kernel with BTF\n"
+"(/sys/kernel/btf/vmlinux) and tracepoints; no kprobes are used.\n"
+"\n"
+"Examples:\n"
+"  iostorm -p $(pgrep -f train.py) -d 60       one minute of a running job\n"
+"  iostorm --json run.json -- python train.py  a whole run, report as JSON\n";
+
+static const struct option long_opts[] = {
+	{ "pid", required_argument, NULL, 'p' },
+	{ "all", no_argument, NULL, 'a' },
+	{ "cgroup", required_argument, NULL, 'C' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "json", required_argument, NULL, 'j' },
+	{ "top", required_argument, NULL, 'T' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "drain", required_argument, NULL, 'D' },
+	{ "map-files", required_argument, NULL, 'M' },
+	{ "threshold", required_argument, NULL, 'H' },
+	{ "listen", required_argument, NULL, 'L' },
+	{ "prom-file", required_argument, NULL, 'P' },
+	{ "job", required_argument, NULL, 'J' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{}
+};
+
+static int bad_value(const char *opt, const char *arg, const char *want)
+{
+	pr_err("invalid value '%s' for %s: %s", arg, opt, want);
+	return -EINVAL;
+}
+
+static int parse_seconds(const char *opt, const char *arg, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || *end || !(v > 0) || v > 1e9)
+		return bad_value(opt, arg, "expected a positive number of seconds");
+	*out = v;
+	return 0;
+}
+
+static int parse_uint(const char *opt, const char *arg, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < min || v > max) {
+		char want[64];
+
+		snprintf(want, sizeof(want), "expected a whole number from %ld to %ld",
+			 min, max);
+		return bad_value(opt, arg, want);
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_pids(struct options *o, const char *arg)
+{
+	char *copy = strdup(arg), *tok, *save = NULL;
+	long pid;
+	int err = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		pid_t *p;
+
+		err = parse_uint("-p", tok, 1, INT_MAX, &pid);
+		if (err)
+			break;
+		p = realloc(o->pids, (o->nr_pids + 1) * sizeof(*p));
+		if (!p) {
+			err = -ENOMEM;
+			break;
+		}
+		o->pids = p;
+		o->pids[o->nr_pids++] = pid;
+	}
+	free(copy);
+	if (!err && !o->nr_pids)
+		err = bad_value("-p", arg, "expected PID[,PID...]");
+	return err;
+}
+
+static int parse_one(struct options *o, int c, const char *arg)
+{
+	long v;
+	int err;
+
+	switch (c) {
+	case 'p':
+		return parse_pids(o, arg);
+	case 'a':
+		o->mode = SCOPE_ALL;
+		return 0;
+	case 'C':
+		o->mode = SCOPE_CGROUP;
+		o->cgroup = arg;
+		return 0;
+	case 'd':
+		return parse_seconds("-d", arg, &o->duration);
+	case 'i':
+		return parse_seconds("-i", arg, &o->interval);
+	case 'D':
+		return parse_seconds("--drain", arg, &o->drain);
+	case 'j':
+		o->json = arg;
+		return 0;
+	case 'T':
+		err = parse_uint("-T", arg, 0, 1000000, &v);
+		o->top = v;
+		return err;
+	case 'M':
+		err = parse_uint("--map-files", arg, 1024, 1 << 22, &v);
+		o->map_files = v;
+		return err;
+	case 'q':
+		o->quiet = true;
+		return 0;
+	case 'H':
+		if (!strcmp(arg, "list")) {
+			thresholds__print(stdout);
+			return 1;
+		}
+		return thresholds__set(o->thresholds, arg);
+	case 'L': {
+		struct sockaddr_storage sa;
+		socklen_t len;
+
+		if (prom__parse_addr(arg, &sa, &len))
+			return bad_value("--listen", arg, "expected ADDR:PORT, e.g. 127.0.0.1:9436");
+		o->listen = arg;
+		return 0;
+	}
+	case 'P':
+		o->prom_file = arg;
+		return 0;
+	case 'J':
+		o->job = arg;
+		return 0;
+	case 'v':
+		o->verbose = true;
+		return 0;
+	case 'h':
+		fputs(usage, stdout);
+		return 1;
+	case 'V':
+		printf("iostorm %s\n", IOSTORM_VERSION);
+		return 1;
+	default:
+		fprintf(stderr, "Try 'iostorm --help' for more information.\n");
+		return -EINVAL;
+	}
+}
+
+/* Exactly one of -p, -a, --cgroup and COMMAND says what to trace. */
+static int check_scope(struct options *o)
+{
+	int n = (o->nr_pids > 0) + (o->mode == SCOPE_ALL) +
+		(o->mode == SCOPE_CGROUP) + (o->cmd != NULL);
+
+	if (n == 1)
+		return 0;
+	if (n)
+		pr_err("give only one of -p, -a, --cgroup and a COMMAND");
+	else
+		pr_err("nothing to trace: give -p PID, -a, --cgroup PATH or -- COMMAND");
+	fprintf(stderr, "Try 'iostorm --help' for more information.\n");
+	return -EINVAL;
+}
+
+int options__parse(struct options *o, int argc, char **argv)
+{
+	int c, err;
+
+	memset(o, 0, sizeof(*o));
+	o->thresholds = calloc(1, sizeof(*o->thresholds));
+	if (!o->thresholds)
+		return -ENOMEM;
+	thresholds__defaults(o->thresholds);
+	o->mode = SCOPE_PIDS;
+	o->top = 10;
+	o->drain = 1.0;
+	o->map_files = 32768;
+	opterr = 1;
+	/* '+': stop at the first non-option, the start of COMMAND. */
+	while ((c = getopt_long(argc, argv, "+p:ad:i:j:T:qvhV", long_opts, NULL)) != -1) {
+		err = parse_one(o, c, optarg);
+		if (err)
+			return err;
+	}
+	if (optind < argc)
+		o->cmd = &argv[optind];
+	if (o->quiet && !o->json && !o->listen && !o->prom_file) {
+		pr_err("-q without --json, --listen or --prom-file would print nothing");
+		return -EINVAL;
+	}
+	return check_scope(o);
+}
+
+void options__free(struct options *o)
+{
+	free(o->pids);
+	o->pids = NULL;
+	free(o->thresholds);
+	o->thresholds = NULL;
+}

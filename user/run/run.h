@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* `iostorm [options] TARGET`: trace a target and report on it. */
+#ifndef RUN_RUN_H
+#define RUN_RUN_H
+
+/*
+ * The tracing command, argv as main()'s. Returns the exit status the
+ * README documents: 0, 1 (could not trace or report), 2 (bad command line),
+ * or a launched COMMAND's own status.
+ */
+int run__main(int argc, char **argv);
+
+#endif /* RUN_RUN_H */
