@@ -1,0 +1,688 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The golden trace, see fixture.h. Files and threads go through the
+ * store's merges, as drain.c feeds them; the global counters and the read
+ * histograms are summed from the same entries, so the totals agree with
+ * the tables. The block layer is filled as block__read() leaves it.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fixture.h"
+#include "hist.h"
+
+#define US		1000ULL			/* ns */
+#define MS		1000000ULL
+#define SEC		1000000000ULL
+#define KIB		1024ULL
+#define MIB		(1024ULL * 1024)
+#define T0		(5 * SEC)		/* the trace starts, CLOCK_MONOTONIC */
+#define TRACE_SECS	60
+
+#define DEV_DATA	(259 << 20 | 1)		/* nvme0n1p1: /data */
+#define DEV_ROOT	(8 << 20 | 1)		/* sda1: / */
+#define DEV_ANON	(0 << 20 | 47)		/* an overlayfs: paths unknown */
+#define DISK_NVME	(259 << 20 | 0)
+#define DISK_SDA	(8 << 20 | 0)
+#define TGID		4242
+
+/* The metadata calls of a network file system: slow opens and stats. */
+#define OPEN_NS		(800 * US)
+#define STAT_NS		(300 * US)
+#define CLOSE_NS	(20 * US)
+#define GETDENTS_NS	(1500 * US)
+#define EOF_READ_NS	(2 * US)
+
+/* ---- files ---- */
+
+static void count_file(struct trace *t, const struct file_stats *fs)
+{
+	__u64 *c = t->counters;
+
+	c[C_OPENS] += fs->opens;
+	c[C_CLOSES] += fs->closes;
+	c[C_STATS] += fs->stats;
+	c[C_READS] += fs->reads;
+	c[C_READ_BYTES] += fs->read_bytes;
+	c[C_READ_NS] += fs->read_ns;
+	c[C_GETDENTS] += fs->getdents;
+	c[C_MMAPS] += fs->mmaps;
+	c[C_FAULTS] += fs->faults;
+	c[C_CACHE_PAGES] += fs->cache_pages;
+	c[C_META_NS] += fs->meta_ns;
+	c[C_FILE_ENTRIES]++;
+}
+
+/*
+ * The read histograms of one entry: eof reads return 0 bytes in
+ * EOF_READ_NS; of the others, one took read_ns_max and the rest share
+ * what is left evenly, each returning an equal part of the bytes.
+ */
+static void hist_reads(struct trace *t, const struct file_stats *fs, __u64 eof)
+{
+	struct hist *lat = &t->hists[H_READ_LAT], *size = &t->hists[H_READ_SIZE];
+	__u64 n = fs->reads - eof, ns = fs->read_ns - eof * EOF_READ_NS;
+
+	hist__add(size, 0, eof);
+	hist__add(lat, EOF_READ_NS, eof);
+	if (!n)
+		return;
+	hist__add(size, fs->read_bytes / n, n);
+	if (n > 1 && fs->read_ns_max) {
+		hist__add(lat, fs->read_ns_max, 1);
+		ns -= fs->read_ns_max;
+		n--;
+	}
+	hist__add(lat, ns / n, n);
+}
+
+/* Merge one interval's entry of a file and count it where the kernel would. */
+static int add_file(struct trace *t, __u32 dev, __u64 ino, const char *path,
+		    struct file_stats fs, __u64 eof_reads)
+{
+	struct file_key k = { .dev = dev, .ino = ino };
+
+	if (path) {
+		snprintf(fs.path, sizeof(fs.path), "%s", path);
+		fs.path_len = strlen(fs.path);
+		fs.flags |= FILE_F_PATH;
+	}
+	if (fs.reads)
+		fs.flags |= FILE_F_READ;
+	/* The kernel keeps both whenever it counts: fill in the obvious. */
+	if (fs.reads > eof_reads && !fs.read_ns_max)
+		fs.read_ns_max = (fs.read_ns - eof_reads * EOF_READ_NS) /
+				 (fs.reads - eof_reads);
+	if (fs.last_ts < fs.first_ts)
+		fs.last_ts = fs.first_ts;
+	count_file(t, &fs);
+	hist_reads(t, &fs, eof_reads);
+	return store__merge_file(&t->store, &k, &fs);
+}
+
+/*
+ * n small images in dir, each opened, stat-ed and read whole (one read,
+ * then one at EOF) once per epoch; first read in a shuffled order.
+ */
+static int add_images(struct trace *t, const char *dir, __u64 ino0, int n, __u64 epochs)
+{
+	char path[64];
+	int err = 0;
+
+	for (int i = 0; i < n && !err; i++) {
+		__u64 size = 98304 + i * 6151, lat = 180 * US + (i % 7) * 40 * US;
+
+		snprintf(path, sizeof(path), "%s/img_%04d.jpg", dir, i);
+		err = add_file(t, DEV_DATA, ino0 + i, path, (struct file_stats){
+			.flags = FILE_F_REG, .size = size, .opens = epochs,
+			.closes = epochs, .stats = epochs, .reads = 2 * epochs,
+			.read_bytes = epochs * size,
+			.read_ns = epochs * (lat + EOF_READ_NS), .read_ns_max = 4 * lat,
+			.reads_consec = epochs, .reads_seq = epochs, .first_end = size,
+			.last_end = size, .max_end = size,
+			.meta_ns = epochs * (OPEN_NS + STAT_NS + CLOSE_NS),
+			.cache_pages = (size + 4095) / 4096 * (i % 5 ? 1 : 2),
+			.first_ts = T0 + (i * 7 % n) * 10 * MS,
+			.last_ts = T0 + 50 * SEC + i * MS }, epochs);
+	}
+	return err;
+}
+
+/*
+ * A 256 MiB TFRecord shard read in 1 MiB reads over two intervals: 128
+ * MiB, then 64 more from where the first stopped (the last shard is
+ * still in its first interval at the end).
+ */
+static int add_shard(struct trace *t, int i)
+{
+	char path[64];
+	__u64 ino = 3100 + i;
+	int err;
+
+	snprintf(path, sizeof(path), "/data/shards/train-%05d-of-00004.tfrecord", i);
+	err = add_file(t, DEV_DATA, ino, path, (struct file_stats){
+		.flags = FILE_F_REG, .size = 256 * MIB, .opens = 1, .stats = 1,
+		.reads = 128, .read_bytes = 128 * MIB, .read_ns = 128 * 2100 * US,
+		.read_ns_max = 9 * MS, .reads_consec = 127, .reads_seq = 127,
+		.first_end = MIB, .last_end = 128 * MIB, .max_end = 128 * MIB,
+		.meta_ns = OPEN_NS + STAT_NS, .cache_pages = 128 * MIB / 4096,
+		.first_ts = T0 + 2 * SEC + i * 9 * SEC,
+		.last_ts = T0 + 6 * SEC + i * 9 * SEC }, 0);
+	if (err || i == 3)
+		return err;
+	return add_file(t, DEV_DATA, ino, path, (struct file_stats){
+		.flags = FILE_F_REG, .size = 256 * MIB, .closes = 1, .reads = 64,
+		.read_bytes = 64 * MIB, .read_ns = 64 * 1900 * US, .read_ns_max = 6 * MS,
+		.reads_consec = 63, .reads_seq = 63, .first_off = 128 * MIB,
+		.first_end = 129 * MIB, .last_end = 192 * MIB, .max_end = 192 * MIB,
+		.meta_ns = CLOSE_NS, .cache_pages = 64 * MIB / 4096,
+		.first_ts = T0 + 7 * SEC + i * 9 * SEC,
+		.last_ts = T0 + 9 * SEC + i * 9 * SEC }, 0);
+}
+
+/* A shared library: stat, open, its ELF header read, mapped and faulted in. */
+static int add_lib(struct trace *t, __u64 ino, const char *path, __u64 size,
+		   __u64 meta_ns)
+{
+	return add_file(t, DEV_ROOT, ino, path, (struct file_stats){
+		.flags = FILE_F_REG, .size = size, .opens = 1, .closes = 1, .stats = 1,
+		.reads = 1, .read_bytes = 832, .read_ns = 45 * US, .first_end = 832,
+		.last_end = 832, .max_end = 832, .meta_ns = meta_ns, .mmaps = 4,
+		.faults = size / 4096 / 8, .cache_pages = size / 4096 / 6,
+		.first_ts = T0 + ino % 100 * US, .last_ts = T0 + 300 * MS }, 0);
+}
+
+static int add_libs(struct trace *t)
+{
+	return add_lib(t, 1310721, "/usr/lib/x86_64-linux-gnu/libcudnn_ops_infer.so.8",
+		       101654512, 40 * US) ?:
+	       add_lib(t, 1310722, "/usr/lib/x86_64-linux-gnu/libstdc++.so.6.0.30",
+		       2190440, 40 * US) ?:
+	       /* Its directory walked by a cold import: slow to find. */
+	       add_lib(t, 1310723, "/usr/local/lib/python3.11/dist-packages/numpy/core/"
+		       "_multiarray_umath.cpython-311-x86_64-linux-gnu.so", 7185784,
+		       70 * MS) ?:
+	       add_file(t, DEV_ROOT, 1310724, "/etc/ld.so.cache", (struct file_stats){
+			.flags = FILE_F_REG, .size = 61202, .opens = 3, .closes = 3,
+			.stats = 3, .mmaps = 3, .meta_ns = 3 * 35 * US, .cache_pages = 15,
+			.first_ts = T0 }, 0) ?:
+	       add_file(t, DEV_ROOT, 1310725, "/etc/passwd", (struct file_stats){
+			.flags = FILE_F_REG, .size = 2895, .stats = 4, .meta_ns = 4 * 9 * US,
+			.first_ts = T0 + 10 * MS }, 0);
+}
+
+/* A checkpoint: its pickle records read at scattered offsets, the rest mapped. */
+static int add_checkpoint(struct trace *t)
+{
+	return add_file(t, DEV_ROOT, 393219,
+			"/home/user/.cache/torch/hub/checkpoints/resnet50-0676ba61.pth",
+			(struct file_stats){
+			.flags = FILE_F_REG, .size = 102530333, .opens = 1, .closes = 1,
+			.stats = 2, .reads = 6, .read_bytes = 6 * 4096, .read_ns = 6 * 400 * US,
+			.read_ns_max = 1200 * US, .reads_consec = 1, .reads_seq = 2,
+			.first_off = 102400000, .first_end = 102404096, .last_end = 73728,
+			.max_end = 102530333, .meta_ns = 2 * 60 * US, .mmaps = 1,
+			.faults = 2503, .cache_pages = 25032, .first_ts = T0 + SEC,
+			.last_ts = T0 + 3 * SEC }, 0);
+}
+
+/* labels.csv: first seen by a relative stat, then opened and read in order. */
+static int add_labels(struct trace *t)
+{
+	return add_file(t, DEV_DATA, 1500, "/data/./train/../train/labels.csv",
+			(struct file_stats){
+			.flags = FILE_F_REG | FILE_F_RELPATH, .size = 245760, .stats = 1,
+			.meta_ns = STAT_NS, .first_ts = T0 + 400 * MS }, 0) ?:
+	       add_file(t, DEV_DATA, 1500, "/data/train/labels.csv", (struct file_stats){
+			.flags = FILE_F_REG, .size = 245760, .opens = 1, .closes = 1,
+			.reads = 5, .read_bytes = 245760, .read_ns = 4 * 350 * US + EOF_READ_NS,
+			.reads_consec = 4, .reads_seq = 4, .first_end = 65536,
+			.last_end = 245760, .max_end = 245760, .meta_ns = OPEN_NS + CLOSE_NS,
+			.cache_pages = 60, .last_ts = T0 + 500 * MS }, 1);
+}
+
+/* Directories listed or stat-ed, a stat through "..", paths never resolved. */
+static int add_odd_files(struct trace *t)
+{
+	return add_file(t, DEV_DATA, 900, "/data/train", (struct file_stats){
+			.flags = FILE_F_DIR, .opens = 2, .closes = 2, .stats = 2,
+			.getdents = 14, .meta_ns = 2 * (OPEN_NS + STAT_NS + CLOSE_NS) +
+			14 * GETDENTS_NS, .first_ts = T0 + 200 * MS }, 0) ?:
+	       add_file(t, DEV_DATA, 901, "/data/val", (struct file_stats){
+			.flags = FILE_F_DIR, .opens = 1, .closes = 1, .getdents = 3,
+			.meta_ns = OPEN_NS + CLOSE_NS + 3 * GETDENTS_NS }, 0) ?:
+	       add_file(t, DEV_DATA, 902, "/data/shards", (struct file_stats){
+			.flags = FILE_F_DIR, .stats = 3, .meta_ns = 3 * STAT_NS }, 0) ?:
+	       add_file(t, DEV_DATA, 2100, "/data/train/../val/./meta.json",
+			(struct file_stats){ .flags = FILE_F_REG | FILE_F_RELPATH,
+			.size = 1033, .stats = 8, .meta_ns = 8 * STAT_NS }, 0) ?:
+	       add_file(t, DEV_ANON, 5551, NULL, (struct file_stats){
+			.flags = FILE_F_REG, .size = 40960, .opens = 2, .closes = 2,
+			.reads = 10, .read_bytes = 40960, .read_ns = 10 * 8 * MS,
+			.reads_consec = 4, .reads_seq = 4, .first_end = 4096,
+			.last_end = 20480, .max_end = 40960, .meta_ns = 2 * 25 * US,
+			.cache_pages = 10, .first_ts = T0 + 700 * MS }, 0) ?:
+	       add_file(t, DEV_ANON, 5552, NULL, (struct file_stats){
+			.flags = FILE_F_REG, .size = 512, .stats = 2, .meta_ns = 2 * 8 * US }, 0);
+}
+
+/* A parquet file whose path was longer than the kernel's buffer: its tail. */
+static int add_truncated(struct trace *t)
+{
+	char path[PATH_LEN];
+	int n = 0;
+
+	while (n < PATH_LEN - 64)
+		n += snprintf(path + n, sizeof(path) - n, "/partition=%04d", 2000 + n / 15);
+	snprintf(path + n, sizeof(path) - n, "/part-00017-c000.snappy.parquet");
+	return add_file(t, DEV_DATA, 3000, path, (struct file_stats){
+		.flags = FILE_F_REG | FILE_F_TRUNC, .size = 48 * MIB, .opens = 1,
+		.closes = 1, .stats = 1, .reads = 12, .read_bytes = 12 * MIB,
+		.read_ns = 12 * 9 * MS, .read_ns_max = 25 * MS, .reads_consec = 3,
+		.reads_seq = 6, .first_off = 40 * MIB, .first_end = 41 * MIB,
+		.last_end = 9 * MIB, .max_end = 48 * MIB, .meta_ns = OPEN_NS + STAT_NS + CLOSE_NS,
+		.cache_pages = 12 * MIB / 4096, .first_ts = T0 + 45 * SEC,
+		.last_ts = T0 + 46 * SEC }, 0);
+}
+
+static int fill_files(struct trace *t)
+{
+	int err = add_images(t, "/data/train", 1000, 24, 40) ?:
+		  add_images(t, "/data/val", 2000, 8, 10) ?:
+		  add_libs(t) ?: add_checkpoint(t) ?: add_labels(t) ?:
+		  add_odd_files(t) ?: add_truncated(t);
+
+	for (int i = 0; i < 4 && !err; i++)
+		err = add_shard(t, i);
+	return err;
+}
+
+/* ---- threads ---- */
+
+static int add_thread(struct trace *t, __u32 tid, const char *comm,
+		      struct thread_stats ts)
+{
+	ts.tgid = TGID;
+	snprintf(ts.comm, sizeof(ts.comm), "%s", comm);
+	return store__merge_thread(&t->store, tid, &ts);
+}
+
+/* The main thread, a tf.data pool of three, two PyTorch workers, an idle helper. */
+static int fill_threads(struct trace *t)
+{
+	int err = add_thread(t, TGID, "python3", (struct thread_stats){
+		.opens = 12, .reads = 17, .read_bytes = 270336, .read_ns = 4 * MS,
+		.stats = 12, .meta_ns = 2 * MS, .cache_pages = 50100,
+		.cpu_ns = 21300 * MS, .io_wait_ns = 400 * MS, .runq_ns = 900 * MS,
+		.sleep_ns = 37400 * MS });
+
+	for (int i = 1; i <= 3 && !err; i++) {
+		char comm[COMM_LEN];
+
+		snprintf(comm, sizeof(comm), "tf_data_%d", i);
+		err = add_thread(t, 4300 + i, comm, (struct thread_stats){
+			.opens = 340 - i * 7, .reads = 680 - i * 14,
+			.read_bytes = (41 - i) * MIB, .read_ns = (150 - i * 3) * MS,
+			.stats = 340 - i * 7, .meta_ns = (380 - i * 8) * MS,
+			.cache_pages = 2900 + i * 13, .cpu_ns = (9100 + i * 700) * MS,
+			.io_wait_ns = 31 * SEC, .runq_ns = 2200 * MS,
+			.sleep_ns = (17700 - i * 700) * MS });
+	}
+	for (int i = 0; i < 2 && !err; i++)
+		err = add_thread(t, 4401 + i, "pt_data_worker", (struct thread_stats){
+			.opens = 2 - i, .reads = 384 - i * 64, .read_bytes = (384 - i * 64) * MIB,
+			.read_ns = (790 - i * 150) * MS, .stats = 2, .meta_ns = 3 * MS,
+			.cache_pages = (96 - i * 16) * 256, .cpu_ns = 14 * SEC,
+			.io_wait_ns = 12 * SEC, .runq_ns = 300 * MS, .sleep_ns = 33700 * MS });
+	/* A second interval of tf_data_1: merged into the same record. */
+	return err ?: add_thread(t, 4301, "tf_data_1", (struct thread_stats){
+			.opens = 9, .reads = 18, .read_bytes = MIB, .read_ns = 4 * MS,
+			.stats = 9, .meta_ns = 10 * MS, .cpu_ns = 300 * MS,
+			.io_wait_ns = 600 * MS, .sleep_ns = 100 * MS }) ?:
+		add_thread(t, 4243, "jemalloc_bg_thd", (struct thread_stats){
+			.cpu_ns = 20 * MS, .sleep_ns = 59980 * MS });
+}
+
+/* ---- block layer ---- */
+
+static void nvme_stats(struct blk_dev *d)
+{
+	d->dev = DISK_NVME;
+	snprintf(d->name, sizeof(d->name), "nvme0n1");
+	d->st[BLK_READ][WHO_TARGET] = (struct blk_stats){
+		.reqs = 1800, .bytes = 1300 * 64 * KIB + 500 * 512 * KIB,
+		.total_ns = 1620 * MS, .queue_ns = 120 * MS, .device_ns = 1500 * MS,
+		.seq = 700, .small = 1300, .merged = 40 };
+	d->st[BLK_READ][WHO_KTHREAD] = (struct blk_stats){
+		.reqs = 60, .bytes = 60 * 128 * KIB, .total_ns = 42 * MS, .queue_ns = 3 * MS,
+		.device_ns = 39 * MS, .seq = 50, .small = 60 };
+	d->st[BLK_READ][WHO_OTHER] = (struct blk_stats){
+		.reqs = 150, .bytes = 150 * 16 * KIB, .total_ns = 45 * MS, .queue_ns = 3 * MS,
+		.device_ns = 42 * MS, .seq = 20, .small = 150 };
+	d->st[BLK_WRITE][WHO_TARGET] = (struct blk_stats){
+		.reqs = 12, .bytes = 12 * 4 * KIB, .total_ns = 6 * MS, .queue_ns = 600 * US,
+		.device_ns = 5400 * US, .small = 12 };
+	d->st[BLK_WRITE][WHO_KTHREAD] = (struct blk_stats){
+		.reqs = 300, .bytes = 300 * 64 * KIB, .total_ns = 360 * MS, .queue_ns = 60 * MS,
+		.device_ns = 300 * MS, .seq = 240, .small = 300, .merged = 35 };
+	d->st[BLK_FLUSH][WHO_KTHREAD] = (struct blk_stats){
+		.reqs = 20, .total_ns = 40 * MS, .device_ns = 40 * MS };
+	d->st[BLK_DISCARD][WHO_OTHER] = (struct blk_stats){
+		.reqs = 2, .bytes = 2 * MIB, .total_ns = 10 * MS, .device_ns = 10 * MS };
+	d->busy_ns[SCOPE_DEVICE] = 22400 * MS;
+	d->busy_ns[SCOPE_TARGET] = 14100 * MS;
+	d->unfinished[BLK_READ] = 1;
+	d->untracked[BLK_WRITE] = 3;
+}
+
+static void sda_stats(struct blk_dev *d)
+{
+	d->dev = DISK_SDA;
+	snprintf(d->name, sizeof(d->name), "sda");
+	d->st[BLK_READ][WHO_TARGET] = (struct blk_stats){
+		.reqs = 40, .bytes = 40 * 32 * KIB, .total_ns = 10 * MS, .queue_ns = 1200 * US,
+		.device_ns = 8800 * US, .seq = 12, .small = 40 };
+	d->st[BLK_WRITE][WHO_OTHER] = (struct blk_stats){
+		.reqs = 500, .bytes = 500 * 8 * KIB, .total_ns = 200 * MS, .queue_ns = 25 * MS,
+		.device_ns = 175 * MS, .seq = 420, .small = 500, .merged = 80 };
+	d->st[BLK_FLUSH][WHO_OTHER] = (struct blk_stats){
+		.reqs = 40, .total_ns = 32 * MS, .device_ns = 32 * MS };
+	d->busy_ns[SCOPE_DEVICE] = 3100 * MS;
+	d->busy_ns[SCOPE_TARGET] = 10 * MS;
+}
+
+/* The devices' counts, the target's busiest first as block__read() sorts them. */
+static int block_devs(struct block *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->devs = calloc(2, sizeof(*b->devs));
+	if (!b->devs)
+		return -ENOMEM;
+	b->nr_devs = 2;
+	nvme_stats(&b->devs[0]);
+	sda_stats(&b->devs[1]);
+	b->start_ns = T0;
+	b->end_ns = T0 + TRACE_SECS * SEC;
+	return 0;
+}
+
+/* One histogram sample set: the target's go into both scopes. */
+struct blk_sample {
+	int dev;		/* index into block.devs */
+	int op;
+	int hist;		/* H_BLK_* */
+	int who;		/* SCOPE_TARGET: both scopes; SCOPE_DEVICE: device only */
+	__u64 v, n;
+};
+
+static const struct blk_sample blk_samples[] = {
+	{ 0, BLK_READ, H_BLK_QUEUE_LAT, SCOPE_TARGET, 40 * US, 1500 },
+	{ 0, BLK_READ, H_BLK_QUEUE_LAT, SCOPE_TARGET, 200 * US, 300 },
+	{ 0, BLK_READ, H_BLK_DEV_LAT, SCOPE_TARGET, 600 * US, 1300 },
+	{ 0, BLK_READ, H_BLK_DEV_LAT, SCOPE_TARGET, 1400 * US, 500 },
+	{ 0, BLK_READ, H_BLK_TOTAL_LAT, SCOPE_TARGET, 650 * US, 1300 },
+	{ 0, BLK_READ, H_BLK_TOTAL_LAT, SCOPE_TARGET, 1550 * US, 499 },
+	{ 0, BLK_READ, H_BLK_TOTAL_LAT, SCOPE_TARGET, 38 * MS, 1 },
+	{ 0, BLK_READ, H_BLK_SIZE, SCOPE_TARGET, 64 * KIB, 1300 },
+	{ 0, BLK_READ, H_BLK_SIZE, SCOPE_TARGET, 512 * KIB, 500 },
+	{ 0, BLK_READ, H_BLK_INFLIGHT, SCOPE_TARGET, 1, 900 },
+	{ 0, BLK_READ, H_BLK_INFLIGHT, SCOPE_TARGET, 2, 600 },
+	{ 0, BLK_READ, H_BLK_INFLIGHT, SCOPE_TARGET, 6, 300 },
+	{ 0, BLK_READ, H_BLK_TOTAL_LAT, SCOPE_DEVICE, 300 * US, 210 },
+	{ 0, BLK_READ, H_BLK_DEV_LAT, SCOPE_DEVICE, 280 * US, 210 },
+	{ 0, BLK_READ, H_BLK_QUEUE_LAT, SCOPE_DEVICE, 20 * US, 210 },
+	{ 0, BLK_READ, H_BLK_SIZE, SCOPE_DEVICE, 16 * KIB, 150 },
+	{ 0, BLK_READ, H_BLK_SIZE, SCOPE_DEVICE, 128 * KIB, 60 },
+	{ 0, BLK_WRITE, H_BLK_QUEUE_LAT, SCOPE_TARGET, 50 * US, 12 },
+	{ 0, BLK_WRITE, H_BLK_DEV_LAT, SCOPE_TARGET, 450 * US, 12 },
+	{ 0, BLK_WRITE, H_BLK_TOTAL_LAT, SCOPE_TARGET, 500 * US, 12 },
+	{ 0, BLK_WRITE, H_BLK_QUEUE_LAT, SCOPE_DEVICE, 200 * US, 300 },
+	{ 0, BLK_WRITE, H_BLK_DEV_LAT, SCOPE_DEVICE, 1000 * US, 300 },
+	{ 0, BLK_WRITE, H_BLK_SIZE, SCOPE_TARGET, 4 * KIB, 12 },
+	{ 0, BLK_WRITE, H_BLK_TOTAL_LAT, SCOPE_DEVICE, 1200 * US, 300 },
+	{ 0, BLK_WRITE, H_BLK_SIZE, SCOPE_DEVICE, 64 * KIB, 300 },
+	{ 0, BLK_FLUSH, H_BLK_TOTAL_LAT, SCOPE_DEVICE, 2 * MS, 20 },
+	{ 1, BLK_READ, H_BLK_QUEUE_LAT, SCOPE_TARGET, 30 * US, 40 },
+	{ 1, BLK_READ, H_BLK_DEV_LAT, SCOPE_TARGET, 220 * US, 40 },
+	{ 1, BLK_READ, H_BLK_TOTAL_LAT, SCOPE_TARGET, 250 * US, 40 },
+	{ 1, BLK_READ, H_BLK_SIZE, SCOPE_TARGET, 32 * KIB, 40 },
+	{ 1, BLK_WRITE, H_BLK_QUEUE_LAT, SCOPE_DEVICE, 50 * US, 500 },
+	{ 1, BLK_WRITE, H_BLK_DEV_LAT, SCOPE_DEVICE, 350 * US, 500 },
+	{ 1, BLK_WRITE, H_BLK_TOTAL_LAT, SCOPE_DEVICE, 400 * US, 500 },
+	{ 1, BLK_WRITE, H_BLK_SIZE, SCOPE_DEVICE, 8 * KIB, 500 },
+	{ 1, BLK_FLUSH, H_BLK_TOTAL_LAT, SCOPE_DEVICE, 800 * US, 40 },
+};
+
+/* d's histogram, allocated on first use as block__read() does. */
+static int blk_add(struct blk_dev *d, int op, int hist, int scope, __u64 v, __u64 n)
+{
+	struct hist **h = &d->hists[op][hist - H_BLK_QUEUE_LAT][scope];
+
+	if (!*h)
+		*h = calloc(1, sizeof(**h));
+	if (!*h)
+		return -ENOMEM;
+	hist__add(*h, v, n);
+	return 0;
+}
+
+static int block_hists(struct block *b)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < sizeof(blk_samples) / sizeof(blk_samples[0]) && !err; i++) {
+		const struct blk_sample *s = &blk_samples[i];
+		struct blk_dev *d = &b->devs[s->dev];
+
+		err = blk_add(d, s->op, s->hist, SCOPE_DEVICE, s->v, s->n);
+		if (!err && s->who == SCOPE_TARGET)
+			err = blk_add(d, s->op, s->hist, SCOPE_TARGET, s->v, s->n);
+	}
+	return err;
+}
+
+/* /proc/diskstats at the start: an idle loop device too, never traced. */
+static const char *const ds_lines[] = {
+	"   7       0 loop0 529 1 28770 526 64 304 95120 77 0 156 633 2 0 1048584 9 18 28\n",
+	"   8       0 sda 120033 4410 9012345 60123 300221 150234 8812345 400123 0 250123 "
+	"460246 0 0 0 0 9021 3012\n",
+	" 259       0 nvme0n1 5123456 12345 812345678 3123456 2345678 345678 123456789 "
+	"2345678 0 4123456 5469134 1234 0 456789 1234 45678 23456\n",
+};
+
+/* What the window added to each line of ds_lines, the same devices' counts. */
+static const struct diskstat ds_deltas[] = {
+	{ .dev = 7 << 20 },
+	{ .dev = DISK_SDA, .reads = 40, .read_sectors = 2560, .read_ms = 10,
+	  .writes = 500, .writes_merged = 80, .write_sectors = 8000, .write_ms = 200,
+	  .io_ms = 3100, .weighted_ms = 242, .flushes = 40, .flush_ms = 32 },
+	{ .dev = DISK_NVME, .reads = 2010, .reads_merged = 40, .read_sectors = 698560,
+	  .read_ms = 1707, .writes = 312, .writes_merged = 35, .write_sectors = 38496,
+	  .write_ms = 366, .in_flight = 1, .io_ms = 22400, .weighted_ms = 2123,
+	  .discards = 2, .discard_sectors = 4096, .discard_ms = 10, .flushes = 20,
+	  .flush_ms = 40 },
+};
+
+static void diskstat_add(struct diskstat *d, const struct diskstat *add)
+{
+	d->reads += add->reads;
+	d->reads_merged += add->reads_merged;
+	d->read_sectors += add->read_sectors;
+	d->read_ms += add->read_ms;
+	d->writes += add->writes;
+	d->writes_merged += add->writes_merged;
+	d->write_sectors += add->write_sectors;
+	d->write_ms += add->write_ms;
+	d->in_flight = add->in_flight;		/* a level, not a counter */
+	d->io_ms += add->io_ms;
+	d->weighted_ms += add->weighted_ms;
+	d->discards += add->discards;
+	d->discard_sectors += add->discard_sectors;
+	d->discard_ms += add->discard_ms;
+	d->flushes += add->flushes;
+	d->flush_ms += add->flush_ms;
+}
+
+static int block_diskstats(struct block *b)
+{
+	size_t n = sizeof(ds_lines) / sizeof(ds_lines[0]);
+	int err;
+
+	b->ds_start.v = calloc(n, sizeof(struct diskstat));
+	b->ds_end.v = calloc(n, sizeof(struct diskstat));
+	if (!b->ds_start.v || !b->ds_end.v)
+		return -ENOMEM;
+	b->ds_start.n = b->ds_end.n = n;
+	for (size_t i = 0; i < n; i++) {
+		err = diskstats__parse_line(ds_lines[i], &b->ds_start.v[i]);
+		if (err)
+			return err;
+		b->ds_end.v[i] = b->ds_start.v[i];
+		diskstat_add(&b->ds_end.v[i], &ds_deltas[i]);
+	}
+	return 0;
+}
+
+/* ---- the rest: counters no file holds, hists, losses, the run ---- */
+
+/* Opens of pipes and sockets, failures, forks: counted, held by no file. */
+static void fill_counters(struct trace *t)
+{
+	__u64 *c = t->counters;
+
+	c[C_OPENS_OTHER] = 26;
+	c[C_OPENS] += c[C_OPENS_OTHER];
+	c[C_OPEN_ERRORS] = 43;
+	t->open_errnos[ENOENT] = 37;
+	t->open_errnos[EACCES] = 3;
+	t->open_errnos[ENOTDIR] = 2;
+	t->open_errnos[ERRNO_SLOTS - 1] = 1;
+	c[C_READ_ERRORS] = 2;
+	c[C_READS_OTHER] = 310;
+	c[C_STAT_ERRORS] = 9;
+	c[C_FORKS] = 3;
+	c[C_EXITS] = 1;
+}
+
+/* Metadata latencies, as many as the counters say: most slow, a few fast. */
+static void fill_meta_hists(struct trace *t)
+{
+	struct hist *h = t->hists;
+	const __u64 *c = t->counters;
+	__u64 n = c[C_OPENS];
+
+	hist__add(&h[H_OPEN_LAT], 30 * US, n / 5);
+	hist__add(&h[H_OPEN_LAT], 4 * MS, n / 20);
+	hist__add(&h[H_OPEN_LAT], OPEN_NS, n - n / 5 - n / 20);
+	n = c[C_STATS];
+	hist__add(&h[H_STAT_LAT], 12 * US, n / 10);
+	hist__add(&h[H_STAT_LAT], STAT_NS, n - n / 10);
+	hist__add(&h[H_CLOSE_LAT], CLOSE_NS, c[C_CLOSES]);
+	hist__add(&h[H_GETDENTS_LAT], GETDENTS_NS, c[C_GETDENTS]);
+}
+
+static void fill_run(struct trace *t)
+{
+	snprintf(t->target, sizeof(t->target), "command 'python3 train.py --epochs 40' (pid %d)",
+		 TGID);
+	t->duration_s = TRACE_SECS;
+	t->exit_status = 1;
+	t->stopped_by = STOP_TARGET_EXIT;
+	t->lost[L_FILES_FULL] = 12;
+	t->lost[L_INFLIGHT] = 3;
+	t->lost[L_FD_UNRESOLVED] = 5;
+	t->lost[L_STATBUF] = 1;
+	t->lost[L_BLK_REQS_FULL] = 2;
+	t->prog_misses = 4;
+	t->maps_bytes = 63308688;
+}
+
+int fixture__trace(struct trace *t)
+{
+	int err;
+
+	memset(t, 0, sizeof(*t));
+	err = store__init(&t->store);
+	if (err)
+		return err;
+	fill_run(t);
+	err = fill_files(t) ?: fill_threads(t) ?: block_devs(&t->block) ?:
+	      block_hists(&t->block) ?: block_diskstats(&t->block);
+	if (err) {
+		fixture__free(t);
+		return err;
+	}
+	fill_counters(t);
+	fill_meta_hists(t);
+	return 0;
+}
+
+void fixture__free(struct trace *t)
+{
+	block__free(&t->block);
+	store__free(&t->store);
+}
+
+/* ---- interval snapshots ---- */
+
+/*
+ * 46 s into the trace, one second: 25 opens (22 of regular files), 85
+ * reads (70 from the cache, 15 from the device), 42 target block reads on
+ * nvme0n1 busy 310 ms for the target, one on sda.
+ */
+int fixture__snaps(struct interval_snap *a, struct interval_snap *b)
+{
+	struct blk_dev *d;
+	int err;
+
+	memset(a, 0, sizeof(*a));
+	memset(b, 0, sizeof(*b));
+	err = block_devs(&a->block) ?: block_devs(&b->block);
+	if (err) {
+		fixture__snaps_free(a, b);
+		return err;
+	}
+	a->ns = T0 + 45 * SEC;
+	b->ns = a->ns + SEC;
+	a->reg_opens = 650;
+	b->reg_opens = 672;
+	a->counters[C_OPENS] = 700;
+	b->counters[C_OPENS] = 725;
+	a->counters[C_READS] = 1900;
+	b->counters[C_READS] = 1985;
+	a->counters[C_READ_BYTES] = 600 * MIB;
+	b->counters[C_READ_BYTES] = 612 * MIB;
+	hist__add(&a->read_lat, 250 * US, 1900);
+	b->read_lat = a->read_lat;
+	hist__add(&b->read_lat, 250 * US, 70);
+	hist__add(&b->read_lat, 2100 * US, 15);
+	d = &a->block.devs[0];
+	d->st[BLK_READ][WHO_TARGET].reqs -= 42;
+	d->st[BLK_READ][WHO_TARGET].total_ns -= 42 * 900 * US;
+	d->busy_ns[SCOPE_TARGET] -= 310 * MS;
+	a->block.devs[1].st[BLK_READ][WHO_TARGET].reqs -= 1;
+	a->block.devs[1].st[BLK_READ][WHO_TARGET].total_ns -= 250 * US;
+	return 0;
+}
+
+void fixture__snaps_free(struct interval_snap *a, struct interval_snap *b)
+{
+	block__free(&a->block);
+	block__free(&b->block);
+}
+
+/* ---- MemTotal ---- */
+
+static bool meminfo_pinned;
+
+void fixture__pin_meminfo(bool on)
+{
+	meminfo_pinned = on;
+}
+
+/*
+ * Every fopen() of the unit binary comes here (the executable's own
+ * definition wins over libc's); only /proc/meminfo, while pinned, is
+ * answered from memory. evidence.c reads it for MemTotal, which the
+ * page_cache finding prints.
+ */
+FILE *fopen(const char *path, const char *mode)
+{
+	static FILE *(*libc_fopen)(const char *, const char *);
+	static char meminfo[64];
+
+	if (meminfo_pinned && !strcmp(path, "/proc/meminfo")) {
+		int n = snprintf(meminfo, sizeof(meminfo), "MemTotal:       %llu kB\n",
+				 FIXTURE_MEM_TOTAL_KB);
+
+		return fmemopen(meminfo, n, "r");
+	}
+	if (!libc_fopen)
+		libc_fopen = (FILE *(*)(const char *, const char *))dlsym(RTLD_NEXT, "fopen");
+	if (!libc_fopen) {
+		errno = ENOSYS;
+		return NULL;
+	}
+	return libc_fopen(path, mode);
+}

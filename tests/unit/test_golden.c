@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Golden outputs: the text report, the JSON report, the Prometheus metrics
+ * and the interval lines of one fixed, rich trace (fixture.c), byte for
+ * byte as committed in tests/fixtures/golden/. They pin today's output so
+ * that a change meant to move code, not behaviour, shows any difference.
+ * A mismatch leaves the actual output in /tmp and names the diff to run;
+ * IOSTORM_UPDATE_GOLDEN=1 rewrites the golden files instead. The files are
+ * found from the repository root (make unit, tests/run.sh run there), or
+ * in IOSTORM_GOLDEN_DIR.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include "diagnosis.h"
+#include "fixture.h"
+#include "interval.h"
+#include "prom.h"
+#include "report_json.h"
+#include "report_text.h"
+#include "thresholds.h"
+#include "unit.h"
+
+#define GOLDEN_DIR	"tests/fixtures/golden"
+#define GOLDEN_JOB	"resnet50-golden"
+#define GOLDEN_TOP	10
+
+struct text {
+	char *buf;
+	size_t len;
+};
+
+static const char *golden_dir(void)
+{
+	const char *dir = getenv("IOSTORM_GOLDEN_DIR");
+
+	return dir && *dir ? dir : GOLDEN_DIR;
+}
+
+static int read_file(const char *path, struct text *out)
+{
+	FILE *f = fopen(path, "r"), *m;
+	char chunk[4096];
+	size_t n;
+
+	if (!f)
+		return -errno;
+	m = open_memstream(&out->buf, &out->len);
+	if (!m) {
+		fclose(f);
+		return -ENOMEM;
+	}
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		fwrite(chunk, 1, n, m);
+	fclose(f);
+	return fclose(m) ? -ENOMEM : 0;
+}
+
+static int write_file(const char *path, const struct text *t)
+{
+	FILE *f = fopen(path, "w");
+	int err;
+
+	if (!f)
+		return -errno;
+	fwrite(t->buf, 1, t->len, f);
+	err = ferror(f);
+	return fclose(f) || err ? -EIO : 0;
+}
+
+/* 1-based line of the first difference, for the failure message. */
+static int first_diff_line(const struct text *a, const struct text *b)
+{
+	size_t n = a->len < b->len ? a->len : b->len;
+	int line = 1;
+
+	for (size_t i = 0; i < n && a->buf[i] == b->buf[i]; i++)
+		line += a->buf[i] == '\n';
+	return line;
+}
+
+/* The actual output, kept in a directory of its own under /tmp. */
+static void keep_actual(const char *name, const struct text *got, const char *want_path,
+			int line)
+{
+	char dir[] = "/tmp/iostorm-golden.XXXXXX", path[64];
+
+	if (!mkdtemp(dir)) {
+		unit__fail(__FILE__, __LINE__, "%s differs from %s at line %d (cannot "
+			   "keep the actual output: %s)", name, want_path, line, strerror(errno));
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (write_file(path, got))
+		unit__fail(__FILE__, __LINE__, "cannot write '%s'", path);
+	unit__fail(__FILE__, __LINE__, "%s differs from the golden file at line %d: "
+		   "diff -u %s %s (IOSTORM_UPDATE_GOLDEN=1 accepts the new output)",
+		   name, line, want_path, path);
+}
+
+/* Compare got with the golden file name, or rewrite it when asked to. */
+static void golden_check(const char *name, const struct text *got)
+{
+	const char *update = getenv("IOSTORM_UPDATE_GOLDEN");
+	struct text want = {};
+	char path[512];
+	int err;
+
+	snprintf(path, sizeof(path), "%s/%s", golden_dir(), name);
+	if (update && !strcmp(update, "1")) {
+		err = write_file(path, got);
+		if (err)
+			unit__fail(__FILE__, __LINE__, "cannot write '%s': %s", path,
+				   strerror(-err));
+		else
+			fprintf(stderr, "golden: rewrote %s (%zu bytes)\n", path, got->len);
+		return;
+	}
+	err = read_file(path, &want);
+	if (err) {
+		unit__fail(__FILE__, __LINE__, "cannot read golden file '%s': %s (run from "
+			   "the repository root, or set IOSTORM_GOLDEN_DIR)", path,
+			   strerror(-err));
+		return;
+	}
+	if (want.len != got->len || memcmp(want.buf, got->buf, got->len))
+		keep_actual(name, got, path, first_diff_line(&want, got));
+	free(want.buf);
+}
+
+static int text_report(const struct trace *t, struct text *out)
+{
+	struct report_opts o = { .top = GOLDEN_TOP };
+	FILE *f = open_memstream(&out->buf, &out->len);
+	int err;
+
+	if (!f)
+		return -ENOMEM;
+	err = report_text__print(f, t, &o);
+	return fclose(f) ? -ENOMEM : err;
+}
+
+static int json_report(const struct trace *t, struct text *out)
+{
+	char path[] = "/tmp/iostorm-golden-json.XXXXXX";
+	int fd = mkstemp(path), err;
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	err = report_json__write(path, t) ?: read_file(path, out);
+	unlink(path);
+	return err;
+}
+
+static int prom_text(const struct trace *t, struct text *out)
+{
+	FILE *f = open_memstream(&out->buf, &out->len);
+	int err;
+
+	if (!f)
+		return -ENOMEM;
+	err = prom__render(f, t, GOLDEN_JOB);
+	return fclose(f) ? -ENOMEM : err;
+}
+
+typedef int (*render_fn)(const struct trace *t, struct text *out);
+
+static void golden_render(const char *name, render_fn render, const struct trace *t)
+{
+	struct text got = {};
+	int err = render(t, &got);
+
+	if (err)
+		unit__fail(__FILE__, __LINE__, "%s: rendering failed: %s", name, strerror(-err));
+	else
+		golden_check(name, &got);
+	free(got.buf);
+}
+
+/* The reports count page-cache pages in bytes by the machine's page size. */
+static bool page_size_ok(void)
+{
+	if (sysconf(_SC_PAGESIZE) == 4096)
+		return true;
+	unit__fail(__FILE__, __LINE__, "the golden files assume 4 KiB pages, this "
+		   "machine has %ld-byte pages", sysconf(_SC_PAGESIZE));
+	return false;
+}
+
+TEST(golden_reports)
+{
+	struct trace *t = calloc(1, sizeof(*t));
+	struct thresholds th;
+
+	REQUIRE(t);
+	REQUIRE(page_size_ok());
+	REQUIRE(!fixture__trace(t));
+	fixture__pin_meminfo(true);
+	/* Judging is not the fixture's: it measures, the diagnosis judges. */
+	thresholds__defaults(&th);
+	CHECK_EQ_INT(diagnosis__run(&t->diag, t, &th), 0);
+	golden_render("report.txt", text_report, t);
+	golden_render("report.json", json_report, t);
+	golden_render("metrics.prom", prom_text, t);
+	fixture__pin_meminfo(false);
+	fixture__free(t);
+	free(t);
+}
+
+TEST(golden_interval)
+{
+	struct interval_snap *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+	struct text got = {};
+	FILE *f;
+
+	if (!a || !b || fixture__snaps(a, b)) {
+		free(a);
+		free(b);
+		REQUIRE(!"interval snapshots");
+	}
+	f = open_memstream(&got.buf, &got.len);
+	if (f) {
+		interval__header(f);
+		interval__line(f, a, b, "00:00:46");
+		interval__line(f, b, b, "00:00:47");	/* nothing happened: zeros */
+		CHECK(!fclose(f));
+		golden_check("interval.txt", &got);
+	}
+	CHECK(f);
+	free(got.buf);
+	fixture__snaps_free(a, b);
+	free(a);
+	free(b);
+}
