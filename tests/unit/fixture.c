@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fixture.h"
-#include "hist.h"
+#include "model/hist.h"
 
 #define US		1000ULL			/* ns */
 #define MS		1000000ULL

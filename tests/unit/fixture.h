@@ -11,8 +11,8 @@
 #define FIXTURE_H
 
 #include <stdbool.h>
-#include "interval.h"
-#include "trace.h"
+#include "run/interval.h"
+#include "model/trace.h"
 
 /* Fill t (its old contents ignored); 0 or -ENOMEM, then t holds nothing. */
 int fixture__trace(struct trace *t);

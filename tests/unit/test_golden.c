@@ -12,13 +12,13 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "diagnosis.h"
+#include "findings/findings.h"
 #include "fixture.h"
-#include "interval.h"
-#include "prom.h"
-#include "report_json.h"
-#include "report_text.h"
-#include "thresholds.h"
+#include "run/interval.h"
+#include "prom/prom.h"
+#include "report/json.h"
+#include "report/report.h"
+#include "findings/thresholds.h"
 #include "unit.h"
 
 #define GOLDEN_DIR	"tests/fixtures/golden"
