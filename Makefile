@@ -1,5 +1,12 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # iostorm: build, test, check, install, demo. `make V=1` shows the commands.
+#
+# Two halves, as bpftool's bootstrap build: libiostorm-core.a (user/model,
+# findings, report, prom, diff, lib) is compiled without the skeleton on its
+# include path and needs only a C compiler, jansson and libmicrohttpd, so
+# `make unit` runs anywhere; iostorm adds user/collect and user/run, the BPF
+# object (clang, bpftool) and libbpf. `make layers` checks which folder may
+# include which (scripts/check-layers.sh).
 
 OUTPUT ?= .output
 PREFIX ?= /usr/local
@@ -7,6 +14,7 @@ CLANG ?= clang
 BPFTOOL ?= bpftool
 PKG_CONFIG ?= pkg-config
 CC ?= cc
+IOSTORM_VERSION := 0.2.0
 
 ARCH := $(shell uname -m | sed 's/x86_64/x86/' | sed 's/aarch64/arm64/')
 VMLINUX := vmlinux/$(ARCH)/vmlinux.h
@@ -18,21 +26,29 @@ MHD_LIBS := $(shell $(PKG_CONFIG) --libs libmicrohttpd 2>/dev/null || echo -lmic
 
 # System include dirs for the BPF target come after ours (-idirafter), so
 # clang finds asm/types.h and friends without picking up host headers first.
-CLANG_BPF_SYS_INCLUDES := $(shell $(CLANG) -v -E - </dev/null 2>&1 \
+# Recursive (=): only a BPF build runs clang for them.
+CLANG_BPF_SYS_INCLUDES = $(shell $(CLANG) -v -E - </dev/null 2>&1 \
 	| sed -n '/<...> search starts here:/,/End of search list./{ s| \(/.*\)|-idirafter \1|p }')
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/bpf/%.bpf.o,$(BPF_SRCS))
-USER_SRCS := $(filter-out user/main.c,$(wildcard user/*/*.c))
-USER_OBJS := $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(USER_SRCS))
-UNIT_SRCS := $(wildcard tests/unit/*.c)
+CORE_DIRS := model findings report prom diff lib
+CORE_SRCS := $(foreach d,$(CORE_DIRS),$(wildcard user/$(d)/*.c))
+CORE_OBJS := $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(CORE_SRCS))
+TRACE_SRCS := $(wildcard user/collect/*.c user/run/*.c) user/main.c
+TRACE_OBJS := $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(TRACE_SRCS))
+CORE_LIB := $(OUTPUT)/libiostorm-core.a
+UNIT_SRCS := $(wildcard tests/unit/*.c tests/unit/*/*.c)
 
 CFLAGS ?= -g -O2
 CFLAGS += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE \
-	  -I$(OUTPUT) -Ibpf -Iuser $(LIBBPF_CFLAGS) -MMD -MP
-LDLIBS := $(LIBBPF_LIBS) -lelf -lz $(JANSSON_LIBS) $(MHD_LIBS) -lm -lpthread
-BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) \
-	      -Ibpf -Ivmlinux/$(ARCH) $(CLANG_BPF_SYS_INCLUDES) -MMD -MP
+	  -DIOSTORM_VERSION='"$(IOSTORM_VERSION)"' -Ibpf -Iuser -MMD -MP
+# Only collect/ and run/ see the skeleton and libbpf's headers.
+TRACE_CFLAGS := -I$(OUTPUT) $(LIBBPF_CFLAGS)
+CORE_LDLIBS := $(JANSSON_LIBS) $(MHD_LIBS) -lm -lpthread
+LDLIBS := $(LIBBPF_LIBS) -lelf -lz $(CORE_LDLIBS)
+BPF_CFLAGS = -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) \
+	     -Ibpf -Ivmlinux/$(ARCH) $(CLANG_BPF_SYS_INCLUDES) -MMD -MP
 
 ifeq ($(V),1)
 	Q =
@@ -43,11 +59,11 @@ else
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all test check unit install clean demo bench bench-refs
+.PHONY: all test check unit layers install clean demo bench bench-refs
 
 all: iostorm $(OUTPUT)/iostorm-workload
 
-$(OUTPUT) $(OUTPUT)/bpf $(OUTPUT)/user $(OUTPUT)/tests $(OUTPUT)/bench:
+$(OUTPUT) $(OUTPUT)/bpf $(OUTPUT)/tests $(OUTPUT)/bench:
 	$(Q)mkdir -p $@
 
 $(OUTPUT)/bpf/%.bpf.o: bpf/%.bpf.c $(VMLINUX) | $(OUTPUT)/bpf
@@ -63,15 +79,25 @@ $(OUTPUT)/iostorm.skel.h: $(OUTPUT)/iostorm.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name iostorm_bpf > $@
 
-$(OUTPUT)/user/%.o: user/%.c
+$(CORE_OBJS): $(OUTPUT)/user/%.o: user/%.c
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
-# Only the files that load BPF need the skeleton.
-$(OUTPUT)/user/run/run.o $(OUTPUT)/user/collect/probe.o $(OUTPUT)/user/collect/drain.o: $(OUTPUT)/iostorm.skel.h
+$(TRACE_OBJS): $(OUTPUT)/user/%.o: user/%.c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(TRACE_CFLAGS) -c $< -o $@
 
-iostorm: $(OUTPUT)/user/main.o $(USER_OBJS)
+# Only collect/ loads BPF: it alone needs the skeleton.
+$(filter $(OUTPUT)/user/collect/%,$(TRACE_OBJS)): $(OUTPUT)/iostorm.skel.h
+
+$(CORE_LIB): $(CORE_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@
+	$(Q)$(AR) rcs $@ $^
+
+iostorm: $(TRACE_OBJS) $(CORE_LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
 
@@ -79,19 +105,23 @@ $(OUTPUT)/iostorm-workload: tests/workload.c | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -pthread $< -o $@
 
-$(OUTPUT)/unit-tests: $(UNIT_SRCS) $(USER_OBJS) | $(OUTPUT)/tests
+# The unit tests link the core only: no clang, bpftool or libbpf needed.
+$(OUTPUT)/unit-tests: $(UNIT_SRCS) $(CORE_LIB) | $(OUTPUT)/tests
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+	$(Q)$(CC) $(CFLAGS) -Itests/unit $(UNIT_SRCS) $(CORE_LIB) $(CORE_LDLIBS) -o $@
 
 unit: $(OUTPUT)/unit-tests
 	$(Q)$(OUTPUT)/unit-tests
 
-# Unit tests need no root; the BPF and end-to-end tests skip (and say so)
-# without root or BTF.
+layers:
+	$(Q)scripts/check-layers.sh
+
+# Unit tests and CLI tests need no root; the BPF and end-to-end tests skip
+# (and say so) without root or BTF.
 test: all $(OUTPUT)/unit-tests
 	$(Q)tests/run.sh
 
-check: test
+check: layers test
 	$(Q)cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
 		--suppress=missingIncludeSystem -Ibpf -Iuser user/
 

@@ -159,9 +159,9 @@ static __always_inline void blk_hist_add(__u32 dev, __u8 op, __u8 id, __u8 scope
 /* Both scopes of a histogram: the device's, and the target's when it is. */
 static __always_inline void blk_hists_add(struct blk_req *r, __u8 id, __u64 v)
 {
-	blk_hist_add(r->dev, r->op, id, SCOPE_DEVICE, v);
+	blk_hist_add(r->dev, r->op, id, BLK_SCOPE_DEVICE, v);
 	if (r->who == WHO_TARGET)
-		blk_hist_add(r->dev, r->op, id, SCOPE_TARGET, v);
+		blk_hist_add(r->dev, r->op, id, BLK_SCOPE_TARGET, v);
 }
 
 static __always_inline struct blk_dev_state *dev_state(struct request *rq, __u32 dev)
@@ -202,9 +202,9 @@ static __always_inline void leave_device(struct blk_req *r, __u64 now)
 	if (!d)
 		return;
 	bpf_spin_lock(&d->lock);
-	busy_step(d, SCOPE_DEVICE, -1, now);
+	busy_step(d, BLK_SCOPE_DEVICE, -1, now);
 	if (r->who == WHO_TARGET)
-		busy_step(d, SCOPE_TARGET, -1, now);
+		busy_step(d, BLK_SCOPE_TARGET, -1, now);
 	bpf_spin_unlock(&d->lock);
 }
 
@@ -281,10 +281,10 @@ int BPF_PROG(handle_block_rq_issue, struct request *rq)
 	bpf_spin_lock(&d->lock);
 	r->seq = sector == d->next_sector;
 	d->next_sector = end;
-	busy_step(d, SCOPE_DEVICE, 1, now);
+	busy_step(d, BLK_SCOPE_DEVICE, 1, now);
 	if (r->who == WHO_TARGET)
-		busy_step(d, SCOPE_TARGET, 1, now);
-	inflight = d->inflight[SCOPE_DEVICE];
+		busy_step(d, BLK_SCOPE_TARGET, 1, now);
+	inflight = d->inflight[BLK_SCOPE_DEVICE];
 	bpf_spin_unlock(&d->lock);
 	blk_hists_add(r, H_BLK_INFLIGHT, inflight);
 	return 0;

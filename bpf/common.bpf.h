@@ -36,7 +36,7 @@ extern const volatile __u32 targ_mode;
 extern const volatile __u32 targ_self_tgid;
 extern const volatile __u64 targ_cgid;
 
-/* tgid -> 1 for every process of the target (SCOPE_PIDS). */
+/* tgid -> 1 for every process of the target (TARGET_PIDS). */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 65536);
@@ -169,9 +169,9 @@ static __always_inline bool is_target(void)
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
 
 	switch (targ_mode) {
-	case SCOPE_ALL:
+	case TARGET_ALL:
 		return tgid != targ_self_tgid;
-	case SCOPE_CGROUP:
+	case TARGET_CGROUP:
 		return bpf_get_current_cgroup_id() == targ_cgid;
 	default:
 		return bpf_map_lookup_elem(&targets, &tgid) != NULL;
@@ -188,9 +188,9 @@ static __always_inline bool task_is_target(struct task_struct *task)
 	__u32 tgid = task->tgid;
 
 	switch (targ_mode) {
-	case SCOPE_ALL:
+	case TARGET_ALL:
 		return tgid != targ_self_tgid && task->pid != 0;
-	case SCOPE_CGROUP:
+	case TARGET_CGROUP:
 		return task->cgroups->dfl_cgrp->kn->id == targ_cgid;
 	default:
 		return bpf_map_lookup_elem(&targets, &tgid) != NULL;

@@ -8,10 +8,10 @@
 #define IOSTORM_H
 
 /* Scope of the trace: which tasks count as the target. */
-enum scope_mode {
-	SCOPE_PIDS = 0,		/* tgids in the targets map, followed over fork */
-	SCOPE_ALL = 1,		/* every task but iostorm itself */
-	SCOPE_CGROUP = 2,	/* tasks whose cgroup v2 id is targ_cgid */
+enum target_mode {
+	TARGET_PIDS = 0,		/* tgids in the targets map, followed over fork */
+	TARGET_ALL = 1,		/* every task but iostorm itself */
+	TARGET_CGROUP = 2,	/* tasks whose cgroup v2 id is targ_cgid */
 };
 
 /*
@@ -175,8 +175,8 @@ struct blk_stats {
 
 /* Block latency and size histograms, per (device, op, hist, scope). */
 enum blk_scope {
-	SCOPE_DEVICE = 0,	/* every request of the device */
-	SCOPE_TARGET = 1,	/* the target's requests */
+	BLK_SCOPE_DEVICE = 0,	/* every request of the device */
+	BLK_SCOPE_TARGET = 1,	/* the target's requests */
 };
 
 struct blk_hist_key {

@@ -9,7 +9,7 @@
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
-const volatile __u32 targ_mode = SCOPE_PIDS;
+const volatile __u32 targ_mode = TARGET_PIDS;
 const volatile __u32 targ_self_tgid = 0;
 const volatile __u64 targ_cgid = 0;
 
@@ -21,7 +21,7 @@ int BPF_PROG(handle_sched_process_fork, struct task_struct *parent,
 	__u8 one = 1;
 	long err;
 
-	if (targ_mode != SCOPE_PIDS || ptgid == ctgid)
+	if (targ_mode != TARGET_PIDS || ptgid == ctgid)
 		return 0;
 	if (!bpf_map_lookup_elem(&targets, &ptgid))
 		return 0;
@@ -43,7 +43,7 @@ int BPF_PROG(handle_sched_process_exit, struct task_struct *task)
 {
 	__u32 tgid = task->tgid;
 
-	if (targ_mode != SCOPE_PIDS)
+	if (targ_mode != TARGET_PIDS)
 		return 0;
 	if (BPF_CORE_READ(task, signal, live.counter) != 0)
 		return 0;

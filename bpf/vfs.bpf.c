@@ -96,7 +96,7 @@ int BPF_PROG(handle_sys_enter, struct pt_regs *regs, long id)
 	 */
 	task = bpf_get_current_task_btf();
 	in = bpf_task_storage_get(&inflight, task, 0, 0);
-	if (!in || targ_mode == SCOPE_CGROUP) {
+	if (!in || targ_mode == TARGET_CGROUP) {
 		if (!is_target())
 			return 0;
 		in = bpf_task_storage_get(&inflight, task, 0,

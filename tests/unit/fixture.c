@@ -5,11 +5,12 @@
  * histograms are summed from the same entries, so the totals agree with
  * the tables. The block layer is filled as block__read() leaves it.
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include "fixture.h"
+#include "model/diskstats.h"
 #include "model/hist.h"
 
 #define US		1000ULL			/* ns */
@@ -350,8 +351,8 @@ static void nvme_stats(struct blk_dev *d)
 		.reqs = 20, .total_ns = 40 * MS, .device_ns = 40 * MS };
 	d->st[BLK_DISCARD][WHO_OTHER] = (struct blk_stats){
 		.reqs = 2, .bytes = 2 * MIB, .total_ns = 10 * MS, .device_ns = 10 * MS };
-	d->busy_ns[SCOPE_DEVICE] = 22400 * MS;
-	d->busy_ns[SCOPE_TARGET] = 14100 * MS;
+	d->busy_ns[BLK_SCOPE_DEVICE] = 22400 * MS;
+	d->busy_ns[BLK_SCOPE_TARGET] = 14100 * MS;
 	d->unfinished[BLK_READ] = 1;
 	d->untracked[BLK_WRITE] = 3;
 }
@@ -368,8 +369,8 @@ static void sda_stats(struct blk_dev *d)
 		.device_ns = 175 * MS, .seq = 420, .small = 500, .merged = 80 };
 	d->st[BLK_FLUSH][WHO_OTHER] = (struct blk_stats){
 		.reqs = 40, .total_ns = 32 * MS, .device_ns = 32 * MS };
-	d->busy_ns[SCOPE_DEVICE] = 3100 * MS;
-	d->busy_ns[SCOPE_TARGET] = 10 * MS;
+	d->busy_ns[BLK_SCOPE_DEVICE] = 3100 * MS;
+	d->busy_ns[BLK_SCOPE_TARGET] = 10 * MS;
 }
 
 /* The devices' counts, the target's busiest first as block__read() sorts them. */
@@ -392,46 +393,46 @@ struct blk_sample {
 	int dev;		/* index into block.devs */
 	int op;
 	int hist;		/* H_BLK_* */
-	int who;		/* SCOPE_TARGET: both scopes; SCOPE_DEVICE: device only */
+	int who;		/* BLK_SCOPE_TARGET: both scopes; BLK_SCOPE_DEVICE: device only */
 	__u64 v, n;
 };
 
 static const struct blk_sample blk_samples[] = {
-	{ 0, BLK_READ, H_BLK_QUEUE_LAT, SCOPE_TARGET, 40 * US, 1500 },
-	{ 0, BLK_READ, H_BLK_QUEUE_LAT, SCOPE_TARGET, 200 * US, 300 },
-	{ 0, BLK_READ, H_BLK_DEV_LAT, SCOPE_TARGET, 600 * US, 1300 },
-	{ 0, BLK_READ, H_BLK_DEV_LAT, SCOPE_TARGET, 1400 * US, 500 },
-	{ 0, BLK_READ, H_BLK_TOTAL_LAT, SCOPE_TARGET, 650 * US, 1300 },
-	{ 0, BLK_READ, H_BLK_TOTAL_LAT, SCOPE_TARGET, 1550 * US, 499 },
-	{ 0, BLK_READ, H_BLK_TOTAL_LAT, SCOPE_TARGET, 38 * MS, 1 },
-	{ 0, BLK_READ, H_BLK_SIZE, SCOPE_TARGET, 64 * KIB, 1300 },
-	{ 0, BLK_READ, H_BLK_SIZE, SCOPE_TARGET, 512 * KIB, 500 },
-	{ 0, BLK_READ, H_BLK_INFLIGHT, SCOPE_TARGET, 1, 900 },
-	{ 0, BLK_READ, H_BLK_INFLIGHT, SCOPE_TARGET, 2, 600 },
-	{ 0, BLK_READ, H_BLK_INFLIGHT, SCOPE_TARGET, 6, 300 },
-	{ 0, BLK_READ, H_BLK_TOTAL_LAT, SCOPE_DEVICE, 300 * US, 210 },
-	{ 0, BLK_READ, H_BLK_DEV_LAT, SCOPE_DEVICE, 280 * US, 210 },
-	{ 0, BLK_READ, H_BLK_QUEUE_LAT, SCOPE_DEVICE, 20 * US, 210 },
-	{ 0, BLK_READ, H_BLK_SIZE, SCOPE_DEVICE, 16 * KIB, 150 },
-	{ 0, BLK_READ, H_BLK_SIZE, SCOPE_DEVICE, 128 * KIB, 60 },
-	{ 0, BLK_WRITE, H_BLK_QUEUE_LAT, SCOPE_TARGET, 50 * US, 12 },
-	{ 0, BLK_WRITE, H_BLK_DEV_LAT, SCOPE_TARGET, 450 * US, 12 },
-	{ 0, BLK_WRITE, H_BLK_TOTAL_LAT, SCOPE_TARGET, 500 * US, 12 },
-	{ 0, BLK_WRITE, H_BLK_QUEUE_LAT, SCOPE_DEVICE, 200 * US, 300 },
-	{ 0, BLK_WRITE, H_BLK_DEV_LAT, SCOPE_DEVICE, 1000 * US, 300 },
-	{ 0, BLK_WRITE, H_BLK_SIZE, SCOPE_TARGET, 4 * KIB, 12 },
-	{ 0, BLK_WRITE, H_BLK_TOTAL_LAT, SCOPE_DEVICE, 1200 * US, 300 },
-	{ 0, BLK_WRITE, H_BLK_SIZE, SCOPE_DEVICE, 64 * KIB, 300 },
-	{ 0, BLK_FLUSH, H_BLK_TOTAL_LAT, SCOPE_DEVICE, 2 * MS, 20 },
-	{ 1, BLK_READ, H_BLK_QUEUE_LAT, SCOPE_TARGET, 30 * US, 40 },
-	{ 1, BLK_READ, H_BLK_DEV_LAT, SCOPE_TARGET, 220 * US, 40 },
-	{ 1, BLK_READ, H_BLK_TOTAL_LAT, SCOPE_TARGET, 250 * US, 40 },
-	{ 1, BLK_READ, H_BLK_SIZE, SCOPE_TARGET, 32 * KIB, 40 },
-	{ 1, BLK_WRITE, H_BLK_QUEUE_LAT, SCOPE_DEVICE, 50 * US, 500 },
-	{ 1, BLK_WRITE, H_BLK_DEV_LAT, SCOPE_DEVICE, 350 * US, 500 },
-	{ 1, BLK_WRITE, H_BLK_TOTAL_LAT, SCOPE_DEVICE, 400 * US, 500 },
-	{ 1, BLK_WRITE, H_BLK_SIZE, SCOPE_DEVICE, 8 * KIB, 500 },
-	{ 1, BLK_FLUSH, H_BLK_TOTAL_LAT, SCOPE_DEVICE, 800 * US, 40 },
+	{ 0, BLK_READ, H_BLK_QUEUE_LAT, BLK_SCOPE_TARGET, 40 * US, 1500 },
+	{ 0, BLK_READ, H_BLK_QUEUE_LAT, BLK_SCOPE_TARGET, 200 * US, 300 },
+	{ 0, BLK_READ, H_BLK_DEV_LAT, BLK_SCOPE_TARGET, 600 * US, 1300 },
+	{ 0, BLK_READ, H_BLK_DEV_LAT, BLK_SCOPE_TARGET, 1400 * US, 500 },
+	{ 0, BLK_READ, H_BLK_TOTAL_LAT, BLK_SCOPE_TARGET, 650 * US, 1300 },
+	{ 0, BLK_READ, H_BLK_TOTAL_LAT, BLK_SCOPE_TARGET, 1550 * US, 499 },
+	{ 0, BLK_READ, H_BLK_TOTAL_LAT, BLK_SCOPE_TARGET, 38 * MS, 1 },
+	{ 0, BLK_READ, H_BLK_SIZE, BLK_SCOPE_TARGET, 64 * KIB, 1300 },
+	{ 0, BLK_READ, H_BLK_SIZE, BLK_SCOPE_TARGET, 512 * KIB, 500 },
+	{ 0, BLK_READ, H_BLK_INFLIGHT, BLK_SCOPE_TARGET, 1, 900 },
+	{ 0, BLK_READ, H_BLK_INFLIGHT, BLK_SCOPE_TARGET, 2, 600 },
+	{ 0, BLK_READ, H_BLK_INFLIGHT, BLK_SCOPE_TARGET, 6, 300 },
+	{ 0, BLK_READ, H_BLK_TOTAL_LAT, BLK_SCOPE_DEVICE, 300 * US, 210 },
+	{ 0, BLK_READ, H_BLK_DEV_LAT, BLK_SCOPE_DEVICE, 280 * US, 210 },
+	{ 0, BLK_READ, H_BLK_QUEUE_LAT, BLK_SCOPE_DEVICE, 20 * US, 210 },
+	{ 0, BLK_READ, H_BLK_SIZE, BLK_SCOPE_DEVICE, 16 * KIB, 150 },
+	{ 0, BLK_READ, H_BLK_SIZE, BLK_SCOPE_DEVICE, 128 * KIB, 60 },
+	{ 0, BLK_WRITE, H_BLK_QUEUE_LAT, BLK_SCOPE_TARGET, 50 * US, 12 },
+	{ 0, BLK_WRITE, H_BLK_DEV_LAT, BLK_SCOPE_TARGET, 450 * US, 12 },
+	{ 0, BLK_WRITE, H_BLK_TOTAL_LAT, BLK_SCOPE_TARGET, 500 * US, 12 },
+	{ 0, BLK_WRITE, H_BLK_QUEUE_LAT, BLK_SCOPE_DEVICE, 200 * US, 300 },
+	{ 0, BLK_WRITE, H_BLK_DEV_LAT, BLK_SCOPE_DEVICE, 1000 * US, 300 },
+	{ 0, BLK_WRITE, H_BLK_SIZE, BLK_SCOPE_TARGET, 4 * KIB, 12 },
+	{ 0, BLK_WRITE, H_BLK_TOTAL_LAT, BLK_SCOPE_DEVICE, 1200 * US, 300 },
+	{ 0, BLK_WRITE, H_BLK_SIZE, BLK_SCOPE_DEVICE, 64 * KIB, 300 },
+	{ 0, BLK_FLUSH, H_BLK_TOTAL_LAT, BLK_SCOPE_DEVICE, 2 * MS, 20 },
+	{ 1, BLK_READ, H_BLK_QUEUE_LAT, BLK_SCOPE_TARGET, 30 * US, 40 },
+	{ 1, BLK_READ, H_BLK_DEV_LAT, BLK_SCOPE_TARGET, 220 * US, 40 },
+	{ 1, BLK_READ, H_BLK_TOTAL_LAT, BLK_SCOPE_TARGET, 250 * US, 40 },
+	{ 1, BLK_READ, H_BLK_SIZE, BLK_SCOPE_TARGET, 32 * KIB, 40 },
+	{ 1, BLK_WRITE, H_BLK_QUEUE_LAT, BLK_SCOPE_DEVICE, 50 * US, 500 },
+	{ 1, BLK_WRITE, H_BLK_DEV_LAT, BLK_SCOPE_DEVICE, 350 * US, 500 },
+	{ 1, BLK_WRITE, H_BLK_TOTAL_LAT, BLK_SCOPE_DEVICE, 400 * US, 500 },
+	{ 1, BLK_WRITE, H_BLK_SIZE, BLK_SCOPE_DEVICE, 8 * KIB, 500 },
+	{ 1, BLK_FLUSH, H_BLK_TOTAL_LAT, BLK_SCOPE_DEVICE, 800 * US, 40 },
 };
 
 /* d's histogram, allocated on first use as block__read() does. */
@@ -455,9 +456,9 @@ static int block_hists(struct block *b)
 		const struct blk_sample *s = &blk_samples[i];
 		struct blk_dev *d = &b->devs[s->dev];
 
-		err = blk_add(d, s->op, s->hist, SCOPE_DEVICE, s->v, s->n);
-		if (!err && s->who == SCOPE_TARGET)
-			err = blk_add(d, s->op, s->hist, SCOPE_TARGET, s->v, s->n);
+		err = blk_add(d, s->op, s->hist, BLK_SCOPE_DEVICE, s->v, s->n);
+		if (!err && s->who == BLK_SCOPE_TARGET)
+			err = blk_add(d, s->op, s->hist, BLK_SCOPE_TARGET, s->v, s->n);
 	}
 	return err;
 }
@@ -564,6 +565,8 @@ static void fill_meta_hists(struct trace *t)
 
 static void fill_run(struct trace *t)
 {
+	t->mem_bytes = 16384000ULL * 1024;	/* ~15.6 GiB */
+	t->page_size = 4096;
 	snprintf(t->target, sizeof(t->target), "command 'python3 train.py --epochs 40' (pid %d)",
 		 TGID);
 	t->duration_s = TRACE_SECS;
@@ -611,7 +614,7 @@ void fixture__free(struct trace *t)
  * reads (70 from the cache, 15 from the device), 42 target block reads on
  * nvme0n1 busy 310 ms for the target, one on sda.
  */
-int fixture__snaps(struct interval_snap *a, struct interval_snap *b)
+int fixture__snaps(struct trace_snap *a, struct trace_snap *b)
 {
 	struct blk_dev *d;
 	int err;
@@ -640,49 +643,74 @@ int fixture__snaps(struct interval_snap *a, struct interval_snap *b)
 	d = &a->block.devs[0];
 	d->st[BLK_READ][WHO_TARGET].reqs -= 42;
 	d->st[BLK_READ][WHO_TARGET].total_ns -= 42 * 900 * US;
-	d->busy_ns[SCOPE_TARGET] -= 310 * MS;
+	d->busy_ns[BLK_SCOPE_TARGET] -= 310 * MS;
 	a->block.devs[1].st[BLK_READ][WHO_TARGET].reqs -= 1;
 	a->block.devs[1].st[BLK_READ][WHO_TARGET].total_ns -= 250 * US;
 	return 0;
 }
 
-void fixture__snaps_free(struct interval_snap *a, struct interval_snap *b)
+void fixture__snaps_free(struct trace_snap *a, struct trace_snap *b)
 {
 	block__free(&a->block);
 	block__free(&b->block);
 }
 
-/* ---- MemTotal ---- */
-
-static bool meminfo_pinned;
-
-void fixture__pin_meminfo(bool on)
-{
-	meminfo_pinned = on;
-}
+/* ---- a small block layer ---- */
 
 /*
- * Every fopen() of the unit binary comes here (the executable's own
- * definition wins over libc's); only /proc/meminfo, while pinned, is
- * answered from memory. evidence.c reads it for MemTotal, which the
- * page_cache finding prints.
+ * loop0: the target read 100 requests of 32 KiB (2 ms each: 0.5 queued),
+ * 90 sequential, all small, 2 merged, and wrote 10 of 4 KiB; a kernel
+ * thread read 20 of 128 KiB; another process wrote 5 of 8 KiB. vda: a
+ * kernel thread's reads only. Over 2 s, with diskstats around it.
  */
-FILE *fopen(const char *path, const char *mode)
+void fixture__block_sample(struct block *b)
 {
-	static FILE *(*libc_fopen)(const char *, const char *);
-	static char meminfo[64];
+	struct blk_dev *d;
 
-	if (meminfo_pinned && !strcmp(path, "/proc/meminfo")) {
-		int n = snprintf(meminfo, sizeof(meminfo), "MemTotal:       %llu kB\n",
-				 FIXTURE_MEM_TOTAL_KB);
-
-		return fmemopen(meminfo, n, "r");
-	}
-	if (!libc_fopen)
-		libc_fopen = (FILE *(*)(const char *, const char *))dlsym(RTLD_NEXT, "fopen");
-	if (!libc_fopen) {
-		errno = ENOSYS;
-		return NULL;
-	}
-	return libc_fopen(path, mode);
+	memset(b, 0, sizeof(*b));
+	b->devs = calloc(2, sizeof(*b->devs));
+	if (!b->devs)
+		return;
+	b->nr_devs = 2;
+	d = &b->devs[0];
+	d->dev = (7 << 20 | 0);
+	snprintf(d->name, sizeof(d->name), "loop0");
+	d->st[BLK_READ][WHO_TARGET] = (struct blk_stats){
+		.reqs = 100, .bytes = 100 * 32768, .total_ns = 200 * MS,
+		.queue_ns = 50 * MS, .device_ns = 150 * MS, .seq = 90, .small = 100,
+		.merged = 2 };
+	d->st[BLK_WRITE][WHO_TARGET] = (struct blk_stats){
+		.reqs = 10, .bytes = 10 * 4096, .total_ns = 10 * MS, .device_ns = 10 * MS,
+		.small = 10 };
+	d->st[BLK_READ][WHO_KTHREAD] = (struct blk_stats){
+		.reqs = 20, .bytes = 20 * 131072, .total_ns = 20 * MS, .device_ns = 20 * MS,
+		.small = 20 };
+	d->st[BLK_WRITE][WHO_OTHER] = (struct blk_stats){
+		.reqs = 5, .bytes = 5 * 8192, .total_ns = 5 * MS, .device_ns = 5 * MS,
+		.small = 5 };
+	d->busy_ns[BLK_SCOPE_DEVICE] = 500 * MS;
+	d->busy_ns[BLK_SCOPE_TARGET] = 400 * MS;
+	d->unfinished[BLK_READ] = 1;
+	d->untracked[BLK_WRITE] = 2;
+	d->hists[BLK_READ][H_BLK_TOTAL_LAT - H_BLK_QUEUE_LAT][BLK_SCOPE_TARGET] =
+		calloc(1, sizeof(struct hist));
+	if (d->hists[BLK_READ][H_BLK_TOTAL_LAT - H_BLK_QUEUE_LAT][BLK_SCOPE_TARGET])
+		hist__add(d->hists[BLK_READ][H_BLK_TOTAL_LAT - H_BLK_QUEUE_LAT][BLK_SCOPE_TARGET],
+			  2 * MS, 100);
+	d = &b->devs[1];
+	d->dev = 254 << 20;
+	snprintf(d->name, sizeof(d->name), "vda");
+	d->st[BLK_READ][WHO_KTHREAD] = (struct blk_stats){
+		.reqs = 7, .bytes = 7 * 4096, .total_ns = 7 * MS, .device_ns = 7 * MS };
+	b->start_ns = 1000 * MS;
+	b->end_ns = 3000 * MS;
+	b->ds_start.v = calloc(1, sizeof(struct diskstat));
+	b->ds_end.v = calloc(1, sizeof(struct diskstat));
+	if (!b->ds_start.v || !b->ds_end.v)
+		return;
+	b->ds_start.n = b->ds_end.n = 1;
+	diskstats__parse_line(FIXTURE_DISKSTATS_6X, b->ds_start.v);
+	*b->ds_end.v = *b->ds_start.v;
+	b->ds_end.v->reads += 120;
+	b->ds_end.v->read_sectors += (100 * 32768 + 20 * 131072) / 512;
 }

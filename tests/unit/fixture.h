@@ -3,15 +3,15 @@
  * One fixed, rich trace for golden-output tests: a training job reading
  * small images, TFRecord shards, a checkpoint and libraries from two block
  * devices, through a tf.data pool and PyTorch workers, over 60 s. Every
- * number is a constant: no clock, pid, host or map is read. The fixture
- * fills only what a trace measures; judging it (diagnosis__run()) is the
+ * number is a constant, the machine's memory and page size included: no
+ * clock, pid, host or map is read. The fixture
+ * fills only what a trace measures; judging it (findings__judge()) is the
  * caller's, because the findings are not measured data.
  */
 #ifndef FIXTURE_H
 #define FIXTURE_H
 
 #include <stdbool.h>
-#include "run/interval.h"
 #include "model/trace.h"
 
 /* Fill t (its old contents ignored); 0 or -ENOMEM, then t holds nothing. */
@@ -22,14 +22,17 @@ void fixture__free(struct trace *t);
  * Two interval snapshots one second apart, near the end of the same
  * trace; 0 or -ENOMEM. Free them with fixture__snaps_free().
  */
-int fixture__snaps(struct interval_snap *a, struct interval_snap *b);
-void fixture__snaps_free(struct interval_snap *a, struct interval_snap *b);
+int fixture__snaps(struct trace_snap *a, struct trace_snap *b);
+void fixture__snaps_free(struct trace_snap *a, struct trace_snap *b);
+/* A 6.x /proc/diskstats line: 17 counters after the name (loop0). */
+#define FIXTURE_DISKSTATS_6X \
+	"   7       0 loop0 529 1 28770 526 64 304 95120 77 0 156 633 2 0 1048584 9 18 28\n"
 /*
- * The findings read MemTotal from /proc/meminfo: while pinned, the unit
- * binary's fopen() hands them FIXTURE_MEM_TOTAL_KB instead, so the golden
- * files do not depend on the machine.
+ * loop0: the target read 100 requests of 32 KiB (2 ms each: 0.5 queued),
+ * 90 sequential, all small, 2 merged, and wrote 10 of 4 KiB; a kernel
+ * thread read 20 of 128 KiB; another process wrote 5 of 8 KiB. vda: a
+ * kernel thread's reads only. Over 2 s, with diskstats around it.
  */
-#define FIXTURE_MEM_TOTAL_KB	16384000ULL	/* ~15.6 GiB */
-void fixture__pin_meminfo(bool on);
+void fixture__block_sample(struct block *b);
 
 #endif /* FIXTURE_H */

@@ -13,14 +13,11 @@
 #include <linux/types.h>
 #include "iostorm.h"
 #include "iostorm.skel.h"
-#include "model/block.h"
-#include "collect/drain.h"
-#include "model/store.h"
-#include "model/trace.h"
+#include "collect/collect_int.h"
 
 #define BATCH	4096
 
-static int gen__init(struct gen *g, struct bpf_map *outer, struct bpf_map *a,
+static int gen__init(struct map_pair *g, struct bpf_map *outer, struct bpf_map *a,
 		     struct bpf_map *b)
 {
 	g->outer_fd = bpf_map__fd(outer);
@@ -36,7 +33,7 @@ static int gen__init(struct gen *g, struct bpf_map *outer, struct bpf_map *a,
 	return 0;
 }
 
-static void gen__free(struct gen *g)
+static void gen__free(struct map_pair *g)
 {
 	free(g->keys);
 	free(g->values);
@@ -44,7 +41,7 @@ static void gen__free(struct gen *g)
 }
 
 /* Point slot 0 at the other inner map; returns the one to drain. */
-static int gen__swap(struct gen *g, int *old_fd)
+static int gen__swap(struct map_pair *g, int *old_fd)
 {
 	__u32 zero = 0;
 	int next = !g->active;
@@ -69,7 +66,7 @@ static int merge_thread(struct trace *t, const void *key, const void *value)
 }
 
 /* Empty one inner map into the store, in batches; ENOENT ends the map. */
-static int gen__empty(struct gen *g, int fd, struct trace *t, merge_fn merge)
+static int gen__empty(struct map_pair *g, int fd, struct trace *t, merge_fn merge)
 {
 	__u64 in = 0, out = 0;
 	bool first = true;
@@ -193,32 +190,4 @@ int drain__globals(struct drain *d, struct iostorm_bpf *skel, struct trace *t)
 		err = read_percpu(d, bpf_map__fd(skel->maps.hists), i,
 				  t->hists[i].slots, HIST_SLOTS);
 	return err;
-}
-
-int drain__live(struct drain *d, struct iostorm_bpf *skel, __u64 *counters,
-		struct hist *read_lat)
-{
-	int err = 0;
-
-	for (__u32 i = 0; i < C__MAX && !err; i++)
-		err = read_percpu(d, d->counters_fd, i, &counters[i], 1);
-	if (!err)
-		err = read_percpu(d, bpf_map__fd(skel->maps.hists), H_READ_LAT,
-				  read_lat->slots, HIST_SLOTS);
-	return err;
-}
-
-int drain__block(struct drain *d, struct iostorm_bpf *skel, struct block *b,
-		 unsigned int flags, __u64 now_ns)
-{
-	struct block_maps m = {
-		.stats_fd = bpf_map__fd(skel->maps.blk_stats),
-		.devs_fd = bpf_map__fd(skel->maps.blk_devs),
-		.hists_fd = flags & DRAIN_BLOCK_HISTS ? bpf_map__fd(skel->maps.blk_hists) : -1,
-		.reqs_fd = flags & DRAIN_BLOCK_UNFINISHED ?
-			   bpf_map__fd(skel->maps.blk_reqs) : -1,
-		.missed_fd = bpf_map__fd(skel->maps.blk_missed),
-	};
-
-	return block__read(b, &m, d->ncpus, now_ns);
 }

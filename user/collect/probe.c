@@ -18,7 +18,7 @@
 #include <linux/types.h>
 #include "iostorm.h"
 #include "iostorm.skel.h"
-#include "collect/probe.h"
+#include "collect/collect_int.h"
 #include "lib/log.h"
 
 #ifndef CAP_PERFMON

@@ -13,7 +13,7 @@
 #include <bpf/bpf.h>
 #include <linux/types.h>
 #include "iostorm.h"
-#include "collect/target.h"
+#include "collect/collect_int.h"
 #include "lib/log.h"
 
 int target__check_pids(const pid_t *pids, int n)
@@ -231,17 +231,17 @@ static void comm_of(pid_t pid, char *buf, size_t len)
 	fclose(f);
 }
 
-void target__describe(char *buf, size_t len, int mode, const pid_t *pids,
+void target__describe(char *buf, size_t len, enum target_mode mode, const pid_t *pids,
 		      int n, const char *cgroup, char **cmd)
 {
 	char comm[32];
 	size_t off;
 
-	if (mode == SCOPE_ALL) {
+	if (mode == TARGET_ALL) {
 		snprintf(buf, len, "all processes");
 		return;
 	}
-	if (mode == SCOPE_CGROUP) {
+	if (mode == TARGET_CGROUP) {
 		snprintf(buf, len, "cgroup %s", cgroup);
 		return;
 	}

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "findings/evidence.h"
 #include "model/hist.h"
 #include "model/trace.h"
@@ -21,22 +20,6 @@
 static double rate(double n, double secs)
 {
 	return secs > 0 ? n / secs : 0;
-}
-
-/* MemTotal in bytes, 0 when /proc/meminfo cannot tell. */
-static __u64 mem_total(void)
-{
-	unsigned long long kb = 0;
-	char line[256];
-	FILE *f = fopen("/proc/meminfo", "re");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemTotal: %llu kB", &kb) == 1)
-			break;
-	fclose(f);
-	return kb * 1024;
 }
 
 /* Reads returning 1 byte .. SMALL_READ-1 over reads returning >= 1 byte. */
@@ -56,7 +39,6 @@ static void vfs_fill(struct evidence *e, const struct trace *t)
 {
 	const __u64 *c = t->counters;
 	double d = t->duration_s;
-	long page = sysconf(_SC_PAGESIZE);
 
 	e->opens = c[C_OPENS];
 	e->reads = c[C_READS];
@@ -76,7 +58,7 @@ static void vfs_fill(struct evidence *e, const struct trace *t)
 	e->open_p50_us = hist__quantile(&t->hists[H_OPEN_LAT], 0.5) / 1e3;
 	e->stat_p50_us = hist__quantile(&t->hists[H_STAT_LAT], 0.5) / 1e3;
 	e->read_concurrency = d > 0 ? e->read_s / d : -1;
-	e->cache_bytes = c[C_CACHE_PAGES] * (__u64)(page > 0 ? page : 4096);
+	e->cache_bytes = c[C_CACHE_PAGES] * (__u64)t->page_size;
 	e->miss_share = evidence__ratio(e->cache_bytes, e->read_bytes);
 }
 
@@ -242,7 +224,7 @@ int evidence__from_trace(struct evidence *e, const struct trace *t)
 	e->files_per_s = rate(e->files_read, t->duration_s);
 	e->reread_bytes = e->read_bytes > e->working_set_bytes ?
 			  e->read_bytes - e->working_set_bytes : 0;
-	e->mem_total_bytes = mem_total();
+	e->mem_total_bytes = t->mem_bytes;
 	threads_fill(e, &t->store);
 	/* The block part is the caller's: not measured until it says so. */
 	e->have_block = false;

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * The evidence the findings are judged from: every figure a rule may cite,
- * computed once from a trace. Pure code but evidence__from_trace() (which
- * reads /proc/meminfo once): no BPF, unit-tested.
+ * computed once from a trace. Pure code: no BPF, unit-tested.
  */
 #ifndef EVIDENCE_H
 #define EVIDENCE_H

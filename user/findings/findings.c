@@ -2,9 +2,8 @@
 /* From a trace to its findings: evidence from every layer, then the rules. */
 #include <errno.h>
 #include <string.h>
+#include "findings/rules.h"
 #include "model/block.h"
-#include "findings/findings.h"
-#include "findings/layers.h"
 #include "model/trace.h"
 
 void evidence__add_block(struct evidence *e, const struct trace *t)
@@ -35,16 +34,16 @@ void evidence__add_block(struct evidence *e, const struct trace *t)
 		struct blk_stats s;
 
 		blk_dev__sum(&b->devs[i], BLK_READ, WHO_BIT(WHO_TARGET), &s);
-		if (s.reqs && b->devs[i].busy_ns[SCOPE_DEVICE] > busy)
-			busy = b->devs[i].busy_ns[SCOPE_DEVICE];
+		if (s.reqs && b->devs[i].busy_ns[BLK_SCOPE_DEVICE] > busy)
+			busy = b->devs[i].busy_ns[BLK_SCOPE_DEVICE];
 	}
 	e->blk_util = busy / 1e9 / secs;
 	if (e->blk_util > 1)
 		e->blk_util = 1;
 }
 
-int diagnosis__run(struct diagnosis *d, const struct trace *t,
-		   const struct thresholds *th)
+int findings__judge(struct findings *d, const struct trace *t,
+		    const struct thresholds *th)
 {
 	int err;
 
@@ -53,7 +52,7 @@ int diagnosis__run(struct diagnosis *d, const struct trace *t,
 	if (err)
 		return err;
 	evidence__add_block(&d->e, t);
-	d->nr_findings = verdict__judge(&d->e, th, d->findings, VERDICT_MAX_FINDINGS);
+	d->nr_findings = verdict__judge(&d->e, th, d->findings, FINDINGS_MAX);
 	if (d->nr_findings < 0)
 		return d->nr_findings;
 	verdict__headline(d->findings, d->nr_findings, d->headline, sizeof(d->headline));

@@ -1,28 +1,69 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * The verdict of one trace: the evidence from every layer (VFS, threads,
- * page cache, block), the findings judged from it, and the headline. The
- * reports and the metrics print it; they do not judge.
+ * The findings of one trace: the evidence from every layer (VFS, threads,
+ * page cache, block), the findings judged from it by the thresholds, each
+ * with a severity, the numbers behind it and advice, and the verdict line.
+ * Pure code: no BPF, unit-tested. The outputs (report/, prom/) are handed
+ * the findings; they print them and do not judge. Rules, thresholds and
+ * advice are described in docs/findings.md.
+ *
+ * The public header of findings/: other folders include only this one.
  */
-#ifndef DIAGNOSIS_H
-#define DIAGNOSIS_H
+#ifndef FINDINGS_FINDINGS_H
+#define FINDINGS_FINDINGS_H
 
 #include <stdbool.h>
-#include "findings/verdict.h"
+#include <stddef.h>
+#include "findings/evidence.h"
+#include "findings/layers.h"	/* enum layer_verdict: where a read's time goes */
+#include "findings/thresholds.h"
 
 struct trace;
 
-struct diagnosis {
+enum severity {
+	SEV_OK = 0,
+	SEV_INFO,
+	SEV_WARN,
+	SEV_HIGH,
+};
+
+#define FINDING_FIGURES	16
+
+struct figure {
+	const char *name;		/* JSON key, e.g. "files_per_s" */
+	double value;
+	const char *unit;		/* "files/s", "bytes", "fraction" (0..1), ... */
+};
+
+struct finding {
+	const char *id;			/* stable: small_file_storm, ... */
+	enum severity severity;
+	char label[64];			/* what was found, a few words for the verdict line */
+	char fix[64];			/* the first thing to do, imperative; may be empty */
+	char summary[256];		/* one line, with its numbers */
+	char advice[512];
+	struct figure figures[FINDING_FIGURES];
+	int nr_figures;
+};
+
+/* Room for every finding the rules can return. */
+#define FINDINGS_MAX	16
+
+struct findings {
 	bool done;
 	struct evidence e;
-	struct finding findings[VERDICT_MAX_FINDINGS];
+	struct finding findings[FINDINGS_MAX];
 	int nr_findings;
 	char headline[256];
 };
 
-int diagnosis__run(struct diagnosis *d, const struct trace *t,
-		   const struct thresholds *th);
+/* Judge t by th into f: evidence, then the rules. 0 or -errno. */
+int findings__judge(struct findings *f, const struct trace *t,
+		    const struct thresholds *th);
 /* The block-layer part of the evidence: the target's read requests. */
 void evidence__add_block(struct evidence *e, const struct trace *t);
+/* A figure of f by name; NULL when f does not cite it. */
+const struct figure *finding__figure(const struct finding *f, const char *name);
+const char *severity__name(enum severity s);
 
-#endif /* DIAGNOSIS_H */
+#endif /* FINDINGS_FINDINGS_H */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The verdict, see verdict.h: too little I/O to judge, else every rule in
- * order (verdict_access.c, verdict_bound.c), the findings sorted by
+ * The judge, see rules.h: too little I/O to judge, else every rule in
+ * order (rules_access.c, rules_bound.c), the findings sorted by
  * severity, and the verdict line that sums them up.
  */
 #include <stdbool.h>
@@ -19,7 +19,7 @@ static int rule_little_io(const struct evidence *e, const double *th, struct fin
 	finding_init(f, "little_io", SEV_INFO, "too little file I/O to judge", "");
 	say(f->summary, sizeof(f->summary),
 	    "too little file I/O to judge: %s reads and %s opens in %.1f s",
-	    fmt__count(B(0), e->reads), fmt__count(B(1), e->opens), e->duration_s);
+	    units__count(B(0), e->reads), units__count(B(1), e->opens), e->duration_s);
 	say(f->advice, sizeof(f->advice),
 	    "trace longer, or while the job reads its data (not during start-up or "
 	    "evaluation); check that the right process is traced (-p, --cgroup)");
@@ -46,7 +46,7 @@ static const rule_fn rules[] = {
 int verdict__judge(const struct evidence *e, const struct thresholds *t,
 		   struct finding *out, int max)
 {
-	struct finding all[VERDICT_MAX_FINDINGS];
+	struct finding all[FINDINGS_MAX];
 	int n = 0, k = 0;
 
 	if (rule_little_io(e, t->v, &all[0])) {
@@ -90,9 +90,9 @@ static const char *wait_words(const struct finding *b, char *buf, size_t len)
 
 	if (w && w->value >= 0)
 		snprintf(buf, len, "%s of loader thread time waits on I/O",
-			 fmt__pct(v, sizeof(v), w->value));
+			 units__pct(v, sizeof(v), w->value));
 	else
-		snprintf(buf, len, "read p50 %s", fmt__us(v, sizeof(v), p ? p->value : 0));
+		snprintf(buf, len, "read p50 %s", units__us(v, sizeof(v), p ? p->value : 0));
 	return buf;
 }
 
@@ -132,7 +132,7 @@ void verdict__headline(const struct finding *f, int n, char *buf, size_t len)
 		const struct figure *c = finding__figure(cpu, "cpu_share");
 
 		snprintf(buf, len, "VERDICT: %s (storage is not the problem): loader threads "
-			 "%s on CPU", cpu->label, fmt__pct(pct, sizeof(pct), c ? c->value : 0));
+			 "%s on CPU", cpu->label, units__pct(pct, sizeof(pct), c ? c->value : 0));
 	} else if (worst && worst->severity >= SEV_WARN) {
 		snprintf(buf, len, "VERDICT: %s (%s)%s%s", worst->label,
 			 severity__name(worst->severity),
@@ -150,9 +150,4 @@ const char *severity__name(enum severity s)
 	static const char *const names[] = { "OK", "INFO", "WARN", "HIGH" };
 
 	return (unsigned int)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
-}
-
-const char *layer__name(enum layer_verdict l)
-{
-	return layers__key(l);
 }

@@ -48,11 +48,11 @@ void layers__compute(const struct trace *t, struct layers *l)
 		.device_ns = mine.device_ns,
 	};
 	lat_fill(&l->read, &t->hists[H_READ_LAT], l->sums.read_ns);
-	block__hist(&t->block, BLK_READ, H_BLK_TOTAL_LAT, SCOPE_TARGET, &h);
+	block__hist(&t->block, BLK_READ, H_BLK_TOTAL_LAT, BLK_SCOPE_TARGET, &h);
 	lat_fill(&l->total, &h, mine.total_ns);
-	block__hist(&t->block, BLK_READ, H_BLK_QUEUE_LAT, SCOPE_TARGET, &h);
+	block__hist(&t->block, BLK_READ, H_BLK_QUEUE_LAT, BLK_SCOPE_TARGET, &h);
 	lat_fill(&l->queue, &h, mine.queue_ns);
-	block__hist(&t->block, BLK_READ, H_BLK_DEV_LAT, SCOPE_TARGET, &h);
+	block__hist(&t->block, BLK_READ, H_BLK_DEV_LAT, BLK_SCOPE_TARGET, &h);
 	lat_fill(&l->device, &h, mine.device_ns);
 	l->verdict = layers__judge(&l->sums);
 }

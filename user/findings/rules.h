@@ -1,23 +1,25 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Private to the verdict*.c files, which together implement verdict.h:
- * the rules on the access pattern (verdict_access.c) and on what bounds
- * the job (verdict_bound.c), their order, the judging and the verdict line
- * (verdict.c). Here: what a rule is, how it writes its finding, and the
- * judgements more than one rule makes.
+ * Private to findings/: the rules on the access pattern (rules_access.c)
+ * and on what bounds the job (rules_bound.c), their order, the judging and
+ * the verdict line (judge.c). Here: what a rule is, how it writes its
+ * finding, and the judgements more than one rule makes.
  */
-#ifndef VERDICT_INT_H
-#define VERDICT_INT_H
+#ifndef FINDINGS_RULES_H
+#define FINDINGS_RULES_H
 
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include "findings/evidence.h"
+#include "findings/findings.h"
 #include "lib/units.h"
-#include "findings/layers.h"
-#include "findings/thresholds.h"
-#include "findings/verdict.h"
+
+/* Fill out[] (at most max) ordered by severity; returns how many. */
+int verdict__judge(const struct evidence *e, const struct thresholds *t,
+		   struct finding *out, int max);
+/* One line: the worst finding in words, or that storage is fine. */
+void verdict__headline(const struct finding *f, int n, char *buf, size_t len);
 
 /*
  * A rule: fills f and returns 1, or returns 0 when it has nothing to say.
@@ -25,12 +27,12 @@
  */
 typedef int (*rule_fn)(const struct evidence *e, const double *th, struct finding *f);
 
-/* verdict_access.c: how the job reads its files. */
+/* rules_access.c: how the job reads its files. */
 int rule__storm(const struct evidence *e, const double *th, struct finding *f);
 int rule__metadata(const struct evidence *e, const double *th, struct finding *f);
 int rule__random(const struct evidence *e, const double *th, struct finding *f);
 int rule__small(const struct evidence *e, const double *th, struct finding *f);
-/* verdict_bound.c: what holds the job back, storage, memory or CPU. */
+/* rules_bound.c: what holds the job back, storage, memory or CPU. */
 int rule__bottleneck(const struct evidence *e, const double *th, struct finding *f);
 int rule__parallelism(const struct evidence *e, const double *th, struct finding *f);
 int rule__page_cache(const struct evidence *e, const double *th, struct finding *f);
@@ -106,4 +108,4 @@ static inline enum severity impact(const struct evidence *e, const double *th)
 	return SEV_INFO;
 }
 
-#endif /* VERDICT_INT_H */
+#endif /* FINDINGS_RULES_H */

@@ -25,11 +25,11 @@ static void storm_advice(const struct evidence *e, const double *th, struct find
 	    "LMDB; 100 MB to 1 GB each) read sequentially in %s reads: at the same %s/s "
 	    "that is ~%s reads/s instead of %s, and %s shard opens/s instead of %s opens/s; "
 	    "shuffle the shard order and the samples in a shuffle buffer",
-	    fmt__count(B(0), e->files_read), fmt__bytes(B(1), data), shards,
-	    shards == 1 ? "" : "s", fmt__bytes(B(2), shard), fmt__bytes(B(3), packed),
-	    fmt__bytes(B(4), e->read_bytes_per_s), fmt__num(B(5), packed_rps),
-	    fmt__num(B(6), e->reads_per_s), fmt__num(B(7), shard_ops),
-	    fmt__num(B(8), e->opens_per_s));
+	    units__count(B(0), e->files_read), units__bytes(B(1), data), shards,
+	    shards == 1 ? "" : "s", units__bytes(B(2), shard), units__bytes(B(3), packed),
+	    units__bytes(B(4), e->read_bytes_per_s), units__num(B(5), packed_rps),
+	    units__num(B(6), e->reads_per_s), units__num(B(7), shard_ops),
+	    units__num(B(8), e->opens_per_s));
 	fig(f, "shard_bytes", shard, "bytes");
 	fig(f, "shards", shards, "shards");
 	fig(f, "packed_reads_per_s", packed_rps, "reads/s");
@@ -54,12 +54,12 @@ int rule__storm(const struct evidence *e, const double *th, struct finding *f)
 		snprintf(whole, sizeof(whole), "read whole");
 	else
 		snprintf(whole, sizeof(whole), "%s read whole",
-			 fmt__pct(B(0), e->whole_file_share));
+			 units__pct(B(0), e->whole_file_share));
 	say(f->summary, sizeof(f->summary),
 	    "small-file storm: %s files of median %s %s%s at %s files/s%s",
-	    fmt__count(B(1), e->files_read), fmt__bytes(B(2), e->median_file_bytes), whole,
+	    units__count(B(1), e->files_read), units__bytes(B(2), e->median_file_bytes), whole,
 	    random ? " in random order" : ordered ? " in path order" : "",
-	    fmt__num(B(3), e->files_per_s),
+	    units__num(B(3), e->files_per_s),
 	    from_cache(e, th) ? ", served from the page cache for now" : "");
 	fig(f, "files_read", e->files_read, "files");
 	fig(f, "files_per_s", e->files_per_s, "files/s");
@@ -86,8 +86,8 @@ int rule__metadata(const struct evidence *e, const double *th, struct finding *f
 		     "pack files into shards");
 	say(f->summary, sizeof(f->summary),
 	    "metadata: %s of file I/O time in open/stat/close/getdents (%.1f s; open p50 "
-	    "%s, stat p50 %s, %.1f stats per open)", fmt__pct(B(0), e->meta_share),
-	    e->meta_s, fmt__us(B(1), e->open_p50_us), fmt__us(B(2), e->stat_p50_us), per_open);
+	    "%s, stat p50 %s, %.1f stats per open)", units__pct(B(0), e->meta_share),
+	    e->meta_s, units__us(B(1), e->open_p50_us), units__us(B(2), e->stat_p50_us), per_open);
 	say(f->advice, sizeof(f->advice),
 	    "each file costs an open, usually a stat and a close before its first byte: "
 	    "packing files into shards removes them. On network file systems (NFS, "
@@ -115,7 +115,7 @@ int rule__random(const struct evidence *e, const double *th, struct finding *f)
 			     "read sequentially (shards)");
 		say(f->summary, sizeof(f->summary),
 		    "random block reads: %s of %s read requests do not continue the previous one",
-		    fmt__pct(B(0), e->blk_random_share), fmt__count(B(1), e->blk_reads));
+		    units__pct(B(0), e->blk_random_share), units__count(B(1), e->blk_reads));
 		say(f->advice, sizeof(f->advice),
 		    "the device is asked for scattered blocks: pack small files into shards "
 		    "read sequentially, read large files in order (shuffle the shard order "
@@ -125,7 +125,7 @@ int rule__random(const struct evidence *e, const double *th, struct finding *f)
 		finding_init(f, "random_access", SEV_OK, "sequential block reads", "");
 		say(f->summary, sizeof(f->summary),
 		    "block reads are sequential: %s of %s read requests continue the previous one",
-		    fmt__pct(B(0), 1 - e->blk_random_share), fmt__count(B(1), e->blk_reads));
+		    units__pct(B(0), 1 - e->blk_random_share), units__count(B(1), e->blk_reads));
 		say(f->advice, sizeof(f->advice), "nothing to do");
 	}
 	fig(f, "blk_random_share", e->blk_random_share, "fraction");
@@ -142,13 +142,13 @@ int rule__small(const struct evidence *e, const double *th, struct finding *f)
 	if (!e->have_block || e->blk_small_share < 0 || e->blk_reads <= th[TH_SMALL_MIN])
 		return 0;
 	if (mean > 0)
-		snprintf(size, sizeof(size), " (mean %s)", fmt__bytes(B(2), mean));
+		snprintf(size, sizeof(size), " (mean %s)", units__bytes(B(2), mean));
 	if (e->blk_small_share > th[TH_SMALL_SHARE]) {
 		finding_init(f, "small_requests", impact(e, th), "small block reads",
 			     "read in larger blocks (shards)");
 		say(f->summary, sizeof(f->summary),
 		    "small block reads: %s of %s read requests are 128 KiB or less%s",
-		    fmt__pct(B(0), e->blk_small_share), fmt__count(B(1), e->blk_reads), size);
+		    units__pct(B(0), e->blk_small_share), units__count(B(1), e->blk_reads), size);
 		say(f->advice, sizeof(f->advice),
 		    "each small request costs a whole device operation: pack small files "
 		    "into shards and read them in 1 MiB or larger reads (larger reader "
@@ -158,7 +158,7 @@ int rule__small(const struct evidence *e, const double *th, struct finding *f)
 		finding_init(f, "small_requests", SEV_OK, "large block reads", "");
 		say(f->summary, sizeof(f->summary),
 		    "block reads are large: %s of %s read requests are 128 KiB or less%s",
-		    fmt__pct(B(0), e->blk_small_share), fmt__count(B(1), e->blk_reads), size);
+		    units__pct(B(0), e->blk_small_share), units__count(B(1), e->blk_reads), size);
 		say(f->advice, sizeof(f->advice), "nothing to do");
 	}
 	fig(f, "blk_small_share", e->blk_small_share, "fraction");

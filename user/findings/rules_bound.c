@@ -18,7 +18,7 @@ static const char *io_wait_words(const struct evidence *e, char *buf, size_t len
 	if (e->io_wait_share < 0)
 		return buf;
 	snprintf(buf, len, "; I/O threads wait on I/O %s of their time",
-		 fmt__pct(pct, sizeof(pct), e->io_wait_share));
+		 units__pct(pct, sizeof(pct), e->io_wait_share));
 	return buf;
 }
 
@@ -54,8 +54,8 @@ static void bottleneck_block(const struct evidence *e, const double *th, struct 
 			     "find and raise the I/O cap");
 		say(f->summary, sizeof(f->summary),
 		    "storage throttled above the device: read() mean %s but block await "
-		    "%s, device %s busy%s", fmt__us(B(0), e->read_mean_us),
-		    fmt__us(B(1), e->blk_await_ms * 1e3), fmt__pct(B(2), e->blk_util), wait);
+		    "%s, device %s busy%s", units__us(B(0), e->read_mean_us),
+		    units__us(B(1), e->blk_await_ms * 1e3), units__pct(B(2), e->blk_util), wait);
 		say(f->advice, sizeof(f->advice),
 		    "read() waits beyond its block requests: a limit between the job and "
 		    "the disk holds reads back (a cgroup io.max or blkio throttle, a cloud "
@@ -70,8 +70,8 @@ static void bottleneck_block(const struct evidence *e, const double *th, struct 
 		say(f->summary, sizeof(f->summary),
 		    "device saturated: %s block reads in flight, await %s (%s of it queued "
 		    "before the device), device %s busy%s",
-		    fmt__num(B(0), e->blk_inflight_mean), fmt__us(B(1), e->blk_await_ms * 1e3),
-		    fmt__pct(B(2), e->blk_queue_share), fmt__pct(B(3), e->blk_util), wait);
+		    units__num(B(0), e->blk_inflight_mean), units__us(B(1), e->blk_await_ms * 1e3),
+		    units__pct(B(2), e->blk_queue_share), units__pct(B(3), e->blk_util), wait);
 		say(f->advice, sizeof(f->advice),
 		    "the device serves all it can: ask it for fewer, larger requests (small "
 		    "files packed into shards read sequentially), move the data to faster "
@@ -83,9 +83,9 @@ static void bottleneck_block(const struct evidence *e, const double *th, struct 
 			     "stage the data to local NVMe");
 		say(f->summary, sizeof(f->summary),
 		    "slow device: block await %s (device p50 %s) at %s reads/s, device %s "
-		    "busy%s", fmt__us(B(0), e->blk_await_ms * 1e3),
-		    fmt__us(B(1), e->blk_device_p50_us), fmt__num(B(2), e->blk_reads_per_s),
-		    fmt__pct(B(3), e->blk_util), wait);
+		    "busy%s", units__us(B(0), e->blk_await_ms * 1e3),
+		    units__us(B(1), e->blk_device_p50_us), units__num(B(2), e->blk_reads_per_s),
+		    units__pct(B(3), e->blk_util), wait);
 		say(f->advice, sizeof(f->advice),
 		    "each request takes long in the device itself (HDD seeks, a network "
 		    "block device, a busy cloud disk): stage the dataset to local NVMe or "
@@ -99,9 +99,9 @@ static void bottleneck_block(const struct evidence *e, const double *th, struct 
 				     "ask for fewer, larger reads");
 			say(f->summary, sizeof(f->summary),
 			    "device IOPS-bound: busy %s of the time at %s reads/s, each fast "
-			    "(await %s)%s", fmt__pct(B(0), e->blk_util),
-			    fmt__num(B(1), e->blk_reads_per_s),
-			    fmt__us(B(2), e->blk_await_ms * 1e3), wait);
+			    "(await %s)%s", units__pct(B(0), e->blk_util),
+			    units__num(B(1), e->blk_reads_per_s),
+			    units__us(B(2), e->blk_await_ms * 1e3), wait);
 			say(f->advice, sizeof(f->advice),
 			    "the device is kept busy by many small requests: fewer, larger "
 			    "reads (small files packed into shards read sequentially) carry "
@@ -114,7 +114,7 @@ static void bottleneck_block(const struct evidence *e, const double *th, struct 
 			     "storage keeps up", "");
 		say(f->summary, sizeof(f->summary),
 		    "storage keeps up: block await %s, device %s busy%s",
-		    fmt__us(B(0), e->blk_await_ms * 1e3), fmt__pct(B(1), e->blk_util), wait);
+		    units__us(B(0), e->blk_await_ms * 1e3), units__pct(B(1), e->blk_util), wait);
 		say(f->advice, sizeof(f->advice), "%s", storage_bound(e, th) ?
 		    "each request is served quickly, yet the threads wait on I/O: reads are "
 		    "issued too few at a time (see parallelism) or wait on file system "
@@ -133,8 +133,8 @@ static void bottleneck_vfs(const struct evidence *e, const double *th, struct fi
 		finding_init(f, "storage_bottleneck", SEV_OK, "storage keeps up", "");
 		say(f->summary, sizeof(f->summary),
 		    "storage keeps up: I/O threads wait on I/O %s of their time, read p50 %s",
-		    e->io_wait_share < 0 ? "(unmeasured)" : fmt__pct(B(0), e->io_wait_share),
-		    fmt__us(B(1), e->read_p50_us));
+		    e->io_wait_share < 0 ? "(unmeasured)" : units__pct(B(0), e->io_wait_share),
+		    units__us(B(1), e->read_p50_us));
 		say(f->advice, sizeof(f->advice), "nothing to do at the storage level");
 		return;
 	}
@@ -144,8 +144,8 @@ static void bottleneck_vfs(const struct evidence *e, const double *th, struct fi
 		     "storage-bound", "");
 	say(f->summary, sizeof(f->summary),
 	    "storage-bound: read p50 %s, p99 %s; %s of the bytes read came from storage%s "
-	    "(block layer not measured)", fmt__us(B(0), e->read_p50_us),
-	    fmt__us(B(1), e->read_p99_us), fmt__pct(B(2), e->miss_share),
+	    "(block layer not measured)", units__us(B(0), e->read_p50_us),
+	    units__us(B(1), e->read_p99_us), units__pct(B(2), e->miss_share),
 	    io_wait_words(e, wait, sizeof(wait)));
 	say(f->advice, sizeof(f->advice),
 	    "reads are slow enough to stall the loader: the other findings say why "
@@ -165,7 +165,7 @@ int rule__bottleneck(const struct evidence *e, const double *th, struct finding 
 		say(f->summary, sizeof(f->summary),
 		    "storage is not the bottleneck: reads served from the page cache "
 		    "(%s of the bytes read came from storage, read p50 %s)",
-		    fmt__pct(B(0), e->miss_share), fmt__us(B(1), e->read_p50_us));
+		    units__pct(B(0), e->miss_share), units__us(B(1), e->read_p50_us));
 		say(f->advice, sizeof(f->advice),
 		    "nothing to do while the data stays in memory; a cold start or a "
 		    "dataset larger than memory will read from storage (see page_cache)");
@@ -201,18 +201,18 @@ static void too_many(const struct evidence *e, const double *th, struct finding 
 	say(f->summary, sizeof(f->summary),
 	    "more readers than the storage serves: %s reads in flight get %s reads/s "
 	    "at %s each (Little's law: in flight = reads/s x latency)",
-	    fmt__num(B(0), e->read_concurrency), fmt__num(B(1), e->reads_per_s),
-	    fmt__us(B(2), e->read_mean_us));
+	    units__num(B(0), e->read_concurrency), units__num(B(1), e->reads_per_s),
+	    units__us(B(2), e->read_mean_us));
 	if (needed < e->read_concurrency / 2)
 		say(fewer, sizeof(fewer), " About %.0f in flight would sustain the same "
 		    "rate at the device's own latency (%s), with less memory and CPU.",
-		    needed, fmt__us(B(3), e->blk_device_p50_us));
+		    needed, units__us(B(3), e->blk_device_p50_us));
 	say(f->advice, sizeof(f->advice),
 	    "throughput is capped at ~%s requests/s by the %s; more readers only make "
 	    "each read wait longer, so raising num_parallel_calls / num_workers / "
 	    "prefetch will not help.%s To go faster, ask for fewer, larger reads "
 	    "(shards) or lift the limit",
-	    fmt__num(B(4), e->blk_reads_per_s),
+	    units__num(B(4), e->blk_reads_per_s),
 	    e->layer == LAYER_ABOVE ? "cap above the device" : "saturated device", fewer);
 	fig(f, "read_concurrency", e->read_concurrency, "reads");
 	fig(f, "reads_per_s", e->reads_per_s, "reads/s");
@@ -236,14 +236,14 @@ static void too_few(const struct evidence *e, const double *th, struct finding *
 		     "raise num_parallel_calls / num_workers");
 	say(f->summary, sizeof(f->summary),
 	    "too few readers: %s reads in flight at %s each while the device is %s "
-	    "busy%s", fmt__num(B(5), e->read_concurrency), fmt__us(B(0), e->read_mean_us),
-	    fmt__pct(B(1), e->blk_util), io_wait_words(e, wait, sizeof(wait)));
+	    "busy%s", units__num(B(5), e->read_concurrency), units__us(B(0), e->read_mean_us),
+	    units__pct(B(1), e->blk_util), io_wait_words(e, wait, sizeof(wait)));
 	say(f->advice, sizeof(f->advice),
 	    "by Little's law reads/s = reads in flight / latency: with the device this "
 	    "idle, ~%.0f reads in flight (num_parallel_calls, num_workers, prefetch) "
 	    "would give ~%s reads/s instead of %s at the same latency, until the device "
 	    "saturates (%%util understates the headroom of SSD and NVMe, which serve "
-	    "many requests at once)", target, fmt__num(B(3), est), fmt__num(B(4), e->reads_per_s));
+	    "many requests at once)", target, units__num(B(3), est), units__num(B(4), e->reads_per_s));
 	fig(f, "read_concurrency", e->read_concurrency, "reads");
 	fig(f, "reads_per_s", e->reads_per_s, "reads/s");
 	fig(f, "read_mean_us", e->read_mean_us, "us");
@@ -308,7 +308,7 @@ int rule__page_cache(const struct evidence *e, const double *th, struct finding 
 		finding_init(f, "page_cache", SEV_OK, "reads served from the page cache", "");
 		say(f->summary, sizeof(f->summary),
 		    "page cache: %s of the bytes read came from storage; working set %s",
-		    fmt__pct(B(0), e->miss_share), fmt__bytes(B(1), e->working_set_bytes));
+		    units__pct(B(0), e->miss_share), units__bytes(B(1), e->working_set_bytes));
 		say(f->advice, sizeof(f->advice),
 		    "the data is in memory: keep it there (do not drop caches or restart the "
 		    "loader between epochs; leave room under the container's memory limit)");
@@ -318,9 +318,9 @@ int rule__page_cache(const struct evidence *e, const double *th, struct finding 
 			     "give the page cache room for the data");
 		say(f->summary, sizeof(f->summary),
 		    "page cache: re-reads miss: %s read again, %s of it from storage again; "
-		    "working set %s, MemTotal %s", fmt__bytes(B(0), e->reread_bytes),
-		    fmt__pct(B(1), rr_miss), fmt__bytes(B(2), e->working_set_bytes),
-		    fmt__bytes(B(3), e->mem_total_bytes));
+		    "working set %s, MemTotal %s", units__bytes(B(0), e->reread_bytes),
+		    units__pct(B(1), rr_miss), units__bytes(B(2), e->working_set_bytes),
+		    units__bytes(B(3), e->mem_total_bytes));
 		say(f->advice, sizeof(f->advice),
 		    "data read before was evicted: memory pressure or the container's memory "
 		    "limit (cgroup memory.max) leaves no room for it; raise the limit, use "
@@ -331,8 +331,8 @@ int rule__page_cache(const struct evidence *e, const double *th, struct finding 
 		say(f->summary, sizeof(f->summary),
 		    "page cache: the working set so far, %s, fits in memory (%s of %s "
 		    "MemTotal); %s of the bytes read came from storage",
-		    fmt__bytes(B(0), e->working_set_bytes), fmt__pct(B(1), ws_share),
-		    fmt__bytes(B(2), e->mem_total_bytes), fmt__pct(B(3), e->miss_share));
+		    units__bytes(B(0), e->working_set_bytes), units__pct(B(1), ws_share),
+		    units__bytes(B(2), e->mem_total_bytes), units__pct(B(3), e->miss_share));
 		say(f->advice, sizeof(f->advice),
 		    "after the first epoch reads can come from memory: cache in the job "
 		    "(tf.data dataset.cache(), a RAM disk) or keep the page cache warm (do "
@@ -344,8 +344,8 @@ int rule__page_cache(const struct evidence *e, const double *th, struct finding 
 		say(f->summary, sizeof(f->summary),
 		    "page cache: the working set so far, %s, is %s of %s MemTotal: every "
 		    "epoch reads from storage (%s of the bytes read came from it)",
-		    fmt__bytes(B(0), e->working_set_bytes), fmt__pct(B(1), ws_share),
-		    fmt__bytes(B(2), e->mem_total_bytes), fmt__pct(B(3), e->miss_share));
+		    units__bytes(B(0), e->working_set_bytes), units__pct(B(1), ws_share),
+		    units__bytes(B(2), e->mem_total_bytes), units__pct(B(3), e->miss_share));
 		say(f->advice, sizeof(f->advice),
 		    "memory cannot hold the data: pack it into shards read sequentially so "
 		    "that readahead works (raise read_ahead_kb for shard streams), stage it "
@@ -354,7 +354,7 @@ int rule__page_cache(const struct evidence *e, const double *th, struct finding 
 		finding_init(f, "page_cache", SEV_INFO, "reads come from storage", "");
 		say(f->summary, sizeof(f->summary),
 		    "page cache: %s of the bytes read came from storage; working set %s",
-		    fmt__pct(B(0), e->miss_share), fmt__bytes(B(1), e->working_set_bytes));
+		    units__pct(B(0), e->miss_share), units__bytes(B(1), e->working_set_bytes));
 		say(f->advice, sizeof(f->advice), "MemTotal unknown: cannot say whether "
 		    "the data would fit in memory");
 	}
@@ -377,8 +377,8 @@ int rule__cpu_bound(const struct evidence *e, const double *th, struct finding *
 	say(f->summary, sizeof(f->summary),
 	    "%s: I/O threads %s on CPU, %s waiting for a CPU, only %s waiting on I/O: "
 	    "storage is not the problem", starved ? "CPU-starved" : "CPU-bound",
-	    fmt__pct(B(0), e->cpu_share), fmt__pct(B(1), e->runq_share),
-	    fmt__pct(B(2), e->io_wait_share));
+	    units__pct(B(0), e->cpu_share), units__pct(B(1), e->runq_share),
+	    units__pct(B(2), e->io_wait_share));
 	say(f->advice, sizeof(f->advice), "%s", starved ?
 	    "more threads are runnable than there are CPUs for them: fewer workers or "
 	    "more cores, and cheaper decoding and augmentation; faster storage will not "

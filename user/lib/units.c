@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* Numbers in words for sentences, see fmt.h. */
+/* Numbers for people, see units.h. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include "lib/units.h"
 
 /* "512 B", "78 KiB", "1.6 GiB": three significant digits at most. */
-const char *fmt__bytes(char *buf, size_t len, double b)
+const char *units__bytes(char *buf, size_t len, double b)
 {
 	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
 	int u = 0;
@@ -22,7 +23,7 @@ const char *fmt__bytes(char *buf, size_t len, double b)
 }
 
 /* A rate or count: "7", "0.4", "850", "2.2k", "16.5k", "120k", "1.3M". */
-const char *fmt__num(char *buf, size_t len, double x)
+const char *units__num(char *buf, size_t len, double x)
 {
 	if (x < 10 && x != floor(x))
 		snprintf(buf, len, "%.1f", x);
@@ -39,18 +40,18 @@ const char *fmt__num(char *buf, size_t len, double x)
 	return buf;
 }
 
-/* A count: exact below 100,000 ("20000 files"), else as fmt__num ("1.3M"). */
-const char *fmt__count(char *buf, size_t len, __u64 n)
+/* A count: exact below 100,000 ("20000 files"), else as units__num ("1.3M"). */
+const char *units__count(char *buf, size_t len, __u64 n)
 {
 	if (n < 100000)
 		snprintf(buf, len, "%llu", (unsigned long long)n);
 	else
-		fmt__num(buf, len, n);
+		units__num(buf, len, n);
 	return buf;
 }
 
 /* A share as a percentage: "82%", "0.5%"; shares above 1 show as 100%. */
-const char *fmt__pct(char *buf, size_t len, double share)
+const char *units__pct(char *buf, size_t len, double share)
 {
 	double p = fmin(share, 1) * 100;
 
@@ -59,7 +60,7 @@ const char *fmt__pct(char *buf, size_t len, double share)
 }
 
 /* Microseconds as "8.5µs", "95µs", "4.1ms", "38ms", "1.2s". */
-const char *fmt__us(char *buf, size_t len, double us)
+const char *units__us(char *buf, size_t len, double us)
 {
 	if (us < 9.95)
 		snprintf(buf, len, "%.1fµs", us);
@@ -71,5 +72,71 @@ const char *fmt__us(char *buf, size_t len, double us)
 		snprintf(buf, len, "%.0fms", us / 1e3);
 	else
 		snprintf(buf, len, "%.1fs", us / 1e6);
+	return buf;
+}
+
+/* x with 3 significant digits, then unit: "1.23ms", "12.3ms", "123ms". */
+static void sig3(char *buf, size_t len, double x, const char *unit)
+{
+	int dec = x < 9.995 ? 2 : x < 99.95 ? 1 : 0;
+
+	snprintf(buf, len, "%.*f%s", dec, x, unit);
+}
+
+const char *units__ns(char *buf, size_t len, double ns)
+{
+	static const char *const units[] = { "µs", "ms", "s" };
+	int i = 0;
+
+	if (ns < 999.5) {
+		snprintf(buf, len, "%.0fns", ns);
+		return buf;
+	}
+	for (ns /= 1000; ns >= 999.5 && i < 2; i++)
+		ns /= 1000;
+	sig3(buf, len, ns, units[i]);
+	return buf;
+}
+
+const char *units__size(char *buf, size_t len, double b, bool long_units)
+{
+	static const char *const shorts[] = { "K", "M", "G", "T", "P", "E" };
+	static const char *const longs[] = { " KiB", " MiB", " GiB", " TiB", " PiB", " EiB" };
+	int i = 0;
+
+	if (b < 999.5) {
+		snprintf(buf, len, "%.0f%s", b, long_units ? " B" : "");
+		return buf;
+	}
+	for (b /= 1024; b >= 999.5 && i < 5; i++)
+		b /= 1024;
+	sig3(buf, len, b, long_units ? longs[i] : shorts[i]);
+	return buf;
+}
+
+int units__cols(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+double units__rate(double n, double secs)
+{
+	return secs > 0 ? n / secs : 0;
+}
+
+const char *units__pow2(char *buf, size_t len, __u64 v)
+{
+	static const char *const units[] = { "", "K", "M", "G", "T", "P", "E" };
+	int i = 0;
+
+	while (v >= 1024 && !(v % 1024)) {
+		v /= 1024;
+		i++;
+	}
+	snprintf(buf, len, "%llu%s", (unsigned long long)v, units[i]);
 	return buf;
 }

@@ -1,24 +1,37 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Numbers in words, as the findings' sentences print them: "1.6 GiB",
- * "2.2k", "82%", "4.1ms". Each writes into buf and returns it. The report
- * tables use report__fmt_bytes() and report__fmt_ns() instead (report.h).
+ * Numbers for people, in two styles. In words, as the findings' sentences
+ * print them: "1.6 GiB", "2.2k", "82%", "4.1ms". In table cells, three
+ * significant digits: "1.23ms", "4.00K". Each formatter writes into buf and
+ * returns it.
  */
-#ifndef FMT_H
-#define FMT_H
+#ifndef LIB_UNITS_H
+#define LIB_UNITS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
 
 /* "512 B", "78 KiB", "1.6 GiB": three significant digits at most. */
-const char *fmt__bytes(char *buf, size_t len, double b);
+const char *units__bytes(char *buf, size_t len, double b);
 /* A rate or count: "7", "0.4", "850", "2.2k", "16.5k", "120k", "1.3M". */
-const char *fmt__num(char *buf, size_t len, double x);
-/* A count: exact below 100,000 ("20000 files"), else as fmt__num ("1.3M"). */
-const char *fmt__count(char *buf, size_t len, __u64 n);
+const char *units__num(char *buf, size_t len, double x);
+/* A count: exact below 100,000 ("20000 files"), else as units__num ("1.3M"). */
+const char *units__count(char *buf, size_t len, __u64 n);
 /* A share as a percentage: "82%", "0.5%"; shares above 1 show as 100%. */
-const char *fmt__pct(char *buf, size_t len, double share);
+const char *units__pct(char *buf, size_t len, double share);
 /* Microseconds as "8.5µs", "95µs", "4.1ms", "38ms", "1.2s". */
-const char *fmt__us(char *buf, size_t len, double us);
+const char *units__us(char *buf, size_t len, double us);
 
-#endif /* FMT_H */
+/* Table cells: "850ns", "12.3µs", "1.23ms", "4.56s". */
+const char *units__ns(char *buf, size_t len, double ns);
+/* Table cells: "512", "4.00K", "1.23G" (short) or "512 B", "4.00 KiB" (long units). */
+const char *units__size(char *buf, size_t len, double b, bool long_units);
+/* A power of two or a multiple of one: "512", "4K", "16M". */
+const char *units__pow2(char *buf, size_t len, __u64 v);
+/* Terminal columns of UTF-8 text: one per character. */
+int units__cols(const char *s);
+/* n per second over secs; 0 when secs is not positive. */
+double units__rate(double n, double secs);
+
+#endif /* LIB_UNITS_H */

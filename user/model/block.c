@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* The block layer's maps read into per-device records, see block.h. */
+/* The block layer per device, see block.h. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <bpf/bpf.h>
 #include "model/block.h"
 #include "model/hist.h"
 
@@ -30,8 +29,7 @@ struct blk_dev *block__find(const struct block *b, __u32 dev)
 	return NULL;
 }
 
-/* d's record, added zeroed when new; NULL when out of memory. */
-static struct blk_dev *dev_get(struct block *b, __u32 dev)
+struct blk_dev *block__dev(struct block *b, __u32 dev)
 {
 	struct blk_dev *d = block__find(b, dev), *v;
 
@@ -47,8 +45,7 @@ static struct blk_dev *dev_get(struct block *b, __u32 dev)
 	return d;
 }
 
-/* Counts are replaced, not added to: the maps are cumulative. */
-static void devs_clear(struct block *b)
+void block__clear_counts(struct block *b)
 {
 	for (size_t i = 0; i < b->nr_devs; i++) {
 		struct blk_dev *d = &b->devs[i];
@@ -60,7 +57,7 @@ static void devs_clear(struct block *b)
 	}
 }
 
-static void stats_add(struct blk_stats *dst, const struct blk_stats *src)
+void blk_stats__add(struct blk_stats *dst, const struct blk_stats *src)
 {
 	dst->reqs += src->reqs;
 	dst->bytes += src->bytes;
@@ -70,149 +67,6 @@ static void stats_add(struct blk_stats *dst, const struct blk_stats *src)
 	dst->seq += src->seq;
 	dst->small += src->small;
 	dst->merged += src->merged;
-}
-
-/* blk_stats: one per-CPU value per (dev, op, who), summed over CPUs. */
-static int read_stats(struct block *b, int fd, int ncpus)
-{
-	size_t stride = (sizeof(struct blk_stats) + 7) & ~7UL;
-	struct blk_key key, next;
-	struct blk_stats *cpu;
-	void *buf;
-	int err;
-
-	buf = calloc(ncpus, stride);
-	if (!buf)
-		return -ENOMEM;
-	for (err = bpf_map_get_next_key(fd, NULL, &next); !err;
-	     err = bpf_map_get_next_key(fd, &key, &next)) {
-		struct blk_dev *d;
-
-		key = next;
-		if (key.op >= BLK__MAX || key.who >= WHO__MAX)
-			continue;
-		if (bpf_map_lookup_elem(fd, &key, buf))
-			continue;	/* gone: this map never deletes */
-		d = dev_get(b, key.dev);
-		if (!d) {
-			err = -ENOMEM;
-			break;
-		}
-		memset(&d->st[key.op][key.who], 0, sizeof(struct blk_stats));
-		for (int c = 0; c < ncpus; c++) {
-			cpu = (struct blk_stats *)((char *)buf + c * stride);
-			stats_add(&d->st[key.op][key.who], cpu);
-		}
-	}
-	free(buf);
-	return err == -ENOENT ? 0 : err;
-}
-
-/* blk_devs: names and busy time, read under the value's spin lock. */
-static int read_devs(struct block *b, int fd, __u64 now_ns)
-{
-	struct blk_dev_info info;
-	__u32 key, next;
-	int err;
-
-	for (err = bpf_map_get_next_key(fd, NULL, &next); !err;
-	     err = bpf_map_get_next_key(fd, &key, &next)) {
-		struct blk_dev *d;
-
-		key = next;
-		if (bpf_map_lookup_elem_flags(fd, &key, &info, BPF_F_LOCK))
-			continue;
-		d = dev_get(b, key);
-		if (!d)
-			return -ENOMEM;
-		memcpy(d->name, info.name, sizeof(d->name));
-		d->name[sizeof(d->name) - 1] = '\0';
-		for (int s = 0; s < BLK_SCOPES; s++) {
-			d->busy_ns[s] = info.busy_ns[s];
-			if (info.inflight[s] && now_ns > info.since[s])
-				d->busy_ns[s] += now_ns - info.since[s];
-		}
-	}
-	return err == -ENOENT ? 0 : err;
-}
-
-static int read_hists(struct block *b, int fd)
-{
-	struct blk_hist_key key, next;
-	struct hist h, **slot;
-	int err;
-
-	for (err = bpf_map_get_next_key(fd, NULL, &next); !err;
-	     err = bpf_map_get_next_key(fd, &key, &next)) {
-		struct blk_dev *d;
-
-		key = next;
-		if (key.op >= BLK__MAX || key.scope >= BLK_SCOPES ||
-		    key.hist < H_BLK_QUEUE_LAT || key.hist > H_BLK_INFLIGHT)
-			continue;
-		if (bpf_map_lookup_elem(fd, &key, &h))
-			continue;
-		d = dev_get(b, key.dev);
-		if (!d)
-			return -ENOMEM;
-		slot = &d->hists[key.op][key.hist - H_BLK_QUEUE_LAT][key.scope];
-		if (!*slot)
-			*slot = malloc(sizeof(**slot));
-		if (!*slot)
-			return -ENOMEM;
-		**slot = h;
-	}
-	return err == -ENOENT ? 0 : err;
-}
-
-/* blk_reqs: requests started and not (yet) seen completing. */
-static int read_reqs(struct block *b, int fd)
-{
-	struct blk_req r;
-	__u64 key, next;
-	int err;
-
-	for (err = bpf_map_get_next_key(fd, NULL, &next); !err;
-	     err = bpf_map_get_next_key(fd, &key, &next)) {
-		struct blk_dev *d;
-
-		key = next;
-		if (bpf_map_lookup_elem(fd, &key, &r) || r.op >= BLK__MAX)
-			continue;
-		d = dev_get(b, r.dev);
-		if (!d)
-			return -ENOMEM;
-		d->unfinished[r.op]++;
-	}
-	return err == -ENOENT ? 0 : err;
-}
-
-/*
- * blk_missed: requests one of whose events the programs did not see, per
- * (dev, op, enum blk_miss): start (untracked) or completion (unfinished).
- */
-static int read_missed(struct block *b, int fd)
-{
-	struct blk_key key, next;
-	__u64 n;
-	int err;
-
-	for (err = bpf_map_get_next_key(fd, NULL, &next); !err;
-	     err = bpf_map_get_next_key(fd, &key, &next)) {
-		struct blk_dev *d;
-
-		key = next;
-		if (key.op >= BLK__MAX || bpf_map_lookup_elem(fd, &key, &n))
-			continue;
-		d = dev_get(b, key.dev);
-		if (!d)
-			return -ENOMEM;
-		if (key.who == MISS_START)
-			d->untracked[key.op] = n;
-		else if (key.who == MISS_DONE)
-			d->unfinished[key.op] += n;
-	}
-	return err == -ENOENT ? 0 : err;
 }
 
 static __u64 dev_reqs(const struct blk_dev *d, unsigned int who)
@@ -235,25 +89,6 @@ static int dev_cmp(const void *pa, const void *pb)
 	if (x != y)
 		return x < y ? 1 : -1;
 	return a->dev < b->dev ? -1 : a->dev > b->dev;
-}
-
-int block__read(struct block *b, const struct block_maps *m, int ncpus, __u64 now_ns)
-{
-	int err;
-
-	devs_clear(b);
-	err = read_stats(b, m->stats_fd, ncpus);
-	if (!err)
-		err = read_devs(b, m->devs_fd, now_ns);
-	if (!err && m->hists_fd >= 0)
-		err = read_hists(b, m->hists_fd);
-	if (!err && m->reqs_fd >= 0)
-		err = read_reqs(b, m->reqs_fd);
-	if (!err && m->missed_fd >= 0)
-		err = read_missed(b, m->missed_fd);
-	if (!err)
-		qsort(b->devs, b->nr_devs, sizeof(*b->devs), dev_cmp);
-	return err;
 }
 
 int block__start(struct block *b, __u64 now_ns)
@@ -285,13 +120,13 @@ void blk_dev__sum(const struct blk_dev *d, int op, unsigned int who,
 			continue;
 		for (int w = 0; w < WHO__MAX; w++)
 			if (who & WHO_BIT(w))
-				stats_add(out, &d->st[o][w]);
+				blk_stats__add(out, &d->st[o][w]);
 	}
 }
 
 unsigned int blk_dev__who(int scope)
 {
-	return scope == SCOPE_TARGET ? WHO_BIT(WHO_TARGET) : WHO_ALL;
+	return scope == BLK_SCOPE_TARGET ? WHO_BIT(WHO_TARGET) : WHO_ALL;
 }
 
 bool blk_dev__active(const struct blk_dev *d)
@@ -347,7 +182,7 @@ void block__sum(const struct block *b, int op, unsigned int who, struct blk_stat
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; i < b->nr_devs; i++) {
 		blk_dev__sum(&b->devs[i], op, who, &s);
-		stats_add(out, &s);
+		blk_stats__add(out, &s);
 	}
 }
 
@@ -370,4 +205,25 @@ const char *block__op_name(int op)
 	};
 
 	return op >= 0 && op < BLK__MAX ? names[op] : "unknown";
+}
+
+void block__sort(struct block *b)
+{
+	qsort(b->devs, b->nr_devs, sizeof(*b->devs), dev_cmp);
+}
+
+int block__copy_counts(struct block *dst, const struct block *src)
+{
+	struct blk_dev *v = realloc(dst->devs, (src->nr_devs ? src->nr_devs : 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	memcpy(v, src->devs, src->nr_devs * sizeof(*v));
+	for (size_t i = 0; i < src->nr_devs; i++)
+		memset(v[i].hists, 0, sizeof(v[i].hists));
+	dst->devs = v;
+	dst->nr_devs = src->nr_devs;
+	dst->start_ns = src->start_ns;
+	dst->end_ns = src->end_ns;
+	return 0;
 }

@@ -3,8 +3,8 @@
  * The block layer as the trace saw it, per device: completed requests per
  * (operation, submitter), histograms per (operation, histogram, scope),
  * busy time per scope, and /proc/diskstats at the start and the end of the
- * traced window. The kernel's block maps are cumulative: block__read()
- * replaces what an earlier call read.
+ * traced window. collect/ fills it from the kernel's block maps, which are
+ * cumulative: each read replaces what an earlier one read.
  */
 #ifndef BLOCK_H
 #define BLOCK_H
@@ -38,27 +38,16 @@ struct block {
 	struct diskstats ds_end;
 };
 
-/* The kernel's block maps, by fd (see bpf/block.bpf.c). */
-struct block_maps {
-	int stats_fd;		/* blk_stats: PERCPU_HASH blk_key -> blk_stats */
-	int devs_fd;		/* blk_devs: HASH dev -> blk_dev_info */
-	int hists_fd;		/* blk_hists: HASH blk_hist_key -> hist; -1 skips */
-	int reqs_fd;		/* blk_reqs: HASH request -> blk_req; -1 skips */
-	int missed_fd;		/* blk_missed: HASH blk_key (.who: blk_miss) -> count */
-};
-
 void block__free(struct block *b);
-/*
- * Read the maps into b, replacing what it held. Busy time still open at
- * now_ns (CLOCK_MONOTONIC) is counted up to now_ns. Unfinished requests
- * are those whose completion the programs missed (the kernel, rarely, does
- * not run a tracepoint's program, and does not count a miss either) and,
- * with reqs_fd (read it after the detach), those still in flight at the
- * end; untracked ones completed after the attach but their start was
- * missed. Devices are sorted by the target's requests, then all
- * requests, then dev.
- */
-int block__read(struct block *b, const struct block_maps *m, int ncpus, __u64 now_ns);
+/* d's record, added zeroed when new; NULL when out of memory. */
+struct blk_dev *block__dev(struct block *b, __u32 dev);
+/* Zero every count and busy time, keeping devices and histograms: the maps are cumulative. */
+void block__clear_counts(struct block *b);
+/* Devices by the target's requests, then all requests, then dev. */
+void block__sort(struct block *b);
+/* Copy src's devices, counts and busy times into dst, histograms left out. 0 or -ENOMEM. */
+int block__copy_counts(struct block *dst, const struct block *src);
+void blk_stats__add(struct blk_stats *dst, const struct blk_stats *src);
 /* Mark the start or the end of the window and read /proc/diskstats then. */
 int block__start(struct block *b, __u64 now_ns);
 int block__stop(struct block *b, __u64 now_ns);
@@ -74,7 +63,7 @@ struct blk_dev *block__find(const struct block *b, __u32 dev);
 /* Sum d's counts of one operation (BLK__MAX: every one) over submitters. */
 void blk_dev__sum(const struct blk_dev *d, int op, unsigned int who,
 		  struct blk_stats *out);
-/* Submitters of a scope: SCOPE_TARGET -> the target, SCOPE_DEVICE -> all. */
+/* Submitters of a scope: BLK_SCOPE_TARGET -> the target, BLK_SCOPE_DEVICE -> all. */
 unsigned int blk_dev__who(int scope);
 /* Did d complete a request in the window? */
 bool blk_dev__active(const struct blk_dev *d);

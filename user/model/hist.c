@@ -83,13 +83,13 @@ __u64 hist__max(const struct hist *h)
 	return 0;
 }
 
-void hist__log2(const struct hist *h, __u64 rows[64])
+void hist__log2_rows(const struct hist *h, __u64 unit, __u64 rows[64])
 {
 	memset(rows, 0, 64 * sizeof(rows[0]));
 	for (int i = 0; i < HIST_SLOTS; i++) {
-		__u64 lo = hist__lower(i);
+		__u64 v = hist__lower(i) / (unit ? unit : 1);
 
 		if (h->slots[i])
-			rows[lo < 2 ? 0 : msb64(lo)] += h->slots[i];
+			rows[v < 2 ? 0 : msb64(v)] += h->slots[i];
 	}
 }

@@ -22,7 +22,11 @@ __u64 hist__count(const struct hist *h);
 __u64 hist__quantile(const struct hist *h, double q);
 /* Upper bound of the highest non-empty slot; 0 if empty. */
 __u64 hist__max(const struct hist *h);
-/* Counts folded into power-of-two rows: row r holds [2^r, 2^(r+1)), row 0 holds 0 and 1. */
-void hist__log2(const struct hist *h, __u64 rows[64]);
+/*
+ * Counts folded into power-of-two rows of value / unit (unit 0 is 1): row
+ * r holds [2^r, 2^(r+1)) units, row 0 holds 0 and 1. A slot goes to the
+ * row of its lower bound.
+ */
+void hist__log2_rows(const struct hist *h, __u64 unit, __u64 rows[64]);
 
 #endif /* HIST_H */

@@ -1,16 +1,25 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Everything one trace measured, as the report modules read it: the store of
- * files and threads, global counters, histograms and what was lost.
+ * Everything one trace measured: the store of files and threads, global
+ * counters, histograms, the block layer and what was lost; and the few
+ * facts of the machine the findings need. No judgement: the findings are
+ * made from a trace (findings/findings.h) and handed to the outputs.
  */
-#ifndef TRACE_H
-#define TRACE_H
+#ifndef MODEL_TRACE_H
+#define MODEL_TRACE_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <linux/types.h>
-#include "model/block.h"
 #include "iostorm.h"
+#include "model/block.h"
 #include "model/store.h"
-#include "findings/findings.h"
+
+enum stop_reason {
+	STOP_DURATION = 0,
+	STOP_SIGNAL,
+	STOP_TARGET_EXIT,
+};
 
 struct trace {
 	char target[256];		/* what was traced, in words */
@@ -23,19 +32,52 @@ struct trace {
 	struct hist hists[H__MAX];	/* enum hist_id */
 	struct store store;
 	struct block block;		/* block layer, diskstats included */
-	struct diagnosis diag;		/* findings, once the trace is over */
-	const struct thresholds *thresholds;	/* --threshold's, for live judging */
+	__u64 mem_bytes;		/* the machine's MemTotal; 0 when unknown */
+	__u32 page_size;		/* bytes of a page-cache page */
 	int exit_status;		/* of a launched command, else -1 */
-	int stopped_by;			/* enum stop_reason */
+	enum stop_reason stopped_by;
 };
 
-enum stop_reason {
-	STOP_DURATION = 0,
-	STOP_SIGNAL,
-	STOP_TARGET_EXIT,
+/* Sums over the store's records. Read classes count regular files only. */
+struct file_totals {
+	__u64 files;		/* regular files */
+	__u64 dirs;
+	__u64 files_read;	/* regular files read at least once */
+	__u64 reads;
+	__u64 reads_consec;
+	__u64 reads_seq;
+	__u64 reads_random;
 };
 
+/* The trace at an instant, what interval lines are made of: counters and block counts. */
+struct trace_snap {
+	__u64 ns;			/* CLOCK_MONOTONIC */
+	__u64 counters[C__MAX];
+	__u64 reg_opens;		/* store.reg_opens */
+	struct hist read_lat;		/* H_READ_LAT */
+	struct block block;		/* counts and busy time, no histograms */
+};
+
+/* Take s from t at now_ns. 0 or -ENOMEM. */
+int trace__snap(struct trace_snap *s, const struct trace *t, __u64 now_ns);
+void trace__snap_free(struct trace_snap *s);
+/* The machine's memory (/proc/meminfo) and page size into t. */
+void trace__machine(struct trace *t);
 /* Sum of lost[] and prog_misses: the events the report does not hold. */
 __u64 trace__lost_total(const struct trace *t);
+void trace__file_totals(const struct store *s, struct file_totals *tot);
+/* A histogram of the sizes of every regular file. */
+void trace__file_sizes(const struct store *s, struct hist *h);
+/* Is there nothing at all to report? */
+bool trace__empty(const struct trace *t);
+/* "ENOENT" for an open_errnos slot; "E135+" for the last, shared slot. */
+const char *trace__errno_name(int slot, char *buf, size_t len);
+/* Slots of nonzero open_errnos, most frequent first; returns how many. */
+int trace__top_errnos(const struct trace *t, int *slots, int max);
+/* "duration", "signal", "target_exit". */
+const char *trace__stop_name(enum stop_reason stopped_by);
+/* JSON key of a lost reason ("files_map_full") and its words ("files map full"). */
+const char *trace__lost_key(int reason);
+const char *trace__lost_words(int reason);
 
-#endif /* TRACE_H */
+#endif /* MODEL_TRACE_H */

@@ -68,8 +68,8 @@ static void block_counts(struct prom *p, const struct block *b, const char *name
 static void block_busy(struct prom *p, const struct block *b)
 {
 	static const char *const scopes[BLK_SCOPES] = {
-		[SCOPE_DEVICE] = "all",
-		[SCOPE_TARGET] = "target",
+		[BLK_SCOPE_DEVICE] = "all",
+		[BLK_SCOPE_TARGET] = "target",
 	};
 	const char *name = "iostorm_block_busy_seconds_total";
 	char dev[40];
@@ -97,7 +97,7 @@ static const struct hist empty_hist;
 
 static const struct hist *target_hist(const struct blk_dev *d, int op, int id)
 {
-	const struct hist *h = blk_dev__hist(d, op, id, SCOPE_TARGET);
+	const struct hist *h = blk_dev__hist(d, op, id, BLK_SCOPE_TARGET);
 
 	return h ? h : &empty_hist;
 }
@@ -111,7 +111,7 @@ static bool target_did(const struct blk_dev *d, int op)
 	if (op != BLK_READ && op != BLK_WRITE)
 		return false;
 	for (int id = H_BLK_QUEUE_LAT; id <= H_BLK_SIZE; id++)
-		if (blk_dev__hist(d, op, id, SCOPE_TARGET))
+		if (blk_dev__hist(d, op, id, BLK_SCOPE_TARGET))
 			return true;
 	return d->st[op][WHO_TARGET].reqs > 0;
 }

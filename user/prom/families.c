@@ -9,9 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <unistd.h>
-#include "findings/layers.h"
 #include "prom/prom_int.h"
-#include "report/report_int.h"
 
 /* ---- the trace ---- */
 
@@ -75,7 +73,6 @@ static const struct {
 static void render_vfs(struct prom *p, const struct trace *t)
 {
 	struct file_totals tot;
-	long page = sysconf(_SC_PAGESIZE);
 
 	for (size_t i = 0; i < sizeof(vfs_counters) / sizeof(vfs_counters[0]); i++)
 		prom__metric_u64(p, vfs_counters[i].name, "counter", vfs_counters[i].help,
@@ -87,8 +84,8 @@ static void render_vfs(struct prom *p, const struct trace *t)
 	prom__metric_u64(p, "iostorm_page_cache_added_bytes_total", "counter",
 			 "Bytes of pages the target added to the page cache: "
 			 "misses and their readahead.",
-			 t->counters[C_CACHE_PAGES] * (page > 0 ? page : 4096));
-	report__file_totals(&t->store, &tot);
+			 t->counters[C_CACHE_PAGES] * (__u64)t->page_size);
+	trace__file_totals(&t->store, &tot);
 	prom__metric_u64(p, "iostorm_vfs_files", "gauge",
 			 "Distinct regular files seen by open, read or stat.", tot.files);
 	prom__metric_u64(p, "iostorm_vfs_dirs", "gauge", "Distinct directories seen.", tot.dirs);
@@ -152,16 +149,16 @@ static void render_layer(struct prom *p, const struct trace *t)
 	}
 }
 
-static void render_findings(struct prom *p, const struct prom_findings *fs)
+static void render_findings(struct prom *p, const struct findings *fs)
 {
 	int worst = SEV_OK;
 
 	prom__family(p, "iostorm_finding_severity", "gauge",
 		     "Severity of each finding of docs/findings.md: 0 OK, 1 INFO, 2 WARN, 3 HIGH; "
 		     "a finding not judged has no series.");
-	const struct finding *f = fs->d.findings;
+	const struct finding *f = fs->findings;
 
-	for (int i = 0; i < fs->d.nr_findings; i++) {
+	for (int i = 0; i < fs->nr_findings; i++) {
 		struct label l = { "finding", f[i].id };
 
 		prom__sample_u64(p, "iostorm_finding_severity", &l, 1, f[i].severity);
@@ -180,7 +177,7 @@ static void render_health(struct prom *p, const struct trace *t)
 		     "Events iostorm could not record, by reason (prog_misses: BPF program runs "
 		     "the kernel skipped); their sum is the JSON report's lost.total.");
 	for (int r = 0; r < L__MAX; r++) {
-		struct label l = { "reason", report__lost_key(r) };
+		struct label l = { "reason", trace__lost_key(r) };
 
 		prom__sample_u64(p, name, &l, 1, t->lost[r]);
 	}
@@ -196,9 +193,9 @@ static void render_health(struct prom *p, const struct trace *t)
 			 t->maps_bytes);
 }
 
-/* Every family, in order; fs judged by the caller (prom.c, prom_server.c). */
-int prom__render_judged(FILE *out, const struct trace *t, const char *job,
-			const struct prom_findings *fs)
+/* Every family, in order. */
+int prom__render(FILE *out, const struct trace *t, const struct findings *f,
+		 const char *job)
 {
 	struct prom p = { .out = out, .job = job && *job ? job : NULL };
 
@@ -208,7 +205,7 @@ int prom__render_judged(FILE *out, const struct trace *t, const char *job,
 	render_threads(&p, t);
 	prom__render_block(&p, t);
 	render_layer(&p, t);
-	render_findings(&p, fs);
+	render_findings(&p, f);
 	render_health(&p, t);
 	return ferror(out) ? -EIO : 0;
 }

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Prometheus metrics of a trace, the entry points that render it once:
- * prom__render() to a stream and prom__write_file() for node_exporter's
- * textfile collector; and the findings every render shows, judged afresh
- * or, on the live path of prom_server.c, only when judging is cheap enough.
+ * Prometheus metrics of a trace: the final textfile for node_exporter's
+ * textfile collector, and the findings the live path of server.c shows,
+ * judged again only when judging is cheap enough.
  * See prom.h and docs/metrics.md.
  */
 #include <errno.h>
@@ -13,10 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include "lib/atomic_file.h"
-#include "findings/findings.h"
-#include "prom/prom.h"
 #include "prom/prom_int.h"
-#include "findings/verdict.h"
 
 #define PROM_JUDGE_SHARE	0.1	/* of the main thread's time, at most */
 
@@ -30,24 +26,13 @@ static double mono_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* A finished trace has its own findings; a live one is judged now, and timed. */
-int prom_findings__judge(struct prom_findings *fs, const struct trace *t)
+int prom_findings__judge(struct prom_findings *fs, const struct trace *t,
+			 const struct thresholds *th)
 {
-	const struct thresholds *th = t->thresholds;
-	struct thresholds defaults;
 	int err;
 
 	fs->at = mono_s();
-	if (t->diag.done) {	/* the trace is over: its own findings */
-		fs->d = t->diag;
-		fs->cost = 0;
-		return 0;
-	}
-	if (!th) {
-		thresholds__defaults(&defaults);
-		th = &defaults;
-	}
-	err = diagnosis__run(&fs->d, t, th);
+	err = findings__judge(&fs->f, t, th);
 	fs->cost = mono_s() - fs->at;
 	return err;
 }
@@ -61,36 +46,25 @@ bool prom_findings__stale(const struct prom_findings *fs)
 	return fs->at == 0 || mono_s() - fs->at >= fs->cost / PROM_JUDGE_SHARE;
 }
 
-/* ---- rendering once ---- */
-
-int prom__render(FILE *out, const struct trace *t, const char *job)
-{
-	struct prom_findings *fs = calloc(1, sizeof(*fs));
-	int err = fs ? prom_findings__judge(fs, t) : -ENOMEM;
-
-	if (!err)
-		err = prom__render_judged(out, t, job, fs);
-	free(fs);
-	return err;
-}
-
 /* ---- the textfile ---- */
 
 struct render_args {
 	const struct trace *t;
+	const struct findings *f;
 	const char *job;
 };
 
-static int fill_render(FILE *f, const void *arg)
+static int fill_render(FILE *out, const void *arg)
 {
 	const struct render_args *a = arg;
 
-	return prom__render(f, a->t, a->job);
+	return prom__render(out, a->t, a->f, a->job);
 }
 
-int prom__write_file(const char *path, const struct trace *t, const char *job)
+int prom__write_file(const char *path, const struct trace *t, const struct findings *f,
+		     const char *job)
 {
-	struct render_args a = { t, job };
+	struct render_args a = { t, f, job };
 
 	return atomic_file__write(path, false, fill_render, &a);
 }

@@ -7,16 +7,19 @@
  *
  * The caller renders in its own thread, after a drain: prom__publish()
  * swaps the new text in under a mutex, so the server thread never reads
- * the trace and a scrape always gets one whole snapshot. The counters,
- * histograms and block maps must be fresh then (drain__globals(),
- * drain__block()), and duration_s the time traced so far.
+ * the trace and a scrape always gets one whole snapshot of what the trace
+ * held then.
+ *
+ * The public header of prom/: other folders include only this one.
  */
 #ifndef PROM_H
 #define PROM_H
 
 #include <stdio.h>
-#include <sys/socket.h>
-#include "model/trace.h"
+
+struct findings;
+struct thresholds;
+struct trace;
 
 /* Not a port anyone expects: ebpf_exporter has 9435. Only documented. */
 #define PROM_PORT_SUGGESTED	9436
@@ -30,37 +33,33 @@
 struct prom_server;
 
 /*
- * Write every metric of t to out. job, when not NULL or empty, labels every
- * sample training_job="job" (not "job": Prometheus owns that label and would
- * rename ours to exported_job). Reads the store and /proc/meminfo (for the
- * findings), nothing else. Returns 0 or -errno (-ENOMEM, -EIO).
+ * Write every metric of t and its findings f to out. job, when not NULL or
+ * empty, labels every sample training_job="job" (not "job": Prometheus owns
+ * that label and would rename ours to exported_job). Returns 0 or -EIO.
  */
-int prom__render(FILE *out, const struct trace *t, const char *job);
-
-/*
- * Parse "IPV4:PORT" or "[IPV6]:PORT" (literal addresses, port 1-65535)
- * into sa. Prints nothing; -EINVAL when s is not one of those.
- */
-int prom__parse_addr(const char *s, struct sockaddr_storage *sa, socklen_t *len);
+int prom__render(FILE *out, const struct trace *t, const struct findings *f,
+		 const char *job);
 
 /*
  * Listen on addr_port and serve /metrics from an internal thread, 503 until
  * the first prom__publish(); addr_port NULL serves nothing (for --prom-file
  * alone: prom__publish() + prom__save()). job labels every sample, as for
- * prom__render(). Says what failed on stderr ("iostorm: cannot listen on
- * '127.0.0.1:9436': Address already in use") and returns -errno (-EINVAL
+ * prom__render(); th judges the live findings. Says what failed on stderr
+ * ("iostorm: cannot listen on '127.0.0.1:9436': Address already in use")
+ * and returns -errno (-EINVAL
  * for a bad address, -EADDRINUSE, -EACCES, -EADDRNOTAVAIL...).
  */
-int prom__serve(struct prom_server **s, const char *addr_port, const char *job);
+int prom__serve(struct prom_server **s, const char *addr_port, const char *job,
+		const struct thresholds *th);
 
 /*
  * Render t and make it what scrapes (and prom__save()) get from now on.
- * For the live path, after each drain: the findings, which sort every file
- * (~1.9 s for 1.28M files), are judged again only when that keeps them
- * under 10% of the caller's time, else the last ones are shown.
- * Returns 0 or -errno.
+ * With f, the findings of a finished trace. Without (the live path, after
+ * each refresh), the findings, which sort every file (~1.9 s for 1.28M
+ * files), are judged again only when that keeps them under 10% of the
+ * caller's time, else the last ones are shown. Returns 0 or -errno.
  */
-int prom__publish(struct prom_server *s, const struct trace *t);
+int prom__publish(struct prom_server *s, const struct trace *t, const struct findings *f);
 
 /*
  * Write the last published snapshot to path atomically, as
@@ -73,12 +72,13 @@ int prom__save(struct prom_server *s, const char *path);
 void prom__stop(struct prom_server *s);
 
 /*
- * Render t (findings judged afresh: the final file) to path atomically: to
+ * Render t and its findings f (the final file) to path atomically: to
  * "path.tmp.<pid>" in the same directory (mode 0644 less the umask, so
  * node_exporter can read it), renamed over path; a failure leaves the
  * previous file intact and no temporary file. Returns 0 or -errno; the
  * caller says what failed.
  */
-int prom__write_file(const char *path, const struct trace *t, const char *job);
+int prom__write_file(const char *path, const struct trace *t, const struct findings *f,
+		     const char *job);
 
 #endif /* PROM_H */

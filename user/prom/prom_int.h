@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Private to the prom*.c files, which together implement prom.h: the text
- * format writer (prom_text.c), the metric families (prom_render.c, and
- * prom_block.c for the block layer), the findings they show (prom.c) and
- * the server that keeps them between publishes (prom_server.c).
+ * Private to prom/, whose files together implement prom.h: the text format
+ * writer (text.c), the metric families (families.c, and block.c for the
+ * block layer), the live findings and the textfile (prom.c), and the
+ * server that keeps a snapshot between publishes (server.c).
  */
 #ifndef PROM_INT_H
 #define PROM_INT_H
@@ -11,10 +11,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <linux/types.h>
+#include "findings/findings.h"
 #include "model/hist.h"
 #include "model/trace.h"
-#include "findings/findings.h"
-#include "findings/verdict.h"
+#include "prom/prom.h"
 
 struct label {
 	const char *name;
@@ -56,23 +56,21 @@ void prom__hist_samples(struct prom *p, const char *name, const struct label *l,
 
 /* ---- the metric families (prom_render.c, prom_block.c) ---- */
 
-/* The findings of a trace, and what judging it cost. */
+/* The block layer's families. */
+void prom__render_block(struct prom *p, const struct trace *t);
+
+/* ---- the live findings (prom.c) ---- */
+
+/* The findings of a trace still going on, and what judging it cost. */
 struct prom_findings {
-	struct diagnosis d;
+	struct findings f;
 	double at;		/* CLOCK_MONOTONIC seconds of the judgement */
 	double cost;		/* seconds it took */
 };
 
-/* Every family of t to out, with the findings fs. Returns 0 or -EIO. */
-int prom__render_judged(FILE *out, const struct trace *t, const char *job,
-			const struct prom_findings *fs);
-/* The block layer's families. */
-void prom__render_block(struct prom *p, const struct trace *t);
-
-/* ---- the findings (prom.c) ---- */
-
-/* Judge t's findings into fs (or copy them once the trace is over). 0 or -errno. */
-int prom_findings__judge(struct prom_findings *fs, const struct trace *t);
+/* Judge t's findings by th into fs, and time it. 0 or -errno. */
+int prom_findings__judge(struct prom_findings *fs, const struct trace *t,
+			 const struct thresholds *th);
 /* Whether fs is due to be judged again, see prom__publish(). */
 bool prom_findings__stale(const struct prom_findings *fs);
 

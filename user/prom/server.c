@@ -5,10 +5,8 @@
  * (prom__publish()), the server thread copies it out per scrape, and
  * prom__save() writes it for --prom-file. See prom.h and docs/metrics.md.
  */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <microhttpd.h>
-#include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -16,9 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "lib/atomic_file.h"
-#include "prom/prom.h"
-#include "prom/prom_int.h"
 #include "lib/log.h"
+#include "lib/netaddr.h"
+#include "prom/prom_int.h"
 
 #if MHD_VERSION >= 0x00097002
 typedef enum MHD_Result mhd_result;
@@ -34,47 +32,9 @@ struct prom_server {
 	char *text;		/* what a scrape gets; NULL before the first publish */
 	size_t len;
 	char *job;
+	struct thresholds th;		/* for the live findings */
 	struct prom_findings findings;	/* judged again when stale */
 };
-
-int prom__parse_addr(const char *s, struct sockaddr_storage *sa, socklen_t *len)
-{
-	struct sockaddr_in *in4 = (struct sockaddr_in *)sa;
-	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)sa;
-	const char *colon = strrchr(s, ':'), *host = s;
-	char buf[INET6_ADDRSTRLEN], *end;
-	size_t hlen;
-	long port;
-
-	if (!colon)
-		return -EINVAL;
-	hlen = colon - s;
-	if (s[0] == '[') {
-		if (hlen < 2 || colon[-1] != ']')
-			return -EINVAL;
-		host++;
-		hlen -= 2;
-	}
-	if (hlen == 0 || hlen >= sizeof(buf) || colon[1] < '0' || colon[1] > '9')
-		return -EINVAL;
-	errno = 0;
-	port = strtol(colon + 1, &end, 10);
-	if (errno || *end || port < 1 || port > 65535)
-		return -EINVAL;
-	memcpy(buf, host, hlen);
-	buf[hlen] = '\0';
-	memset(sa, 0, sizeof(*sa));
-	if (s[0] == '[') {
-		in6->sin6_family = AF_INET6;
-		in6->sin6_port = htons(port);
-		*len = sizeof(*in6);
-		return inet_pton(AF_INET6, buf, &in6->sin6_addr) == 1 ? 0 : -EINVAL;
-	}
-	in4->sin_family = AF_INET;
-	in4->sin_port = htons(port);
-	*len = sizeof(*in4);
-	return inet_pton(AF_INET, buf, &in4->sin_addr) == 1 ? 0 : -EINVAL;
-}
 
 static mhd_result respond(struct MHD_Connection *c, unsigned int status, char *body,
 			  size_t len, const char *type)
@@ -178,7 +138,8 @@ static struct MHD_Daemon *start_daemon(struct prom_server *s, int fd)
 	return d;
 }
 
-int prom__serve(struct prom_server **out, const char *addr_port, const char *job)
+int prom__serve(struct prom_server **out, const char *addr_port, const char *job,
+		const struct thresholds *th)
 {
 	struct sockaddr_storage sa;
 	struct prom_server *s;
@@ -186,7 +147,7 @@ int prom__serve(struct prom_server **out, const char *addr_port, const char *job
 	int fd, err;
 
 	*out = NULL;
-	if (addr_port && prom__parse_addr(addr_port, &sa, &len)) {
+	if (addr_port && netaddr__parse(addr_port, &sa, &len)) {
 		pr_err("cannot listen on '%s': expected IPV4:PORT or "
 			"[IPV6]:PORT", addr_port);
 		return -EINVAL;
@@ -197,6 +158,7 @@ int prom__serve(struct prom_server **out, const char *addr_port, const char *job
 		pr_err("out of memory");
 		goto out_free_server;
 	}
+	s->th = *th;
 	pthread_mutex_init(&s->lock, NULL);
 	if (!addr_port)
 		goto out_done;
@@ -230,22 +192,22 @@ out_free_server:
 	return err;
 }
 
-int prom__publish(struct prom_server *s, const struct trace *t)
+int prom__publish(struct prom_server *s, const struct trace *t, const struct findings *f)
 {
 	char *text = NULL, *old;
 	size_t len = 0;
-	FILE *f;
+	FILE *out;
 	int err = 0;
 
-	if (prom_findings__stale(&s->findings))
-		err = prom_findings__judge(&s->findings, t);
+	if (!f && prom_findings__stale(&s->findings))
+		err = prom_findings__judge(&s->findings, t, &s->th);
 	if (err)
 		return err;
-	f = open_memstream(&text, &len);
-	if (!f)
+	out = open_memstream(&text, &len);
+	if (!out)
 		return -ENOMEM;
-	err = prom__render_judged(f, t, s->job, &s->findings);
-	if (fclose(f) && !err)
+	err = prom__render(out, t, f ? f : &s->findings.f, s->job);
+	if (fclose(out) && !err)
 		err = -ENOMEM;
 	if (err) {
 		free(text);

@@ -1,22 +1,16 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* The block layer in the text and JSON reports, see report_block.h. */
+/*
+ * The block layer's section of both reports: per device, iostat -x figures
+ * for the target, the whole device and /proc/diskstats, who submitted the
+ * requests, their pattern; then latency by layer and its verdict.
+ */
 #include <stdio.h>
 #include <string.h>
-#include "model/block.h"
-#include "model/hist.h"
-#include "model/iostat.h"
 #include "lib/json.h"
-#include "findings/layers.h"
+#include "lib/units.h"
 #include "report/report_int.h"
-#include "report/block.h"
-#include "report/json.h"
 
 static const struct hist empty_hist;
-
-static double share(__u64 part, __u64 whole)
-{
-	return whole ? 100.0 * part / whole : 0;
-}
 
 static void dev_name(char *buf, size_t len, const struct blk_dev *d)
 {
@@ -57,12 +51,12 @@ static void json_scope(struct json *j, const char *key, const struct blk_dev *d,
 	json_counts(j, &s);
 	json__key(j, "latency");
 	json__begin_object(j);
-	report_json__hist(j, "total", hist_or_empty(d, op, H_BLK_TOTAL_LAT, scope), "ns");
-	report_json__hist(j, "queue", hist_or_empty(d, op, H_BLK_QUEUE_LAT, scope), "ns");
-	report_json__hist(j, "device", hist_or_empty(d, op, H_BLK_DEV_LAT, scope), "ns");
+	emit__json_hist(j, "total", hist_or_empty(d, op, H_BLK_TOTAL_LAT, scope), "ns");
+	emit__json_hist(j, "queue", hist_or_empty(d, op, H_BLK_QUEUE_LAT, scope), "ns");
+	emit__json_hist(j, "device", hist_or_empty(d, op, H_BLK_DEV_LAT, scope), "ns");
 	json__end_object(j);
-	report_json__hist(j, "sizes", hist_or_empty(d, op, H_BLK_SIZE, scope), "bytes");
-	report_json__hist(j, "inflight", hist_or_empty(d, op, H_BLK_INFLIGHT, scope),
+	emit__json_hist(j, "sizes", hist_or_empty(d, op, H_BLK_SIZE, scope), "bytes");
+	emit__json_hist(j, "inflight", hist_or_empty(d, op, H_BLK_INFLIGHT, scope),
 			  "requests");
 	json__end_object(j);
 }
@@ -86,8 +80,8 @@ static void json_ops(struct json *j, const struct blk_dev *d)
 	for (int op = 0; op < BLK__MAX; op++) {
 		json__key(j, block__op_name(op));
 		json__begin_object(j);
-		json_scope(j, "target", d, op, SCOPE_TARGET);
-		json_scope(j, "device", d, op, SCOPE_DEVICE);
+		json_scope(j, "target", d, op, BLK_SCOPE_TARGET);
+		json_scope(j, "device", d, op, BLK_SCOPE_DEVICE);
 		json_who(j, "kthread", d, op, WHO_BIT(WHO_KTHREAD));
 		json_who(j, "other", d, op, WHO_BIT(WHO_OTHER));
 		json__end_object(j);
@@ -128,9 +122,9 @@ static void json_iostats(struct json *j, const struct block *b, const struct blk
 
 	json__key(j, "iostat");
 	json__begin_object(j);
-	blk_dev__iostat_in(d, SCOPE_TARGET, secs, &in);
+	blk_dev__iostat_in(d, BLK_SCOPE_TARGET, secs, &in);
 	json_iostat(j, "target", &in);
-	blk_dev__iostat_in(d, SCOPE_DEVICE, secs, &in);
+	blk_dev__iostat_in(d, BLK_SCOPE_DEVICE, secs, &in);
 	json_iostat(j, "device", &in);
 	if (block__diskstats(b, d, &ds)) {
 		json__key(j, "diskstats");
@@ -270,9 +264,9 @@ static void text_device(FILE *out, const struct block *b, const struct blk_dev *
 		snprintf(name, sizeof(name), "%s", d->name);
 	else
 		dev_name(name, sizeof(name), d);
-	blk_dev__iostat_in(d, SCOPE_TARGET, secs, &in);
+	blk_dev__iostat_in(d, BLK_SCOPE_TARGET, secs, &in);
 	text_iostat_row(out, name, "target", &in);
-	blk_dev__iostat_in(d, SCOPE_DEVICE, secs, &in);
+	blk_dev__iostat_in(d, BLK_SCOPE_DEVICE, secs, &in);
 	text_iostat_row(out, "", "device", &in);
 	if (block__diskstats(b, d, &ds)) {
 		fprintf(out, "%-10s %-9s (unavailable)\n", "", "diskstats");
@@ -300,11 +294,11 @@ static void text_pattern(FILE *out, const struct blk_dev *d)
 	fprintf(out, "%s: target %llu requests", name, mine.reqs);
 	if (mine.reqs)
 		fprintf(out, " (%s), %.1f%% sequential, %.1f%% small (<= %s), %llu merged",
-			report__fmt_bytes(buf, sizeof(buf), mine.bytes, true),
-			share(mine.seq, mine.reqs), share(mine.small, mine.reqs),
-			report__fmt_bytes(small, sizeof(small), BLK_SMALL, true), mine.merged);
+			units__size(buf, sizeof(buf), mine.bytes, true),
+			emit__pct(mine.seq, mine.reqs), emit__pct(mine.small, mine.reqs),
+			units__size(small, sizeof(small), BLK_SMALL, true), mine.merged);
 	fprintf(out, "; not attributed %llu (%.1f%%: kernel threads %llu, other processes %llu)",
-		kth.reqs + oth.reqs, share(kth.reqs + oth.reqs, all.reqs), kth.reqs, oth.reqs);
+		kth.reqs + oth.reqs, emit__pct(kth.reqs + oth.reqs, all.reqs), kth.reqs, oth.reqs);
 	for (int op = 0; op < BLK__MAX; op++) {
 		unfinished += d->unfinished[op];
 		untracked += d->untracked[op];
@@ -321,8 +315,8 @@ static void ns_cell(FILE *out, double ns, int width)
 {
 	char buf[16];
 
-	report__fmt_ns(buf, sizeof(buf), ns);
-	fprintf(out, " %*s%s", width - report__cols(buf), "", buf);
+	units__ns(buf, sizeof(buf), ns);
+	fprintf(out, " %*s%s", width - units__cols(buf), "", buf);
 }
 
 static void text_lat_row(FILE *out, const char *what, const struct layer_lat *l)

@@ -6,14 +6,11 @@
  */
 #include <string.h>
 #include "lib/json.h"
-#include "report/findings.h"
-#include "model/trace.h"
+#include "report/report_int.h"
 
-void report_verdict__text(FILE *out, const struct trace *t)
+void report_findings__text(FILE *out, const struct findings *d)
 {
-	const struct diagnosis *d = &t->diag;
-
-	if (!d->done)
+	if (!d || !d->done)
 		return;
 	fprintf(out, "\n%s\n", d->headline);
 	for (int i = 0; i < d->nr_findings; i++) {
@@ -45,18 +42,18 @@ static void write_finding(struct json *j, const struct finding *f)
 	json__end_object(j);
 }
 
-void report_verdict__json(struct json *j, const struct trace *t)
+void report_findings__json(struct json *j, const struct findings *d)
 {
-	const struct diagnosis *d = &t->diag;
+	bool done = d && d->done;
 
 	json__key(j, "verdict");
-	if (d->done)
+	if (done)
 		json__string(j, d->headline);
 	else
 		json__null(j);
 	json__key(j, "findings");
 	json__begin_array(j);
-	for (int i = 0; d->done && i < d->nr_findings; i++)
+	for (int i = 0; done && i < d->nr_findings; i++)
 		write_finding(j, &d->findings[i]);
 	json__end_array(j);
 }

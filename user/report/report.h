@@ -1,16 +1,56 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* The text report: one screen, for people. */
-#ifndef REPORT_TEXT_H
-#define REPORT_TEXT_H
+/*
+ * The reports of a trace: the text one screen for people, the JSON every
+ * number for programs (schema in docs/json.md). Both are handed the
+ * findings (NULL: not judged); they print them and do not judge.
+ *
+ * The public header of report/: other folders include only this one.
+ */
+#ifndef REPORT_REPORT_H
+#define REPORT_REPORT_H
 
 #include <stdio.h>
-#include "report/report_int.h"
-#include "model/trace.h"
+
+struct findings;
+struct trace;
+struct trace_snap;
+
+#define REPORT_TOP_DEFAULT	10
+
+struct report_opts {
+	int top;		/* rows of file/dir/thread tables, default 10 */
+};
 
 /*
  * Print the report of t to out; o may be NULL for the defaults. Returns 0,
  * -ENOMEM, or the -errno of a failed write (out is flushed).
  */
-int report_text__print(FILE *out, const struct trace *t, const struct report_opts *o);
+int report__print_text(FILE *out, const struct trace *t, const struct findings *f,
+		       const struct report_opts *o);
+/*
+ * Write the JSON report of t to path ("-": stdout). A regular file is
+ * written to "path.tmp.<pid>", synced and renamed over path, so a failure
+ * (a full disk) leaves no partial report and an older one intact; a device
+ * or FIFO is written in place. On failure removes the temporary file and
+ * returns -errno (-ENOSPC, -EFBIG, -EACCES...); the caller says what failed.
+ */
+int report__write_json(const char *path, const struct trace *t, const struct findings *f);
 
-#endif /* REPORT_TEXT_H */
+/*
+ * -i SECONDS: one iostat-like line per interval, for the target, from the
+ * difference of two snapshots of the trace (trace__snap()):
+ *
+ *   time      files/s  opens/s  reads/s  MiB/s  rd_p50  rd_p99  dev_r/s r_await  %util
+ *
+ * files/s is opens of regular files per second (a file opened twice counts
+ * twice), opens/s opens of anything; reads/s and MiB/s are read-family
+ * syscalls on regular files and their bytes; rd_p50 and rd_p99 the read()
+ * latency percentiles of the interval, ms; dev_r/s and r_await (ms) the
+ * target's block read requests on every device; %util the share of the
+ * interval the target had a request in flight on its busiest device.
+ */
+void report__interval_header(FILE *out);
+void report__interval_line(FILE *out, const struct trace_snap *a,
+			   const struct trace_snap *b, const char *clock);
+
+#endif /* REPORT_REPORT_H */

@@ -1,23 +1,49 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * What the text and JSON reports share: options, the ranking of files,
- * directories and threads, totals over the store, and names of errnos,
- * stop reasons and lost events.
+ * Private to report/. Two documents on top (text.c, json.c) call the
+ * sections, each of which prints its subject in both formats side by side
+ * (vfs.c, block.c, lists.c, threads.c, findings.c, lost.c), so a figure
+ * added to one format is seen missing from the other; below them the
+ * ranking (rank.c) and the emitters (emit.c).
  */
-#ifndef REPORT_H
-#define REPORT_H
+#ifndef REPORT_REPORT_INT_H
+#define REPORT_REPORT_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <linux/types.h>
+#include "findings/findings.h"
 #include "model/hist.h"
 #include "model/trace.h"
+#include "report/report.h"
 
-#define REPORT_TOP_DEFAULT	10
+struct json;
 
-struct report_opts {
-	int top;		/* rows of file/dir/thread tables, default 10 */
-};
+#define ELLIPSIS	"\xe2\x80\xa6"
+
+/* ---- sections, text and JSON (docs/json.md names the keys) ---- */
+
+/* Totals, access pattern, latency and size distributions: "vfs", "latency", "sizes". */
+void report_vfs__text(FILE *out, const struct trace *t, const struct file_totals *tot);
+void report_vfs__json(struct json *j, const struct trace *t, const struct file_totals *tot);
+/* Per device iostat -x figures, submitters, pattern, latency by layer: "block", "layers". */
+void report_block__text(FILE *out, const struct trace *t);
+void report_block__json(struct json *j, const struct trace *t);
+/* The busiest files, directories, threads, and threads by name. 0 or -ENOMEM. */
+int report_lists__text(FILE *out, const struct trace *t, size_t top);
+int report_lists__json(struct json *j, const struct trace *t);
+/* Threads rolled up by name: "thread_groups". 0 or -ENOMEM. */
+int report_threads__text(FILE *out, const struct store *s, size_t top);
+int report_threads__json(struct json *j, const struct store *s);
+/* The verdict line and the findings (f NULL: not judged): "verdict", "findings". */
+void report_findings__text(FILE *out, const struct findings *f);
+void report_findings__json(struct json *j, const struct findings *f);
+/* What was lost, always, and the memory iostorm held: "lost", "store". */
+void report_lost__text(FILE *out, const struct trace *t);
+void report_lost__json(struct json *j, const struct trace *t);
+
+/* ---- ranking (rank.c) ---- */
 
 /*
  * One directory, one level deep: the regular files it holds directly, plus
@@ -34,17 +60,6 @@ struct dir_rec {
 	__u64 read_ns;
 	__u64 reads_seq;
 	__u64 meta_ns;
-};
-
-/* Sums over the store's records. Read classes count regular files only. */
-struct file_totals {
-	__u64 files;		/* regular files */
-	__u64 dirs;
-	__u64 files_read;	/* regular files read at least once */
-	__u64 reads;
-	__u64 reads_consec;
-	__u64 reads_seq;
-	__u64 reads_random;
 };
 
 /* A file's I/O time, what the tables rank by: read + metadata ns. */
@@ -70,30 +85,28 @@ struct report_lists {
 
 int report__lists(const struct store *s, struct report_lists *l);
 void report__lists_free(struct report_lists *l);
-void report__file_totals(const struct store *s, struct file_totals *tot);
-/* A histogram of the sizes of every regular file. */
-void report__file_sizes(const struct store *s, struct hist *h);
-/* Counts folded into power-of-two rows of value / unit, as hist__log2. */
-void report__log2_rows(const struct hist *h, __u64 unit, __u64 rows[64]);
-/* Is there nothing at all to report? */
-bool report__empty(const struct trace *t);
-/* n per second over secs; 0 when secs is not positive. */
-double report__rate(double n, double secs);
-/* Terminal columns of UTF-8 text: one per character. */
-int report__cols(const char *s);
-/* 3 significant digits: "850ns", "12.3µs", "1.23ms", "4.56s". */
-const char *report__fmt_ns(char *buf, size_t len, double ns);
-/* "512", "4.00K", "1.23G" (short) or "512 B", "4.00 KiB" (long units). */
-const char *report__fmt_bytes(char *buf, size_t len, double b, bool long_units);
 
-/* "ENOENT" for an open_errnos slot; "E135+" for the last, shared slot. */
-const char *report__errno_name(int slot, char *buf, size_t len);
-/* Slots of nonzero open_errnos, most frequent first; returns how many. */
-int report__top_errnos(const struct trace *t, int *slots, int max);
-/* "duration", "signal", "target_exit". */
-const char *report__stop_name(int stopped_by);
-/* JSON key of a lost reason ("files_map_full") and its words ("files map full"). */
-const char *report__lost_key(int reason);
-const char *report__lost_words(int reason);
+/* ---- emitters (emit.c) ---- */
 
-#endif /* REPORT_H */
+/* s right-aligned in width columns, after a space. */
+void emit__cell(FILE *out, const char *s, int width);
+void emit__cell_u64(FILE *out, __u64 v, int width);
+/* Text of a path or comm, control characters shown as '?'. */
+void emit__safe(FILE *out, const char *s);
+/* s left-aligned in width columns, its head cut to "…" when too long. */
+void emit__left(FILE *out, const char *s, int width);
+/* A record's path; directories end in "/", unknown paths show dev and inode. */
+void emit__path(FILE *out, const struct file_rec *f, int width);
+/* log2 rows as biolatency lays them out: time rows "8 -> 15", byte rows "[4K, 8K)". */
+void emit__log2_rows(FILE *out, const __u64 rows[64], const char *unit, bool bytes);
+/* "p50 12.3µs  p90 ...  max 4.56ms" for a latency histogram in ns. */
+void emit__lat_quantiles(FILE *out, const struct hist *h);
+/* The same for sizes, at lower bucket bounds. */
+void emit__size_quantiles(FILE *out, const struct hist *h);
+/* part of whole in percent; 0 when whole is 0. */
+double emit__pct(__u64 part, __u64 whole);
+/* A histogram as the HIST object of docs/json.md, under key. */
+void emit__json_hist(struct json *j, const char *key, const struct hist *h,
+		     const char *unit);
+
+#endif /* REPORT_REPORT_INT_H */

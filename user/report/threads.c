@@ -1,12 +1,28 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* Threads rolled up by name, for "is it decode (CPU) or storage?". */
+/*
+ * Threads rolled up by name, for "is it decode (CPU) or storage?": a
+ * tf.data pool or a set of DataLoader workers is one row, its time split
+ * into CPU, I/O wait, run queue and sleep.
+ */
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lib/json.h"
-#include "model/store.h"
-#include "report/threads.h"
+#include "report/report_int.h"
+
+struct thread_group {
+	char name[COMM_LEN];	/* comm without a trailing number: "tf_data_" */
+	__u32 threads;
+	__u64 opens;
+	__u64 reads;
+	__u64 read_bytes;
+	__u64 io_ns;		/* read + metadata syscall time */
+	__u64 cpu_ns;
+	__u64 io_wait_ns;
+	__u64 runq_ns;
+	__u64 sleep_ns;
+};
 
 /* "worker-12" and "worker-3" are one pool: drop trailing digits. */
 static void group_name(const char *comm, char *name)
@@ -42,7 +58,8 @@ static void group_add(struct thread_group *g, const struct thread_rec *th)
 	g->sleep_ns += th->sleep_ns;
 }
 
-int thread_groups__build(const struct store *s, struct thread_group **groups,
+/* Groups busiest first (on-CPU + I/O wait time); free() *groups. */
+static int threads__groups(const struct store *s, struct thread_group **groups,
 			 size_t *n)
 {
 	struct thread_group *v = calloc(s->nr_threads ? s->nr_threads : 1, sizeof(*v));
@@ -67,16 +84,11 @@ int thread_groups__build(const struct store *s, struct thread_group **groups,
 	return 0;
 }
 
-static double share(__u64 part, __u64 whole)
-{
-	return whole ? 100.0 * part / whole : 0;
-}
-
-int thread_groups__text(FILE *out, const struct store *s, size_t top)
+int report_threads__text(FILE *out, const struct store *s, size_t top)
 {
 	struct thread_group *g = NULL;
 	size_t n = 0;
-	int err = thread_groups__build(s, &g, &n);
+	int err = threads__groups(s, &g, &n);
 
 	if (err || !n) {
 		free(g);
@@ -91,8 +103,8 @@ int thread_groups__text(FILE *out, const struct store *s, size_t top)
 		fprintf(out, "%-16s %7u %8llu %9.1f %9.2f %6.1f %6.1f %6.1f %6.1f\n",
 			g[i].name, g[i].threads, (unsigned long long)g[i].reads,
 			g[i].read_bytes / 1048576.0, g[i].cpu_ns / 1e9,
-			share(g[i].cpu_ns, all), share(g[i].io_wait_ns, all),
-			share(g[i].runq_ns, all), share(g[i].sleep_ns, all));
+			emit__pct(g[i].cpu_ns, all), emit__pct(g[i].io_wait_ns, all),
+			emit__pct(g[i].runq_ns, all), emit__pct(g[i].sleep_ns, all));
 	}
 	if (n > top)
 		fprintf(out, "… %zu more thread names\n", n - top);
@@ -100,11 +112,11 @@ int thread_groups__text(FILE *out, const struct store *s, size_t top)
 	return 0;
 }
 
-int thread_groups__json(struct json *j, const struct store *s)
+int report_threads__json(struct json *j, const struct store *s)
 {
 	struct thread_group *g = NULL;
 	size_t n = 0;
-	int err = thread_groups__build(s, &g, &n);
+	int err = threads__groups(s, &g, &n);
 
 	if (err) {
 		free(g);

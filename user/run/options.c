@@ -9,11 +9,10 @@
 #include <linux/types.h>
 #include "iostorm.h"
 #include "run/options.h"
-#include "prom/prom.h"
-#include "findings/thresholds.h"
+#include "findings/findings.h"
+#include "lib/netaddr.h"
 #include "lib/log.h"
 
-#define IOSTORM_VERSION "0.1.0"
 
 static const char usage[] =
 "usage: iostorm [options] -p PID[,PID...]\n"
@@ -176,10 +175,10 @@ static int parse_one(struct options *o, int c, const char *arg)
 	case 'p':
 		return parse_pids(o, arg);
 	case 'a':
-		o->mode = SCOPE_ALL;
+		o->mode = TARGET_ALL;
 		return 0;
 	case 'C':
-		o->mode = SCOPE_CGROUP;
+		o->mode = TARGET_CGROUP;
 		o->cgroup = arg;
 		return 0;
 	case 'd':
@@ -212,7 +211,7 @@ static int parse_one(struct options *o, int c, const char *arg)
 		struct sockaddr_storage sa;
 		socklen_t len;
 
-		if (prom__parse_addr(arg, &sa, &len))
+		if (netaddr__parse(arg, &sa, &len))
 			return bad_value("--listen", arg, "expected ADDR:PORT, e.g. 127.0.0.1:9436");
 		o->listen = arg;
 		return 0;
@@ -241,8 +240,8 @@ static int parse_one(struct options *o, int c, const char *arg)
 /* Exactly one of -p, -a, --cgroup and COMMAND says what to trace. */
 static int check_scope(struct options *o)
 {
-	int n = (o->nr_pids > 0) + (o->mode == SCOPE_ALL) +
-		(o->mode == SCOPE_CGROUP) + (o->cmd != NULL);
+	int n = (o->nr_pids > 0) + (o->mode == TARGET_ALL) +
+		(o->mode == TARGET_CGROUP) + (o->cmd != NULL);
 
 	if (n == 1)
 		return 0;
@@ -263,7 +262,7 @@ int options__parse(struct options *o, int argc, char **argv)
 	if (!o->thresholds)
 		return -ENOMEM;
 	thresholds__defaults(o->thresholds);
-	o->mode = SCOPE_PIDS;
+	o->mode = TARGET_PIDS;
 	o->top = 10;
 	o->drain = 1.0;
 	o->map_files = 32768;
@@ -281,6 +280,13 @@ int options__parse(struct options *o, int argc, char **argv)
 		return -EINVAL;
 	}
 	return check_scope(o);
+}
+
+int options__exit_code(int err)
+{
+	if (err > 0)
+		return EXIT_OK;
+	return err == -EINVAL ? EXIT_USAGE : EXIT_ERROR;
 }
 
 void options__free(struct options *o)

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <sys/types.h>
+#include "iostorm.h"
 
 struct thresholds;
 
@@ -16,7 +17,7 @@ enum exit_code {
 };
 
 struct options {
-	int mode;		/* enum scope_mode */
+	enum target_mode mode;
 	pid_t *pids;		/* -p */
 	int nr_pids;
 	const char *cgroup;	/* --cgroup */
@@ -40,6 +41,8 @@ struct options {
  * printed, or -EINVAL after printing what is wrong.
  */
 int options__parse(struct options *o, int argc, char **argv);
+/* The exit status of a parse that stopped: 0 after --help, 2 for -EINVAL, else 1. */
+int options__exit_code(int err);
 void options__free(struct options *o);
 
 #endif /* OPTIONS_H */

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * iostorm: is a training job starving on storage, and why?
+ * `iostorm [options] TARGET`, in named stages:
  *
- * parse -> check -> target -> load -> attach -> release -> loop -> drain
- * -> report -> cleanup. See --help and README.md.
+ *   parse -> open (check, target, load, metrics server) -> run (seed,
+ *   attach, window, release, loop, finish) -> reap -> report (judge once,
+ *   then text, JSON, metrics) -> close -> exit code
+ *
+ * See --help and README.md.
  */
 #include <errno.h>
 #include <signal.h>
@@ -13,21 +16,18 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
-#include <bpf/libbpf.h>
-#include "iostorm.h"
-#include "iostorm.skel.h"
+#include "collect/collect.h"
+#include "findings/findings.h"
+#include "lib/log.h"
 #include "model/diskstats.h"
-#include "collect/drain.h"
+#include "model/trace.h"
+#include "prom/prom.h"
+#include "report/report.h"
 #include "run/interval.h"
 #include "run/options.h"
-#include "collect/probe.h"
-#include "prom/prom.h"
-#include "report/report_int.h"
-#include "report/json.h"
-#include "report/report.h"
-#include "collect/target.h"
-#include "model/trace.h"
-#include "lib/log.h"
+#include "run/run.h"
+
+#define TICK_NS		(50 * 1000 * 1000)	/* the loop's period */
 
 static volatile sig_atomic_t stop_signal;
 
@@ -48,14 +48,6 @@ static int setup_signals(void)
 	return 0;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* CLOCK_MONOTONIC in ns: the clock of bpf_ktime_get_ns(). */
 static __u64 now_ns(void)
 {
@@ -66,11 +58,11 @@ static __u64 now_ns(void)
 }
 
 struct session {
-	struct options opts;
-	struct iostorm_bpf *skel;
-	struct drain drain;
+	const struct options *o;
+	struct collector *c;
 	struct launch launch;
 	struct trace *trace;
+	struct findings *findings;	/* judged once the trace is over */
 	struct interval iv;
 	struct prom_server *prom;	/* --listen or --prom-file, else NULL */
 	bool launched;
@@ -80,24 +72,56 @@ struct session {
 /* Resolve the target before loading: a bad pid or cgroup fails early. */
 static int prepare_target(struct session *s, __u64 *cgid)
 {
-	struct options *o = &s->opts;
+	const struct options *o = s->o;
 
 	target__describe(s->trace->target, sizeof(s->trace->target), o->mode,
 			 o->pids, o->nr_pids, o->cgroup, o->cmd);
-	if (o->mode == SCOPE_CGROUP)
+	if (o->mode == TARGET_CGROUP)
 		return target__cgroup_id(o->cgroup, cgid);
 	if (o->cmd) {
 		int err = target__launch(o->cmd, &s->launch);
 
 		if (err)
-			pr_err("cannot start '%s': %s", o->cmd[0],
-				strerror(-err));
+			pr_err("cannot start '%s': %s", o->cmd[0], strerror(-err));
 		s->launched = !err;
 		return err;
 	}
 	if (o->nr_pids)
 		return target__check_pids(o->pids, o->nr_pids);
 	return 0;
+}
+
+/* Check, resolve the target, load, and serve metrics: all before attaching. */
+static int session__open(struct session *s)
+{
+	const struct options *o = s->o;
+	struct probe_config pc = {
+		.mode = o->mode, .map_files = o->map_files, .verbose = o->verbose,
+	};
+	int err;
+
+	err = probe__check_env();
+	if (err)
+		return err;
+	s->trace = calloc(1, sizeof(*s->trace));
+	s->findings = calloc(1, sizeof(*s->findings));
+	if (!s->trace || !s->findings || store__init(&s->trace->store)) {
+		pr_err("out of memory");
+		return -ENOMEM;
+	}
+	s->trace->exit_status = -1;
+	trace__machine(s->trace);
+	err = setup_signals();
+	if (!err)
+		err = prepare_target(s, &pc.cgid);
+	if (!err)
+		err = collector__open(&s->c, &pc);
+	if (err)
+		return err;
+	s->trace->maps_bytes = collector__maps_bytes(s->c);	/* again at the end */
+	if (o->listen || o->prom_file)
+		err = prom__serve(&s->prom, o->listen, o->job, o->thresholds);
+	return err;
 }
 
 /*
@@ -107,18 +131,22 @@ static int prepare_target(struct session *s, __u64 *cgid)
  */
 static int start_window(struct session *s)
 {
-	bool json_on_stdout = s->opts.json && !strcmp(s->opts.json, "-");
+	const struct options *o = s->o;
+	bool json_on_stdout = o->json && !strcmp(o->json, "-");
 	__u64 now = now_ns();
-	int err;
+	int err = 0;
 
-	s->skel->bss->blk_attach_ns = now;	/* requests from now on are tracked */
+	collector__start(s->c, now);	/* requests from now on are tracked */
 	err = block__start(&s->trace->block, now);
 	if (err)
-		pr_err("cannot read '%s': %s", DISKSTATS_PATH,
-			strerror(-err));
+		pr_err("cannot read '%s': %s", DISKSTATS_PATH, strerror(-err));
+	err = 0;
+	if (o->interval > 0)
+		err = collector__refresh(s->c, s->trace, REFRESH_FILES | REFRESH_GLOBALS, now);
 	/* Interval lines must not break a JSON report written to stdout. */
-	err = interval__start(&s->iv, json_on_stdout ? stderr : stdout, s->opts.interval,
-			      &s->drain, s->skel, s->trace, now);
+	if (!err)
+		err = interval__start(&s->iv, json_on_stdout ? stderr : stdout, o->interval,
+				      s->trace, now);
 	if (err)
 		pr_err("cannot read the BPF maps: %s", strerror(-err));
 	return err;
@@ -130,18 +158,17 @@ static int start_window(struct session *s)
  */
 static int start_tracing(struct session *s)
 {
-	struct options *o = &s->opts;
-	int map_fd = bpf_map__fd(s->skel->maps.targets);
+	const struct options *o = s->o;
 	pid_t child = s->launched ? s->launch.pid : 0;
 	const pid_t *pids = s->launched ? &child : o->pids;
 	int n = s->launched ? 1 : o->nr_pids, err = 0;
 
-	if (o->mode == SCOPE_PIDS)
-		err = target__seed(map_fd, pids, n);
+	if (o->mode == TARGET_PIDS)
+		err = collector__seed(s->c, pids, n);
 	if (!err)
-		err = probe__attach(s->skel);
-	if (!err && o->mode == SCOPE_PIDS)
-		err = target__seed(map_fd, pids, n);
+		err = collector__attach(s->c);
+	if (!err && o->mode == TARGET_PIDS)
+		err = collector__seed(s->c, pids, n);
 	if (!err)
 		err = start_window(s);
 	if (err)
@@ -154,76 +181,84 @@ static int start_tracing(struct session *s)
 	return err;
 }
 
-/*
- * Metrics while tracing: the cumulative maps are read into the trace and
- * the snapshot is served (--listen) and written (--prom-file).
- */
-static int publish_metrics(struct session *s, double elapsed)
+/* Metrics while tracing, from a refreshed trace: best effort, the trace goes on. */
+static void publish_metrics(struct session *s)
 {
-	struct trace *t = s->trace;
 	int err;
 
 	if (!s->prom)
-		return 0;
-	t->duration_s = elapsed;
-	err = drain__globals(&s->drain, s->skel, t);
-	if (!err)
-		err = drain__block(&s->drain, s->skel, &t->block, DRAIN_BLOCK_HISTS, now_ns());
-	if (err)
-		return err;
-	t->prog_misses = probe__misses(s->skel);
-	err = prom__publish(s->prom, t);
-	if (!err && s->opts.prom_file)
-		err = prom__save(s->prom, s->opts.prom_file);
+		return;
+	err = prom__publish(s->prom, s->trace, NULL);
+	if (!err && s->o->prom_file)
+		err = prom__save(s->prom, s->o->prom_file);
 	if (err)
 		pr_err("cannot publish metrics: %s", strerror(-err));
-	return 0;	/* metrics are best effort; the trace goes on */
+}
+
+/* Why tracing stops now, or -1 to go on. */
+static int stop_reason(struct session *s, __u64 now, __u64 start)
+{
+	const struct options *o = s->o;
+
+	if (stop_signal)
+		return STOP_SIGNAL;
+	if (o->duration && (now - start) / 1e9 >= o->duration)
+		return STOP_DURATION;
+	if (o->mode == TARGET_PIDS && collector__targets(s->c) == 0)
+		return STOP_TARGET_EXIT;
+	return -1;
+}
+
+/*
+ * One tick: when a drain, an interval line or the metrics are due, refresh
+ * the trace once, then let each read it; else drain early if a storm fills
+ * the files map (metrics stay on schedule).
+ */
+static int tick(struct session *s, __u64 now, __u64 start, __u64 *next_drain)
+{
+	bool line = interval__due(&s->iv, now);
+	unsigned int what = REFRESH_FILES;
+	int err;
+
+	if (now < *next_drain && !line)
+		return collector__filling(s->c) ?
+		       collector__refresh(s->c, s->trace, REFRESH_FILES, now) : 0;
+	if (line || s->prom)
+		what |= REFRESH_GLOBALS;
+	if (s->prom)
+		what |= REFRESH_BLOCK_HISTS;
+	err = collector__refresh(s->c, s->trace, what, now);
+	if (!err && line)
+		err = interval__tick(&s->iv, s->trace, now);
+	if (err)
+		return err;
+	s->trace->duration_s = (now - start) / 1e9;
+	publish_metrics(s);
+	*next_drain = now + (__u64)(s->o->drain * 1e9);
+	return 0;
 }
 
 /* Trace until the duration ends, a signal comes, or the target is gone. */
 static int trace_loop(struct session *s)
 {
-	struct options *o = &s->opts;
-	int map_fd = bpf_map__fd(s->skel->maps.targets);
-	double start = now_s(), next_drain = start + o->drain, t;
-	const struct timespec tick = { 0, 50 * 1000 * 1000 };
-	int err = 0;
+	const struct timespec period = { 0, TICK_NS };
+	__u64 start = now_ns(), next_drain = start + (__u64)(s->o->drain * 1e9), now;
+	int why, err;
 
 	for (;;) {
-		nanosleep(&tick, NULL);
-		t = now_s();
-		if (stop_signal) {
-			s->trace->stopped_by = STOP_SIGNAL;
+		nanosleep(&period, NULL);
+		now = now_ns();
+		why = stop_reason(s, now, start);
+		if (why >= 0)
 			break;
-		}
-		if (o->duration && t - start >= o->duration) {
-			s->trace->stopped_by = STOP_DURATION;
-			break;
-		}
-		if (o->mode == SCOPE_PIDS && target__count(map_fd) == 0) {
-			s->trace->stopped_by = STOP_TARGET_EXIT;
-			break;
-		}
-		/* An interval line drains the per-file maps itself. */
-		if (t >= next_drain || interval__due(&s->iv, now_ns())) {
-			if (interval__due(&s->iv, now_ns()))
-				err = interval__tick(&s->iv, &s->drain, s->skel, s->trace,
-						     now_ns());
-			else
-				err = drain__files(&s->drain, s->trace);
-			if (!err)
-				err = publish_metrics(s, t - start);
-			next_drain = t + o->drain;
-		} else if (drain__files_filling(&s->drain)) {
-			/* A storm fills the files map: drain it, publish on schedule. */
-			err = drain__files(&s->drain, s->trace);
-		}
+		err = tick(s, now, start, &next_drain);
 		if (err) {
 			pr_err("cannot drain the BPF maps: %s", strerror(-err));
 			return err;
 		}
 	}
-	s->trace->duration_s = now_s() - start;
+	s->trace->stopped_by = why;
+	s->trace->duration_s = (now_ns() - start) / 1e9;
 	return 0;
 }
 
@@ -235,31 +270,33 @@ static int finish_tracing(struct session *s)
 
 	err = block__stop(&s->trace->block, end);
 	if (err)
-		pr_err("cannot read '%s': %s", DISKSTATS_PATH,
-			strerror(-err));
-	probe__detach(s->skel);
-	err = drain__final(&s->drain, s->trace);
-	if (!err)
-		err = drain__globals(&s->drain, s->skel, s->trace);
-	if (!err)
-		err = drain__block(&s->drain, s->skel, &s->trace->block,
-				   DRAIN_BLOCK_HISTS | DRAIN_BLOCK_UNFINISHED, end);
+		pr_err("cannot read '%s': %s", DISKSTATS_PATH, strerror(-err));
+	err = collector__finish(s->c, s->trace, end);
 	if (err) {
 		pr_err("cannot read the BPF maps: %s", strerror(-err));
 		return err;
 	}
-	s->trace->prog_misses = probe__misses(s->skel);
-	s->trace->maps_bytes = probe__maps_bytes(s->skel);
 	if (store__join_aliases(&s->trace->store) < 0) {
-		pr_err("cannot join the records of files seen under two "
-			"devices: %s", strerror(ENOMEM));
+		pr_err("cannot join the records of files seen under two devices: %s",
+		       strerror(ENOMEM));
 		return -ENOMEM;
 	}
 	return 0;
 }
 
-/* Wait for a launched command; stop it first if tracing ended before it. */
-static int reap_command(struct session *s)
+static int session__run(struct session *s)
+{
+	int err = start_tracing(s);
+
+	if (!err)
+		err = trace_loop(s);
+	if (!err)
+		err = finish_tracing(s);
+	return err;
+}
+
+/* A launched command's exit status (stopped first if tracing ended before it), or -1. */
+static int session__reap(struct session *s)
 {
 	int status;
 
@@ -276,137 +313,101 @@ static int reap_command(struct session *s)
 	return WEXITSTATUS(status);
 }
 
-static int write_reports(struct session *s)
+/* Say that writing path failed; keep the first error. */
+static void output_failed(int *err, const char *path, int e)
 {
-	struct options *o = &s->opts;
-	struct report_opts ro = { .top = o->top };
-	int err = 0;
+	pr_err("cannot write '%s': %s", path, strerror(-e));
+	if (!*err)
+		*err = e;
+}
 
+/* Judge the trace once, then every output; 0 or the first -errno. */
+static int session__report(struct session *s)
+{
+	const struct options *o = s->o;
+	struct report_opts ro = { .top = o->top };
+	const struct findings *f = s->findings;
+	int err = 0, e;
+
+	e = findings__judge(s->findings, s->trace, o->thresholds);
+	if (e) {
+		pr_err("cannot judge the trace: %s", strerror(-e));
+		f = NULL;	/* the report still says what was measured */
+	}
 	if (!o->quiet) {
-		report_text__print(stdout, s->trace, &ro);
-		if (fflush(stdout) || ferror(stdout)) {
-			pr_err("cannot write the report: %s",
-				strerror(errno));
-			err = -EIO;
+		e = report__print_text(stdout, s->trace, f, &ro);
+		if (e) {
+			pr_err("cannot write the report: %s", strerror(-e));
+			err = e;
 		}
 	}
 	if (o->json) {
-		int e = report_json__write(o->json, s->trace);
-
-		if (e) {
-			pr_err("cannot write '%s': %s", o->json,
-				strerror(-e));
-			err = e;
-		}
+		e = report__write_json(o->json, s->trace, f);
+		if (e)
+			output_failed(&err, o->json, e);
 	}
-	if (o->prom_file) {
-		int e = prom__write_file(o->prom_file, s->trace, o->job);
-
-		if (e) {
-			pr_err("cannot write '%s': %s", o->prom_file,
-				strerror(-e));
-			err = e;
-		}
+	if (o->prom_file && f) {
+		e = prom__write_file(o->prom_file, s->trace, f, o->job);
+		if (e)
+			output_failed(&err, o->prom_file, e);
 	}
-	if (s->prom)
-		prom__publish(s->prom, s->trace);
+	if (s->prom && f)
+		prom__publish(s->prom, s->trace, f);
 	return err;
 }
 
-/* The findings: evidence from every layer, judged by the thresholds. */
-static void diagnose(struct session *s)
+/* Stop serving, detach, and never leave a launched command waiting at its gate. */
+static void session__close(struct session *s)
 {
-	int err = diagnosis__run(&s->trace->diag, s->trace, s->opts.thresholds);
-
-	if (err)
-		pr_err("cannot judge the trace: %s", strerror(-err));
+	prom__stop(s->prom);
+	interval__free(&s->iv);
+	collector__close(s->c);
+	if (s->launched) {
+		kill(s->launch.pid, SIGKILL);
+		waitpid(s->launch.pid, NULL, 0);
+	}
+	if (s->trace) {
+		block__free(&s->trace->block);
+		store__free(&s->trace->store);
+	}
+	free(s->trace);
+	free(s->findings);
 }
 
-/* Do not leave a launched command waiting at its gate forever. */
-static void abandon_command(struct session *s)
+/*
+ * The one place where an error, a launched command's status and a failed
+ * exec meet: the README's table of exit statuses.
+ */
+static int exit_code(int err, int child, bool exec_failed)
 {
-	if (!s->launched)
-		return;
-	kill(s->launch.pid, SIGKILL);
-	waitpid(s->launch.pid, NULL, 0);
-	s->launched = false;
+	if (exec_failed)
+		return child;		/* 127 not found, 126 not runnable */
+	if (err < 0)
+		return EXIT_ERROR;
+	return child >= 0 ? child : EXIT_OK;
 }
 
 int run__main(int argc, char **argv)
 {
 	struct session s = { .launch = { .gate_fd = -1, .err_fd = -1 } };
-	struct probe_config pc = {};
-	int err, status;
+	struct options o;
+	int err, child;
 
-	err = options__parse(&s.opts, argc, argv);
+	err = options__parse(&o, argc, argv);
 	if (err) {
-		options__free(&s.opts);
-		return err > 0 ? EXIT_OK : EXIT_USAGE;
+		options__free(&o);
+		return options__exit_code(err);
 	}
-	err = probe__check_env();
-	if (err)
-		goto out_free_opts;
-	s.trace = calloc(1, sizeof(*s.trace));
-	if (!s.trace || store__init(&s.trace->store)) {
-		err = -ENOMEM;
-		pr_err("out of memory");
-		goto out_free_trace;
-	}
-	s.trace->exit_status = -1;
-	s.trace->thresholds = s.opts.thresholds;
-	err = setup_signals();
+	s.o = &o;
+	err = session__open(&s);
 	if (!err)
-		err = prepare_target(&s, &pc.cgid);
-	if (err)
-		goto out_free_trace;
-
-	pc.mode = s.opts.mode;
-	pc.map_files = s.opts.map_files;
-	pc.verbose = s.opts.verbose;
-	err = probe__load(&s.skel, &pc);
-	if (err)
-		goto out_abandon_command;
-	s.trace->maps_bytes = probe__maps_bytes(s.skel);	/* again at the end */
-	err = drain__init(&s.drain, s.skel);
-	if (err) {
-		pr_err("cannot set up draining: %s", strerror(-err));
-		goto out_free_drain;
-	}
-	if (s.opts.listen || s.opts.prom_file)
-		err = prom__serve(&s.prom, s.opts.listen, s.opts.job);
+		err = session__run(&s);
+	child = session__reap(&s);
+	if (s.trace)
+		s.trace->exit_status = child;
 	if (!err)
-		err = start_tracing(&s);
-	if (!err)
-		err = trace_loop(&s);
-	if (!err)
-		err = finish_tracing(&s);
-	status = reap_command(&s);
-	s.trace->exit_status = status;
-	if (s.exec_failed)
-		err = status;
-	if (!err)
-		diagnose(&s);
-	if (!err)
-		err = write_reports(&s);
-	if (!err && status >= 0)
-		err = status;	/* a positive exit status, passed through */
-
-out_free_drain:
-	prom__stop(s.prom);
-	interval__free(&s.iv);
-	drain__free(&s.drain);
-	iostorm_bpf__destroy(s.skel);
-out_abandon_command:
-	abandon_command(&s);
-out_free_trace:
-	if (s.trace) {
-		block__free(&s.trace->block);
-		store__free(&s.trace->store);
-	}
-	free(s.trace);
-out_free_opts:
-	options__free(&s.opts);
-	if (err < 0)
-		return EXIT_ERROR;
-	return err;
+		err = session__report(&s);
+	session__close(&s);
+	options__free(&o);
+	return exit_code(err, child, s.exec_failed);
 }

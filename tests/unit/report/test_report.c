@@ -12,9 +12,8 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#include "lib/units.h"
 #include "report/report_int.h"
-#include "report/json.h"
-#include "report/report.h"
 #include "unit.h"
 
 #define MIB	(1024 * 1024)
@@ -353,10 +352,10 @@ TEST(report_json_sample)
 	REQUIRE(t);
 	REQUIRE(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/report.json", dir);
-	CHECK_EQ_INT(report_json__write(path, t), 0);
+	CHECK_EQ_INT(report__write_json(path, t, NULL), 0);
 	CHECK_EQ_INT(dir_entries(dir), 1);		/* no temporary left */
 	if (getenv("UNIT_SHOW"))
-		CHECK_EQ_INT(report_json__write("-", t), 0);
+		CHECK_EQ_INT(report__write_json("-", t, NULL), 0);
 	root = load(path);
 	CHECK(root);
 	if (root)
@@ -370,7 +369,7 @@ TEST(report_json_sample)
 	t->maps_bytes = 63308688;
 	t->exit_status = 3;
 	t->stopped_by = STOP_TARGET_EXIT;
-	CHECK_EQ_INT(report_json__write(path, t), 0);
+	CHECK_EQ_INT(report__write_json(path, t, NULL), 0);
 	root = load(path);
 	REQUIRE(root);
 	CHECK_EQ_U64(u64_at(json_object_get(root, "lost"), "total"), 10);
@@ -394,7 +393,7 @@ TEST(report_json_empty)
 	t->exit_status = 0;
 	REQUIRE(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/empty.json", dir);
-	CHECK_EQ_INT(report_json__write(path, t), 0);
+	CHECK_EQ_INT(report__write_json(path, t, NULL), 0);
 	root = load(path);
 	CHECK(root);
 	if (root) {
@@ -418,7 +417,7 @@ TEST(report_json_full_disk)
 	glob_t g;
 
 	REQUIRE(t);
-	CHECK_EQ_INT(report_json__write("/dev/full", t), -ENOSPC);
+	CHECK_EQ_INT(report__write_json("/dev/full", t, NULL), -ENOSPC);
 	CHECK_EQ_INT(glob("/dev/full.tmp.*", 0, NULL, &g), GLOB_NOMATCH);
 	globfree(&g);
 	trace_free(t);
@@ -449,7 +448,7 @@ TEST(report_json_no_partial_file)
 	lim.rlim_cur = 1000;
 	old_handler = signal(SIGXFSZ, SIG_IGN);
 	REQUIRE(!setrlimit(RLIMIT_FSIZE, &lim));
-	CHECK_EQ_INT(report_json__write(path, t), -EFBIG);
+	CHECK_EQ_INT(report__write_json(path, t, NULL), -EFBIG);
 	setrlimit(RLIMIT_FSIZE, &old);
 	signal(SIGXFSZ, old_handler);
 	CHECK_EQ_INT(dir_entries(dir), 1);
@@ -457,7 +456,7 @@ TEST(report_json_no_partial_file)
 	CHECK_STR(text, "{\"old\": true}\n");
 	free(text);
 	/* No directory to write in: an error, not a crash. */
-	CHECK_EQ_INT(report_json__write("/nonexistent-dir/r.json", t), -ENOENT);
+	CHECK_EQ_INT(report__write_json("/nonexistent-dir/r.json", t, NULL), -ENOENT);
 	unlink(path);
 	rmdir(dir);
 	trace_free(t);
@@ -471,7 +470,7 @@ static char *text_of(const struct trace *t, const struct report_opts *o)
 
 	if (!f)
 		return NULL;
-	CHECK_EQ_INT(report_text__print(f, t, o), 0);
+	CHECK_EQ_INT(report__print_text(f, t, NULL, o), 0);
 	fclose(f);
 	if (getenv("UNIT_SHOW"))
 		fputs(buf, stdout);
@@ -579,7 +578,7 @@ TEST(report_text_empty)
 	free(s);
 	full = fopen("/dev/full", "w");
 	REQUIRE(full);
-	CHECK_EQ_INT(report_text__print(full, t, NULL), -ENOSPC);
+	CHECK_EQ_INT(report__print_text(full, t, NULL, NULL), -ENOSPC);
 	fclose(full);
 	trace_free(t);
 }
@@ -599,19 +598,19 @@ TEST(report_helpers)
 	REQUIRE(t);
 	report__sort_files(v, 5);
 	CHECK(v[0] == &c && v[1] == &d && v[2] == &b && v[3] == &a && v[4] == &e);
-	CHECK_EQ_INT(report__top_errnos(t, slots, 4), 2);
+	CHECK_EQ_INT(trace__top_errnos(t, slots, 4), 2);
 	CHECK_EQ_INT(slots[0], ENOENT);
 	CHECK_EQ_INT(slots[1], EACCES);
-	CHECK_EQ_INT(report__top_errnos(t, slots, 1), 1);
+	CHECK_EQ_INT(trace__top_errnos(t, slots, 1), 1);
 	CHECK_EQ_INT(slots[0], ENOENT);
-	CHECK_STR(report__errno_name(ENOENT, name, sizeof(name)), "ENOENT");
-	CHECK_STR(report__errno_name(ERRNO_SLOTS - 1, name, sizeof(name)), "E135+");
-	CHECK_STR(report__stop_name(STOP_TARGET_EXIT), "target_exit");
+	CHECK_STR(trace__errno_name(ENOENT, name, sizeof(name)), "ENOENT");
+	CHECK_STR(trace__errno_name(ERRNO_SLOTS - 1, name, sizeof(name)), "E135+");
+	CHECK_STR(trace__stop_name(STOP_TARGET_EXIT), "target_exit");
 	CHECK_EQ_U64(trace__lost_total(t), 0);
 	t->lost[L_BLK_REQS_FULL] = 4;
 	t->prog_misses = 1;
 	CHECK_EQ_U64(trace__lost_total(t), 5);
-	CHECK(report__rate(10, 0) == 0);
-	CHECK(report__rate(10, 4) == 2.5);
+	CHECK(units__rate(10, 0) == 0);
+	CHECK(units__rate(10, 4) == 2.5);
 	trace_free(t);
 }

@@ -15,8 +15,9 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include "findings/findings.h"
 #include "model/hist.h"
-#include "findings/layers.h"
+#include "model/trace.h"
 #include "prom/prom.h"
 #include "unit.h"
 
@@ -54,14 +55,14 @@ static void add_block(struct trace *t)
 	*r = (struct blk_stats){ .reqs = 2, .bytes = 8192 + 131072, .total_ns = 3000000,
 				 .queue_ns = 1000000, .device_ns = 2000000 };
 	d->st[BLK_WRITE][WHO_KTHREAD] = (struct blk_stats){ .reqs = 5, .bytes = 20480 };
-	d->busy_ns[SCOPE_TARGET] = 2500000;
-	d->busy_ns[SCOPE_DEVICE] = 4000000000ULL;
+	d->busy_ns[BLK_SCOPE_TARGET] = 2500000;
+	d->busy_ns[BLK_SCOPE_DEVICE] = 4000000000ULL;
 	hist__add(lat, 1000000, 1);
 	hist__add(lat, 2000000, 1);
 	hist__add(size, 8192, 1);
 	hist__add(size, 131072, 1);
-	d->hists[BLK_READ][H_BLK_TOTAL_LAT - H_BLK_QUEUE_LAT][SCOPE_TARGET] = lat;
-	d->hists[BLK_READ][H_BLK_SIZE - H_BLK_QUEUE_LAT][SCOPE_TARGET] = size;
+	d->hists[BLK_READ][H_BLK_TOTAL_LAT - H_BLK_QUEUE_LAT][BLK_SCOPE_TARGET] = lat;
+	d->hists[BLK_READ][H_BLK_SIZE - H_BLK_QUEUE_LAT][BLK_SCOPE_TARGET] = size;
 	t->block.devs = d;
 	t->block.nr_devs = 1;
 }
@@ -83,6 +84,7 @@ static struct sample_trace trace_sample(void)
 		free(t);
 		return s;
 	}
+	trace__machine(t);
 	snprintf(t->target, sizeof(t->target), "cmd \"a\\b\"\nnext \xff …");
 	t->duration_s = 2.5;
 	t->counters[C_OPENS] = 2;
@@ -123,6 +125,23 @@ static void trace_free(struct trace *t)
 	free(t);
 }
 
+static const struct thresholds *defaults(void)
+{
+	static struct thresholds th;
+
+	thresholds__defaults(&th);
+	return &th;
+}
+
+/* t judged by the default thresholds, as the live path judges it. */
+static const struct findings *judged(const struct trace *t)
+{
+	static struct findings f;
+
+	CHECK_EQ_INT(findings__judge(&f, t, defaults()), 0);
+	return &f;
+}
+
 static char *render(const struct trace *t, const char *job)
 {
 	char *text = NULL;
@@ -131,7 +150,7 @@ static char *render(const struct trace *t, const char *job)
 
 	if (!f)
 		return NULL;
-	CHECK_EQ_INT(prom__render(f, t, job), 0);
+	CHECK_EQ_INT(prom__render(f, t, judged(t), job), 0);
 	fclose(f);
 	return text;
 }
@@ -452,37 +471,6 @@ TEST(prom_label_escaping)
 	trace_free(s.t);
 }
 
-TEST(prom_parse_addr)
-{
-	static const char *const bad[] = {
-		"", "9436", ":9436", "127.0.0.1", "127.0.0.1:", "127.0.0.1:0",
-		"127.0.0.1:65536", "127.0.0.1:-1", "127.0.0.1:+80", "127.0.0.1: 80",
-		"127.0.0.1:80x", "localhost:9436", "::1:9436", "[::1]", "[::1:9436",
-		"::1]:9436", "[]:9436", "[127.0.0.1]:9436", "256.0.0.1:80",
-	};
-	struct sockaddr_storage sa;
-	struct sockaddr_in *in4 = (struct sockaddr_in *)&sa;
-	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&sa;
-	socklen_t len;
-
-	CHECK_EQ_INT(prom__parse_addr("127.0.0.1:9436", &sa, &len), 0);
-	CHECK_EQ_INT(sa.ss_family, AF_INET);
-	CHECK_EQ_INT(len, sizeof(*in4));
-	CHECK_EQ_INT(ntohs(in4->sin_port), 9436);
-	CHECK_EQ_U64(ntohl(in4->sin_addr.s_addr), INADDR_LOOPBACK);
-	CHECK_EQ_INT(prom__parse_addr("0.0.0.0:65535", &sa, &len), 0);
-	CHECK_EQ_INT(ntohs(in4->sin_port), 65535);
-	CHECK_EQ_INT(prom__parse_addr("[::1]:1", &sa, &len), 0);
-	CHECK_EQ_INT(sa.ss_family, AF_INET6);
-	CHECK_EQ_INT(len, sizeof(*in6));
-	CHECK_EQ_INT(ntohs(in6->sin6_port), 1);
-	CHECK(!memcmp(&in6->sin6_addr, &in6addr_loopback, sizeof(in6addr_loopback)));
-	CHECK_EQ_INT(prom__parse_addr("[::]:9436", &sa, &len), 0);
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		if (prom__parse_addr(bad[i], &sa, &len) != -EINVAL)
-			unit__fail(__FILE__, __LINE__, "'%s' accepted", bad[i]);
-}
-
 static char *slurp(const char *path)
 {
 	char *buf = NULL;
@@ -511,7 +499,7 @@ TEST(prom_write_file)
 	REQUIRE(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/iostorm.prom", dir);
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	CHECK_EQ_INT(prom__write_file(path, s.t, "j"), 0);
+	CHECK_EQ_INT(prom__write_file(path, s.t, judged(s.t), "j"), 0);
 	want = render(s.t, "j");
 	got = slurp(path);
 	CHECK(want && got && !strcmp(want, got));
@@ -521,17 +509,17 @@ TEST(prom_write_file)
 	CHECK(access(tmp, F_OK) && errno == ENOENT);
 	/* Over an older file; and a failure leaves it and no temporary behind. */
 	s.t->counters[C_OPENS] = 99;
-	CHECK_EQ_INT(prom__write_file(path, s.t, "j"), 0);
+	CHECK_EQ_INT(prom__write_file(path, s.t, judged(s.t), "j"), 0);
 	free(got);
 	got = slurp(path);
 	CHECK(got && strstr(got, "iostorm_vfs_opens_total{training_job=\"j\"} 99\n"));
 	CHECK(mkdir(tmp, 0700) == 0);	/* the temporary name cannot be a file */
-	CHECK(prom__write_file(path, s.t, "j") < 0);
+	CHECK(prom__write_file(path, s.t, judged(s.t), "j") < 0);
 	rmdir(tmp);
 	free(want);
 	want = slurp(path);
 	CHECK(got && want && !strcmp(got, want));
-	CHECK_EQ_INT(prom__write_file("/nonexistent/dir/x.prom", s.t, NULL), -ENOENT);
+	CHECK_EQ_INT(prom__write_file("/nonexistent/dir/x.prom", s.t, judged(s.t), NULL), -ENOENT);
 	unlink(path);
 	rmdir(dir);
 	free(want);
@@ -605,11 +593,11 @@ TEST(prom_server)
 	REQUIRE(s.t);
 	port = free_port(addr, sizeof(addr));
 	REQUIRE(port > 0);
-	REQUIRE(prom__serve(&srv, addr, "j") == 0);
+	REQUIRE(prom__serve(&srv, addr, "j", defaults()) == 0);
 	resp = http_get(port, "/metrics");
 	CHECK_EQ_INT(status_of(resp), 503);
 	free(resp);
-	CHECK_EQ_INT(prom__publish(srv, s.t), 0);
+	CHECK_EQ_INT(prom__publish(srv, s.t, NULL), 0);
 	resp = http_get(port, "/metrics");
 	want = render(s.t, "j");
 	REQUIRE(resp && want);
@@ -625,7 +613,7 @@ TEST(prom_server)
 	saved = dup(2);
 	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	dup2(null, 2);
-	err = prom__serve(&again, addr, NULL);
+	err = prom__serve(&again, addr, NULL, defaults());
 	dup2(saved, 2);
 	close(saved);
 	close(null);
@@ -633,7 +621,7 @@ TEST(prom_server)
 	CHECK(!again);
 	prom__stop(srv);
 	/* Stopped: the port is free again. */
-	CHECK_EQ_INT(prom__serve(&again, addr, NULL), 0);
+	CHECK_EQ_INT(prom__serve(&again, addr, NULL, defaults()), 0);
 	prom__stop(again);
 	prom__stop(NULL);
 	free(want);
@@ -650,10 +638,10 @@ TEST(prom_save)
 	REQUIRE(s.t);
 	REQUIRE(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/iostorm.prom", dir);
-	REQUIRE(prom__serve(&srv, NULL, "j") == 0);
+	REQUIRE(prom__serve(&srv, NULL, "j", defaults()) == 0);
 	CHECK_EQ_INT(prom__save(srv, path), -ENODATA);
 	CHECK(access(path, F_OK) && errno == ENOENT);
-	CHECK_EQ_INT(prom__publish(srv, s.t), 0);
+	CHECK_EQ_INT(prom__publish(srv, s.t, NULL), 0);
 	CHECK_EQ_INT(prom__save(srv, path), 0);
 	want = render(s.t, "j");
 	got = slurp(path);

@@ -14,11 +14,8 @@
 #include <unistd.h>
 #include "findings/findings.h"
 #include "fixture.h"
-#include "run/interval.h"
 #include "prom/prom.h"
-#include "report/json.h"
 #include "report/report.h"
-#include "findings/thresholds.h"
 #include "unit.h"
 
 #define GOLDEN_DIR	"tests/fixtures/golden"
@@ -128,7 +125,8 @@ static void golden_check(const char *name, const struct text *got)
 	free(want.buf);
 }
 
-static int text_report(const struct trace *t, struct text *out)
+static int text_report(const struct trace *t, const struct findings *fs,
+		       struct text *out)
 {
 	struct report_opts o = { .top = GOLDEN_TOP };
 	FILE *f = open_memstream(&out->buf, &out->len);
@@ -136,11 +134,12 @@ static int text_report(const struct trace *t, struct text *out)
 
 	if (!f)
 		return -ENOMEM;
-	err = report_text__print(f, t, &o);
+	err = report__print_text(f, t, fs, &o);
 	return fclose(f) ? -ENOMEM : err;
 }
 
-static int json_report(const struct trace *t, struct text *out)
+static int json_report(const struct trace *t, const struct findings *fs,
+		       struct text *out)
 {
 	char path[] = "/tmp/iostorm-golden-json.XXXXXX";
 	int fd = mkstemp(path), err;
@@ -148,28 +147,31 @@ static int json_report(const struct trace *t, struct text *out)
 	if (fd < 0)
 		return -errno;
 	close(fd);
-	err = report_json__write(path, t) ?: read_file(path, out);
+	err = report__write_json(path, t, fs) ?: read_file(path, out);
 	unlink(path);
 	return err;
 }
 
-static int prom_text(const struct trace *t, struct text *out)
+static int prom_text(const struct trace *t, const struct findings *fs,
+		     struct text *out)
 {
 	FILE *f = open_memstream(&out->buf, &out->len);
 	int err;
 
 	if (!f)
 		return -ENOMEM;
-	err = prom__render(f, t, GOLDEN_JOB);
+	err = prom__render(f, t, fs, GOLDEN_JOB);
 	return fclose(f) ? -ENOMEM : err;
 }
 
-typedef int (*render_fn)(const struct trace *t, struct text *out);
+typedef int (*render_fn)(const struct trace *t, const struct findings *fs,
+			 struct text *out);
 
-static void golden_render(const char *name, render_fn render, const struct trace *t)
+static void golden_render(const char *name, render_fn render, const struct trace *t,
+			  const struct findings *fs)
 {
 	struct text got = {};
-	int err = render(t, &got);
+	int err = render(t, fs, &got);
 
 	if (err)
 		unit__fail(__FILE__, __LINE__, "%s: rendering failed: %s", name, strerror(-err));
@@ -178,39 +180,31 @@ static void golden_render(const char *name, render_fn render, const struct trace
 	free(got.buf);
 }
 
-/* The reports count page-cache pages in bytes by the machine's page size. */
-static bool page_size_ok(void)
-{
-	if (sysconf(_SC_PAGESIZE) == 4096)
-		return true;
-	unit__fail(__FILE__, __LINE__, "the golden files assume 4 KiB pages, this "
-		   "machine has %ld-byte pages", sysconf(_SC_PAGESIZE));
-	return false;
-}
-
 TEST(golden_reports)
 {
 	struct trace *t = calloc(1, sizeof(*t));
+	struct findings *fs = calloc(1, sizeof(*fs));
 	struct thresholds th;
 
-	REQUIRE(t);
-	REQUIRE(page_size_ok());
-	REQUIRE(!fixture__trace(t));
-	fixture__pin_meminfo(true);
-	/* Judging is not the fixture's: it measures, the diagnosis judges. */
+	if (!t || !fs || fixture__trace(t)) {
+		free(fs);
+		free(t);
+		REQUIRE(!"the fixture trace");
+	}
+	/* Judging is not the fixture's: it measures, the findings judge. */
 	thresholds__defaults(&th);
-	CHECK_EQ_INT(diagnosis__run(&t->diag, t, &th), 0);
-	golden_render("report.txt", text_report, t);
-	golden_render("report.json", json_report, t);
-	golden_render("metrics.prom", prom_text, t);
-	fixture__pin_meminfo(false);
+	CHECK_EQ_INT(findings__judge(fs, t, &th), 0);
+	golden_render("report.txt", text_report, t, fs);
+	golden_render("report.json", json_report, t, fs);
+	golden_render("metrics.prom", prom_text, t, fs);
 	fixture__free(t);
+	free(fs);
 	free(t);
 }
 
 TEST(golden_interval)
 {
-	struct interval_snap *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+	struct trace_snap *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
 	struct text got = {};
 	FILE *f;
 
@@ -221,9 +215,9 @@ TEST(golden_interval)
 	}
 	f = open_memstream(&got.buf, &got.len);
 	if (f) {
-		interval__header(f);
-		interval__line(f, a, b, "00:00:46");
-		interval__line(f, b, b, "00:00:47");	/* nothing happened: zeros */
+		report__interval_header(f);
+		report__interval_line(f, a, b, "00:00:46");
+		report__interval_line(f, b, b, "00:00:47");	/* nothing happened: zeros */
 		CHECK(!fclose(f));
 		golden_check("interval.txt", &got);
 	}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The kernel side, seen from the tracing command: check the kernel, load
+ * and attach the BPF programs, follow the target, and bring what they
+ * counted into a struct trace. The only folder that talks to libbpf: the
+ * rest of iostorm never sees a map or the skeleton.
+ *
+ * The public header of collect/: other folders include only this one.
+ */
+#ifndef COLLECT_COLLECT_H
+#define COLLECT_COLLECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <linux/types.h>
+#include "iostorm.h"
+
+struct trace;
+
+/* ---- the target (target.c) ---- */
+
+struct launch {
+	pid_t pid;		/* the command, waiting at the gate */
+	int gate_fd;		/* write end: closing it lets the command run */
+	int err_fd;		/* read end: exec's errno, or EOF on success */
+};
+
+/* Fail with a clear message unless every pid exists. */
+int target__check_pids(const pid_t *pids, int n);
+/* Fork COMMAND, held before exec until target__release(). */
+int target__launch(char **argv, struct launch *l);
+/* Let the command exec; fails (-errno) if exec did. */
+int target__release(struct launch *l, const char *cmd);
+/* The cgroup v2 id of a cgroup directory (its inode number). */
+int target__cgroup_id(const char *path, __u64 *id);
+/* "pid 1234 (python3)" and so on, for the report header. */
+void target__describe(char *buf, size_t len, enum target_mode mode, const pid_t *pids,
+		      int n, const char *cgroup, char **cmd);
+
+
+/* ---- the collector (collector.c) ---- */
+
+struct probe_config {
+	enum target_mode mode;
+	__u64 cgid;		/* TARGET_CGROUP: the cgroup v2 id */
+	unsigned int map_files;
+	bool verbose;
+};
+
+/* What collector__refresh() reads. */
+enum refresh_what {
+	REFRESH_FILES = 1,	/* drain the per-file and per-thread maps */
+	REFRESH_GLOBALS = 2,	/* counters, lost, errnos, histograms, block counts */
+	REFRESH_BLOCK_HISTS = 4,	/* the block histograms too */
+};
+
+struct collector;
+
+/* Can this process and this kernel trace at all? Prints the fix if not. */
+int probe__check_env(void);
+/* Load the programs and set up draining; prints what failed. 0 or -errno. */
+int collector__open(struct collector **c, const struct probe_config *pc);
+/* Kernel memory of the BPF maps (their fdinfo "memlock"), in bytes; 0 if unknown. */
+__u64 collector__maps_bytes(const struct collector *c);
+/* Add processes (and their descendants) to the target. 0 or -errno. */
+int collector__seed(struct collector *c, const pid_t *pids, int n);
+/* Attach every program. 0 or -errno, said on stderr. */
+int collector__attach(struct collector *c);
+/* The window opens: block requests from now_ns (CLOCK_MONOTONIC) on are tracked. */
+void collector__start(struct collector *c, __u64 now_ns);
+/* Processes of a TARGET_PIDS target still alive. */
+int collector__targets(const struct collector *c);
+/* Is the files map being filled half full? Then refresh the files now. */
+bool collector__filling(struct collector *c);
+/* Bring what the kernel counted into t (what: enum refresh_what). 0 or -errno. */
+int collector__refresh(struct collector *c, struct trace *t, unsigned int what,
+		       __u64 now_ns);
+/* Detach, then drain and read every map into t, once and for all. 0 or -errno. */
+int collector__finish(struct collector *c, struct trace *t, __u64 now_ns);
+/* Detach if attached, and free everything; NULL is fine. */
+void collector__close(struct collector *c);
+
+#endif /* COLLECT_COLLECT_H */

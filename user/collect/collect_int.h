@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Private to collect/: loading the programs (probe.c), the targets map
+ * (target.c), and moving what the kernel counted into the trace (drain.c,
+ * drain_block.c). The per-interval file and thread maps are swapped and
+ * drained into the store; the global counters, histograms, lost counts and
+ * block maps are read (they are cumulative).
+ */
+#ifndef COLLECT_COLLECT_INT_H
+#define COLLECT_COLLECT_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+#include "collect/collect.h"
+#include "model/block.h"
+#include "model/trace.h"
+
+struct iostorm_bpf;
+
+/* ---- the programs (probe.c) ---- */
+
+int probe__load(struct iostorm_bpf **skel, const struct probe_config *c);
+int probe__attach(struct iostorm_bpf *skel);
+void probe__detach(struct iostorm_bpf *skel);
+/* Program runs the kernel skipped (recursion_misses), all programs summed. */
+__u64 probe__misses(struct iostorm_bpf *skel);
+/* Kernel memory of the BPF maps (their fdinfo "memlock"), in bytes; 0 if unknown. */
+__u64 probe__maps_bytes(struct iostorm_bpf *skel);
+
+
+/* ---- the targets map (target.c) ---- */
+
+/* Add every pid and all its current descendants to the targets map. */
+int target__seed(int map_fd, const pid_t *pids, int n);
+/* Processes still in the targets map. */
+int target__count(int map_fd);
+
+/* ---- draining (drain.c, drain_block.c) ---- */
+
+/* A double-buffered pair of maps: the programs fill one, user space drains the other. */
+struct map_pair {
+	int outer_fd;		/* ARRAY_OF_MAPS, slot 0 = the map being filled */
+	int inner_fd[2];
+	int active;		/* index into inner_fd */
+	size_t key_size;
+	size_t value_size;
+	void *keys;		/* batch buffers */
+	void *values;
+};
+
+struct drain {
+	struct map_pair files;
+	struct map_pair threads;
+	int ncpus;
+	void *percpu;		/* buffer for one per-CPU value */
+	int counters_fd;
+	__u64 files_max;	/* entries an inner files map holds */
+	__u64 entries_at_swap;	/* C_FILE_ENTRIES when the files maps last swapped */
+};
+
+/* The kernel's block maps, by fd (see bpf/block.bpf.c). */
+struct block_maps {
+	int stats_fd;		/* blk_stats: PERCPU_HASH blk_key -> blk_stats */
+	int devs_fd;		/* blk_devs: HASH dev -> blk_dev_info */
+	int hists_fd;		/* blk_hists: HASH blk_hist_key -> hist; -1 skips */
+	int reqs_fd;		/* blk_reqs: HASH request -> blk_req; -1 skips */
+	int missed_fd;		/* blk_missed: HASH blk_key (.who: blk_miss) -> count */
+};
+
+int drain__init(struct drain *d, struct iostorm_bpf *skel);
+void drain__free(struct drain *d);
+/* Swap to the other inner maps and merge the previous ones into the store. */
+int drain__files(struct drain *d, struct trace *t);
+/*
+ * Is the files map being filled half full? Then drain now, not at the next
+ * period: a storm must not overflow it (false when it cannot tell).
+ */
+bool drain__files_filling(struct drain *d);
+/* After detach: merge both inner maps, so nothing stays behind. */
+int drain__final(struct drain *d, struct trace *t);
+/* Read counters, lost counts, errnos and histograms (cumulative). */
+int drain__globals(struct drain *d, struct iostorm_bpf *skel, struct trace *t);
+/* What drain__block() reads beyond counts and busy time. */
+enum drain_block_flags {
+	DRAIN_BLOCK_HISTS = 1,		/* the histograms */
+	DRAIN_BLOCK_UNFINISHED = 2,	/* requests left in flight: after the detach */
+};
+
+/*
+ * Read the block maps into b, replacing what it held (flags:
+ * drain_block_flags). Busy time still open at
+ * now_ns (CLOCK_MONOTONIC) is counted up to now_ns. Unfinished requests
+ * are those whose completion the programs missed (the kernel, rarely, does
+ * not run a tracepoint's program, and does not count a miss either) and,
+ * with reqs_fd (read it after the detach), those still in flight at the
+ * end; untracked ones completed after the attach but their start was
+ * missed. Devices are sorted by the target's requests, then all
+ * requests, then dev.
+ */
+int drain__block(struct drain *d, struct iostorm_bpf *skel, struct block *b,
+		 unsigned int flags, __u64 now_ns);
+
+#endif /* COLLECT_COLLECT_INT_H */

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The collector: the loaded programs and their maps behind one handle, so
+ * the tracing command asks for what it needs (seed, attach, refresh,
+ * finish) and never sees libbpf. See collect.h.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/libbpf.h>
+#include "iostorm.skel.h"
+#include "collect/collect_int.h"
+#include "lib/log.h"
+
+struct collector {
+	struct iostorm_bpf *skel;
+	struct drain drain;
+	bool attached;
+};
+
+int collector__open(struct collector **out, const struct probe_config *pc)
+{
+	struct collector *c = calloc(1, sizeof(*c));
+	int err;
+
+	*out = NULL;
+	if (!c) {
+		pr_err("out of memory");
+		return -ENOMEM;
+	}
+	err = probe__load(&c->skel, pc);
+	if (err)
+		goto out_free_collector;
+	err = drain__init(&c->drain, c->skel);
+	if (err) {
+		pr_err("cannot set up draining: %s", strerror(-err));
+		goto out_free_drain;
+	}
+	*out = c;
+	return 0;
+
+out_free_drain:
+	drain__free(&c->drain);
+	iostorm_bpf__destroy(c->skel);
+out_free_collector:
+	free(c);
+	return err;
+}
+
+__u64 collector__maps_bytes(const struct collector *c)
+{
+	return probe__maps_bytes(c->skel);
+}
+
+int collector__seed(struct collector *c, const pid_t *pids, int n)
+{
+	return target__seed(bpf_map__fd(c->skel->maps.targets), pids, n);
+}
+
+int collector__attach(struct collector *c)
+{
+	int err = probe__attach(c->skel);
+
+	c->attached = !err;
+	return err;
+}
+
+void collector__start(struct collector *c, __u64 now_ns)
+{
+	c->skel->bss->blk_attach_ns = now_ns;
+}
+
+int collector__targets(const struct collector *c)
+{
+	return target__count(bpf_map__fd(c->skel->maps.targets));
+}
+
+bool collector__filling(struct collector *c)
+{
+	return drain__files_filling(&c->drain);
+}
+
+/*
+ * The kernel's counters first, then the store, which a drain brings up to
+ * the map swap, a few ms later: so both count nearly the same events.
+ */
+int collector__refresh(struct collector *c, struct trace *t, unsigned int what,
+		       __u64 now_ns)
+{
+	unsigned int block = what & REFRESH_BLOCK_HISTS ? DRAIN_BLOCK_HISTS : 0;
+	int err = 0;
+
+	if (what & REFRESH_GLOBALS) {
+		err = drain__globals(&c->drain, c->skel, t);
+		if (!err)
+			err = drain__block(&c->drain, c->skel, &t->block, block, now_ns);
+		t->prog_misses = probe__misses(c->skel);
+	}
+	if (!err && what & REFRESH_FILES)
+		err = drain__files(&c->drain, t);
+	return err;
+}
+
+int collector__finish(struct collector *c, struct trace *t, __u64 now_ns)
+{
+	int err;
+
+	probe__detach(c->skel);
+	c->attached = false;
+	err = drain__final(&c->drain, t);
+	if (!err)
+		err = drain__globals(&c->drain, c->skel, t);
+	if (!err)
+		err = drain__block(&c->drain, c->skel, &t->block,
+				   DRAIN_BLOCK_HISTS | DRAIN_BLOCK_UNFINISHED, now_ns);
+	t->prog_misses = probe__misses(c->skel);
+	t->maps_bytes = probe__maps_bytes(c->skel);
+	return err;
+}
+
+void collector__close(struct collector *c)
+{
+	if (!c)
+		return;
+	if (c->attached)
+		probe__detach(c->skel);
+	drain__free(&c->drain);
+	iostorm_bpf__destroy(c->skel);
+	free(c);
+}

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* Facts of a trace that every output reads, see trace.h. */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "model/hist.h"
+#include "model/trace.h"
+
+/* MemTotal in bytes, 0 when /proc/meminfo cannot tell. */
+static __u64 mem_total(void)
+{
+	unsigned long long kb = 0;
+	char line[256];
+	FILE *f = fopen("/proc/meminfo", "re");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemTotal: %llu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb * 1024;
+}
+
+void trace__machine(struct trace *t)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	t->mem_bytes = mem_total();
+	t->page_size = page > 0 ? page : 4096;
+}
+
+__u64 trace__lost_total(const struct trace *t)
+{
+	__u64 n = t->prog_misses;
+
+	for (int i = 0; i < L__MAX; i++)
+		n += t->lost[i];
+	return n;
+}
+
+void trace__file_totals(const struct store *s, struct file_totals *tot)
+{
+	memset(tot, 0, sizeof(*tot));
+	for (size_t i = 0; i < s->files_cap; i++) {
+		const struct file_rec *f = s->files[i];
+
+		if (!f)
+			continue;
+		if (f->flags & FILE_F_DIR)
+			tot->dirs++;
+		if (!(f->flags & FILE_F_REG))
+			continue;
+		tot->files++;
+		tot->files_read += f->reads > 0;
+		tot->reads += f->reads;
+		tot->reads_consec += f->reads_consec;
+		tot->reads_seq += f->reads_seq;
+		tot->reads_random += f->reads > f->reads_seq ? f->reads - f->reads_seq : 0;
+	}
+}
+
+void trace__file_sizes(const struct store *s, struct hist *h)
+{
+	memset(h, 0, sizeof(*h));
+	for (size_t i = 0; i < s->files_cap; i++) {
+		const struct file_rec *f = s->files[i];
+
+		if (f && f->flags & FILE_F_REG)
+			hist__add(h, f->size, 1);
+	}
+}
+
+bool trace__empty(const struct trace *t)
+{
+	static const int seen[] = {
+		C_OPENS, C_OPEN_ERRORS, C_READS, C_READ_ERRORS, C_STATS,
+		C_STAT_ERRORS, C_CLOSES, C_GETDENTS, C_MMAPS, C_FAULTS,
+		C_CACHE_PAGES,
+	};
+
+	for (size_t i = 0; i < sizeof(seen) / sizeof(seen[0]); i++)
+		if (t->counters[seen[i]])
+			return false;
+	return t->store.nr_files == 0;
+}
+
+const char *trace__errno_name(int slot, char *buf, size_t len)
+{
+	const char *name = strerrorname_np(slot);
+
+	if (slot == ERRNO_SLOTS - 1)
+		snprintf(buf, len, "E%d+", slot);
+	else if (name)
+		snprintf(buf, len, "%s", name);
+	else
+		snprintf(buf, len, "E%d", slot);
+	return buf;
+}
+
+int trace__top_errnos(const struct trace *t, int *slots, int max)
+{
+	int all[ERRNO_SLOTS], n = 0;
+
+	for (int e = 0; e < ERRNO_SLOTS; e++)
+		if (t->open_errnos[e])
+			all[n++] = e;
+	/* Insertion sort by count, descending; ties keep errno order. */
+	for (int i = 1; i < n; i++) {
+		int e = all[i], k = i;
+
+		for (; k > 0 && t->open_errnos[all[k - 1]] < t->open_errnos[e]; k--)
+			all[k] = all[k - 1];
+		all[k] = e;
+	}
+	if (n > max)
+		n = max > 0 ? max : 0;
+	memcpy(slots, all, n * sizeof(*slots));
+	return n;
+}
+
+const char *trace__stop_name(enum stop_reason stopped_by)
+{
+	switch (stopped_by) {
+	case STOP_DURATION:
+		return "duration";
+	case STOP_SIGNAL:
+		return "signal";
+	case STOP_TARGET_EXIT:
+		return "target_exit";
+	}
+	return "unknown";
+}
+
+static const char *const lost_keys[L__MAX] = {
+	[L_FILES_FULL] = "files_map_full",
+	[L_THREADS_FULL] = "threads_map_full",
+	[L_TARGETS_FULL] = "targets_map_full",
+	[L_INFLIGHT] = "inflight",
+	[L_FD_UNRESOLVED] = "fd_unresolved",
+	[L_STATBUF] = "statbuf",
+	[L_BLK_REQS_FULL] = "block_reqs_full",
+};
+
+static const char *const lost_words[L__MAX] = {
+	[L_FILES_FULL] = "files map full",
+	[L_THREADS_FULL] = "threads map full",
+	[L_TARGETS_FULL] = "targets map full",
+	[L_INFLIGHT] = "no per-task slot",
+	[L_FD_UNRESOLVED] = "fd unresolved",
+	[L_STATBUF] = "stat buffer unreadable",
+	[L_BLK_REQS_FULL] = "block requests map full",
+};
+
+const char *trace__lost_key(int reason)
+{
+	return reason >= 0 && reason < L__MAX && lost_keys[reason] ?
+	       lost_keys[reason] : "unknown";
+}
+
+const char *trace__lost_words(int reason)
+{
+	return reason >= 0 && reason < L__MAX && lost_words[reason] ?
+	       lost_words[reason] : "unknown";
+}
+
+int trace__snap(struct trace_snap *s, const struct trace *t, __u64 now_ns)
+{
+	s->ns = now_ns;
+	memcpy(s->counters, t->counters, sizeof(s->counters));
+	s->reg_opens = t->store.reg_opens;
+	s->read_lat = t->hists[H_READ_LAT];
+	return block__copy_counts(&s->block, &t->block);
+}
+
+void trace__snap_free(struct trace_snap *s)
+{
+	block__free(&s->block);
+}

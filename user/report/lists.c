@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The ranked lists of both reports: the busiest files, directories and
+ * threads (the top rows in the text, every row in the JSON), and the
+ * threads rolled up by name.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "lib/json.h"
+#include "lib/units.h"
+#include "report/report_int.h"
+
+#define PATH_COLS	60
+#define MIB		(1024.0 * 1024.0)
+
+/* ---- text ---- */
+
+/* The columns files and directories share, after the path. */
+static void print_io_cells(FILE *out, __u64 size, __u64 opens, __u64 reads,
+			   __u64 read_bytes, __u64 read_ns, __u64 meta_ns,
+			   __u64 reads_seq)
+{
+	char buf[32];
+
+	emit__cell(out, units__size(buf, sizeof(buf), size, false), 6);
+	emit__cell_u64(out, opens, 6);
+	emit__cell_u64(out, reads, 8);
+	emit__cell(out, units__size(buf, sizeof(buf), read_bytes, false), 6);
+	snprintf(buf, sizeof(buf), "%.1f", read_ns / 1e6);
+	emit__cell(out, buf, 9);
+	snprintf(buf, sizeof(buf), "%.1f", meta_ns / 1e6);
+	emit__cell(out, buf, 9);
+	emit__cell(out, reads ? units__ns(buf, sizeof(buf), (double)read_ns / reads) : "-", 7);
+	if (reads)
+		snprintf(buf, sizeof(buf), "%.0f%%", emit__pct(reads_seq, reads));
+	emit__cell(out, reads ? buf : "-", 4);
+	fputc('\n', out);
+}
+
+static void print_io_header(FILE *out)
+{
+	fprintf(out, " %6s %6s %8s %6s %9s %9s %7s %4s\n",
+		"size", "opens", "reads", "read", "read ms", "meta ms", "mean", "seq");
+}
+
+static void print_more(FILE *out, size_t n, size_t shown, const char *what)
+{
+	if (n > shown)
+		fprintf(out, "%s %zu more %s\n", ELLIPSIS, n - shown, what);
+}
+
+static void print_files(FILE *out, struct file_rec **files, size_t n, size_t top)
+{
+	size_t k = n < top ? n : top;
+
+	fprintf(out, "\ntop files by I/O time (read + metadata)\n");
+	emit__left(out, "path", PATH_COLS);
+	print_io_header(out);
+	for (size_t i = 0; i < k; i++) {
+		const struct file_rec *f = files[i];
+
+		emit__path(out, f, PATH_COLS);
+		print_io_cells(out, f->size, f->opens, f->reads, f->read_bytes,
+			       f->read_ns, f->meta_ns, f->reads_seq);
+	}
+	print_more(out, n, k, "files");
+}
+
+static void print_dirs(FILE *out, const struct dir_rec *dirs, size_t n, size_t top)
+{
+	size_t k = n < top ? n : top;
+
+	fprintf(out, "\ntop directories by I/O time (files directly in them, and their own)\n");
+	emit__left(out, "directory", PATH_COLS - 7);
+	emit__cell(out, "files", 6);
+	print_io_header(out);
+	for (size_t i = 0; i < k; i++) {
+		const struct dir_rec *d = &dirs[i];
+
+		emit__left(out, d->path ? d->path : "(unknown)", PATH_COLS - 7);
+		emit__cell_u64(out, d->files, 6);
+		print_io_cells(out, d->size, d->opens, d->reads, d->read_bytes,
+			       d->read_ns, d->meta_ns, d->reads_seq);
+	}
+	print_more(out, n, k, "directories");
+}
+
+static void print_threads(FILE *out, const struct thread_rec **threads, size_t n,
+			  size_t top)
+{
+	size_t k = n < top ? n : top;
+	char buf[32];
+
+	if (!n)
+		return;
+	fprintf(out, "\nbusiest threads by I/O time (read + metadata)\n");
+	fprintf(out, "%7s %7s %-16s %6s %8s %9s %9s\n",
+		"tid", "pid", "comm", "opens", "reads", "MiB", "I/O ms");
+	for (size_t i = 0; i < k; i++) {
+		const struct thread_rec *th = threads[i];
+
+		fprintf(out, "%7u %7u ", th->tid, th->tgid);
+		emit__left(out, th->comm, 16);
+		emit__cell_u64(out, th->opens, 6);
+		emit__cell_u64(out, th->reads, 8);
+		snprintf(buf, sizeof(buf), "%.1f", th->read_bytes / MIB);
+		emit__cell(out, buf, 9);
+		snprintf(buf, sizeof(buf), "%.1f", (th->read_ns + th->meta_ns) / 1e6);
+		emit__cell(out, buf, 9);
+		fputc('\n', out);
+	}
+	print_more(out, n, k, "threads");
+}
+
+int report_lists__text(FILE *out, const struct trace *t, size_t top)
+{
+	struct report_lists l;
+	int err = report__lists(&t->store, &l);
+
+	if (err)
+		return err;
+	if (l.nr_files) {
+		print_files(out, l.files, l.nr_files, top);
+		print_dirs(out, l.dirs, l.nr_dirs, top);
+	}
+	print_threads(out, l.threads, l.nr_threads, top);
+	err = report_threads__text(out, &t->store, top);
+	report__lists_free(&l);
+	return err;
+}
+
+/* ---- JSON ---- */
+
+static void write_file(struct json *j, const struct file_rec *f)
+{
+	char dev[24];
+
+	snprintf(dev, sizeof(dev), "%u:%u", f->dev >> 20, f->dev & 0xfffff);
+	json__begin_object(j);
+	json__kv_string(j, "path", f->path);
+	json__kv_string(j, "dev", dev);
+	json__kv_u64(j, "ino", f->ino);
+	json__kv_string(j, "type", f->flags & FILE_F_DIR ? "dir" : "file");
+	json__kv_u64(j, "size", f->size);
+	json__kv_u64(j, "opens", f->opens);
+	json__kv_u64(j, "closes", f->closes);
+	json__kv_u64(j, "stats", f->stats);
+	json__kv_u64(j, "reads", f->reads);
+	json__kv_u64(j, "read_bytes", f->read_bytes);
+	json__kv_u64(j, "read_ns", f->read_ns);
+	json__kv_u64(j, "read_ns_max", f->read_ns_max);
+	json__kv_u64(j, "reads_consecutive", f->reads_consec);
+	json__kv_u64(j, "reads_sequential", f->reads_seq);
+	json__kv_u64(j, "reads_random", f->reads > f->reads_seq ? f->reads - f->reads_seq : 0);
+	json__key(j, "max_byte_read");
+	if (f->max_end)
+		json__u64(j, f->max_end - 1);
+	else
+		json__null(j);
+	json__kv_u64(j, "meta_ns", f->meta_ns);
+	json__kv_u64(j, "getdents", f->getdents);
+	json__kv_u64(j, "mmaps", f->mmaps);
+	json__kv_u64(j, "faults", f->faults);
+	json__kv_u64(j, "cache_pages", f->cache_pages);
+	json__kv_u64(j, "first_ts_ns", f->first_ts);
+	json__kv_u64(j, "last_ts_ns", f->last_ts);
+	json__end_object(j);
+}
+
+static void write_dir(struct json *j, const struct dir_rec *d)
+{
+	json__begin_object(j);
+	json__kv_string(j, "path", d->path);
+	json__kv_u64(j, "files", d->files);
+	json__kv_u64(j, "opens", d->opens);
+	json__kv_u64(j, "reads", d->reads);
+	json__kv_u64(j, "read_bytes", d->read_bytes);
+	json__kv_u64(j, "read_ns", d->read_ns);
+	json__kv_u64(j, "meta_ns", d->meta_ns);
+	json__kv_u64(j, "stats", d->stats);
+	json__end_object(j);
+}
+
+static void write_thread(struct json *j, const struct thread_rec *th)
+{
+	json__begin_object(j);
+	json__kv_u64(j, "tid", th->tid);
+	json__kv_u64(j, "pid", th->tgid);
+	json__key(j, "comm");
+	json__stringn(j, th->comm, strnlen(th->comm, COMM_LEN));
+	json__kv_u64(j, "opens", th->opens);
+	json__kv_u64(j, "reads", th->reads);
+	json__kv_u64(j, "read_bytes", th->read_bytes);
+	json__kv_u64(j, "read_ns", th->read_ns);
+	json__kv_u64(j, "stats", th->stats);
+	json__kv_u64(j, "meta_ns", th->meta_ns);
+	json__kv_u64(j, "cache_pages", th->cache_pages);
+	json__kv_u64(j, "cpu_ns", th->cpu_ns);
+	json__kv_u64(j, "io_wait_ns", th->io_wait_ns);
+	json__kv_u64(j, "runq_ns", th->runq_ns);
+	json__kv_u64(j, "sleep_ns", th->sleep_ns);
+	json__end_object(j);
+}
+
+/* The three ranked lists: files, dirs, threads, and threads by name. */
+int report_lists__json(struct json *j, const struct trace *t)
+{
+	struct report_lists l;
+	size_t i;
+	int err = report__lists(&t->store, &l);
+
+	if (err)
+		return err;
+	json__key(j, "files");
+	json__begin_array(j);
+	for (i = 0; i < l.nr_files; i++)
+		write_file(j, l.files[i]);
+	json__end_array(j);
+	json__key(j, "dirs");
+	json__begin_array(j);
+	for (i = 0; i < l.nr_dirs; i++)
+		write_dir(j, &l.dirs[i]);
+	json__end_array(j);
+	json__key(j, "threads");
+	json__begin_array(j);
+	for (i = 0; i < l.nr_threads; i++)
+		write_thread(j, l.threads[i]);
+	json__end_array(j);
+	err = report_threads__json(j, &t->store);
+	report__lists_free(&l);
+	return err;
+}

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * What the trace could not hold and what iostorm held: the lost events by
+ * reason (always shown: a report that hides its losses cannot be trusted)
+ * and the memory of the store and of the BPF maps.
+ */
+#include <stdio.h>
+#include "lib/json.h"
+#include "lib/units.h"
+#include "report/report_int.h"
+
+/* ---- text ---- */
+
+/* Always printed: a report that hides its losses cannot be trusted. */
+static void print_lost(FILE *out, const struct trace *t)
+{
+	__u64 total = trace__lost_total(t);
+	const char *sep = " (";
+
+	if (!total) {
+		fprintf(out, "lost: 0 events\n");
+		return;
+	}
+	fprintf(out, "lost: %llu events", total);
+	for (int r = 0; r < L__MAX; r++) {
+		if (!t->lost[r])
+			continue;
+		fprintf(out, "%s%s %llu", sep, trace__lost_words(r), t->lost[r]);
+		sep = ", ";
+	}
+	if (t->prog_misses)
+		fprintf(out, "%sprogram runs skipped by the kernel %llu", sep, t->prog_misses);
+	fprintf(out, ")\nwarning: the counts above are incomplete\n");
+}
+
+/* What iostorm itself held: it may run for days. */
+static void print_memory(FILE *out, const struct trace *t)
+{
+	char store[16], maps[16];
+
+	fprintf(out, "memory: %s for %zu files in iostorm, %s of BPF maps in the kernel\n",
+		units__size(store, sizeof(store), store__bytes(&t->store), true),
+		t->store.nr_files,
+		units__size(maps, sizeof(maps), t->maps_bytes, true));
+}
+
+void report_lost__text(FILE *out, const struct trace *t)
+{
+	print_lost(out, t);
+	print_memory(out, t);
+}
+
+/* ---- JSON ---- */
+
+void report_lost__json(struct json *j, const struct trace *t)
+{
+	json__key(j, "lost");
+	json__begin_object(j);
+	json__kv_u64(j, "total", trace__lost_total(t));
+	for (int r = 0; r < L__MAX; r++)
+		json__kv_u64(j, trace__lost_key(r), t->lost[r]);
+	json__kv_u64(j, "prog_misses", t->prog_misses);
+	json__end_object(j);
+	json__key(j, "store");
+	json__begin_object(j);
+	json__kv_u64(j, "files", t->store.nr_files);
+	json__kv_u64(j, "bytes", store__bytes(&t->store));
+	json__kv_u64(j, "kernel_maps_bytes", t->maps_bytes);
+	json__end_object(j);
+}

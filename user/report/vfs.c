@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The VFS section of both reports: totals of opens, reads, metadata and
+ * mappings, the access pattern, and the latency and size distributions.
+ */
+#include <stdio.h>
+#include "lib/json.h"
+#include "lib/units.h"
+#include "report/report_int.h"
+
+#define MIB		(1024.0 * 1024.0)
+
+/* ---- text ---- */
+
+static void print_open_errors(FILE *out, const struct trace *t)
+{
+	int slots[3], n = trace__top_errnos(t, slots, 3);
+	char name[32];
+
+	fprintf(out, ", %llu errors", t->counters[C_OPEN_ERRORS]);
+	for (int i = 0; i < n; i++)
+		fprintf(out, "%s%s %llu", i ? ", " : " (",
+			trace__errno_name(slots[i], name, sizeof(name)),
+			t->open_errnos[slots[i]]);
+	if (n)
+		fputc(')', out);
+}
+
+static void print_totals(FILE *out, const struct trace *t, const struct file_totals *tot)
+{
+	const __u64 *c = t->counters;
+	double d = t->duration_s;
+	char buf[32];
+
+	fprintf(out, "files     %llu distinct files, %llu %s, %.1f files read/s\n",
+		tot->files, tot->dirs, tot->dirs == 1 ? "directory" : "directories",
+		units__rate(tot->files_read, d));
+	fprintf(out, "opens     %llu (%.1f/s)", c[C_OPENS], units__rate(c[C_OPENS], d));
+	if (c[C_OPEN_ERRORS])
+		print_open_errors(out, t);
+	fprintf(out, "\nreads     %llu (%.1f/s), %.1f MiB (%.1f MiB/s)", c[C_READS],
+		units__rate(c[C_READS], d), c[C_READ_BYTES] / MIB,
+		units__rate(c[C_READ_BYTES] / MIB, d));
+	if (c[C_READS])
+		fprintf(out, ", mean %s", units__size(buf, sizeof(buf),
+			(double)c[C_READ_BYTES] / c[C_READS], true));
+	if (c[C_READ_ERRORS])
+		fprintf(out, ", %llu errors", c[C_READ_ERRORS]);
+	fprintf(out, "\nmetadata  stats %llu", c[C_STATS]);
+	if (c[C_STAT_ERRORS])
+		fprintf(out, " (%llu errors)", c[C_STAT_ERRORS]);
+	fprintf(out, ", closes %llu, getdents %llu; %.1f%% of read + metadata time\n",
+		c[C_CLOSES], c[C_GETDENTS],
+		emit__pct(c[C_META_NS], c[C_META_NS] + c[C_READ_NS]));
+	fprintf(out, "mappings  mmaps %llu, faults %llu, page cache +%llu pages (%.1f MiB)\n",
+		c[C_MMAPS], c[C_FAULTS], c[C_CACHE_PAGES],
+		c[C_CACHE_PAGES] * (double)t->page_size / MIB);
+	if (tot->reads)
+		fprintf(out, "access    consecutive %.1f%%, sequential %.1f%%, random %.1f%% of %llu reads of regular files\n",
+			emit__pct(tot->reads_consec, tot->reads),
+			emit__pct(tot->reads_seq, tot->reads),
+			emit__pct(tot->reads_random, tot->reads), tot->reads);
+}
+
+static void print_distributions(FILE *out, const struct trace *t)
+{
+	const struct hist *h = t->hists;
+	struct hist sizes;
+	__u64 rows[64], n;
+
+	n = hist__count(&h[H_READ_LAT]);
+	if (n) {
+		fprintf(out, "\nread latency, %llu reads\n", n);
+		hist__log2_rows(&h[H_READ_LAT], 1000, rows);
+		emit__log2_rows(out, rows, "usecs", false);
+		emit__lat_quantiles(out, &h[H_READ_LAT]);
+		fprintf(out, "  (percentiles are upper bucket bounds, within 6.25%%)\n");
+	}
+	n = hist__count(&h[H_READ_SIZE]);
+	if (n) {
+		fprintf(out, "\nread size, %llu reads\n", n);
+		hist__log2_rows(&h[H_READ_SIZE], 1, rows);
+		emit__log2_rows(out, rows, "bytes", true);
+		emit__size_quantiles(out, &h[H_READ_SIZE]);
+	}
+	if (hist__count(&h[H_OPEN_LAT]) || hist__count(&h[H_STAT_LAT]))
+		fputc('\n', out);
+	n = hist__count(&h[H_OPEN_LAT]);
+	if (n) {
+		fprintf(out, "open latency (%llu):", n);
+		emit__lat_quantiles(out, &h[H_OPEN_LAT]);
+	}
+	n = hist__count(&h[H_STAT_LAT]);
+	if (n) {
+		fprintf(out, "stat latency (%llu):", n);
+		emit__lat_quantiles(out, &h[H_STAT_LAT]);
+	}
+	trace__file_sizes(&t->store, &sizes);
+	n = hist__count(&sizes);
+	if (n) {
+		fprintf(out, "\nfile size, %llu regular files\n", n);
+		hist__log2_rows(&sizes, 1, rows);
+		emit__log2_rows(out, rows, "bytes", true);
+		emit__size_quantiles(out, &sizes);
+	}
+}
+
+void report_vfs__text(FILE *out, const struct trace *t, const struct file_totals *tot)
+{
+	print_totals(out, t, tot);
+	print_distributions(out, t);
+}
+
+/* ---- JSON ---- */
+
+static void write_vfs(struct json *j, const struct trace *t, const struct file_totals *tot)
+{
+	const __u64 *c = t->counters;
+	double d = t->duration_s;
+	char name[32];
+
+	json__key(j, "vfs");
+	json__begin_object(j);
+	json__kv_u64(j, "files", tot->files);
+	json__kv_u64(j, "dirs", tot->dirs);
+	json__kv_u64(j, "opens", c[C_OPENS]);
+	json__kv_u64(j, "open_errors", c[C_OPEN_ERRORS]);
+	json__key(j, "open_errnos");
+	json__begin_object(j);
+	for (int e = 0; e < ERRNO_SLOTS; e++)
+		if (t->open_errnos[e])
+			json__kv_u64(j, trace__errno_name(e, name, sizeof(name)),
+				     t->open_errnos[e]);
+	json__end_object(j);
+	json__kv_u64(j, "reads", c[C_READS]);
+	json__kv_u64(j, "read_bytes", c[C_READ_BYTES]);
+	json__kv_u64(j, "read_errors", c[C_READ_ERRORS]);
+	json__kv_u64(j, "stats", c[C_STATS]);
+	json__kv_u64(j, "stat_errors", c[C_STAT_ERRORS]);
+	json__kv_u64(j, "closes", c[C_CLOSES]);
+	json__kv_u64(j, "getdents", c[C_GETDENTS]);
+	json__kv_u64(j, "mmaps", c[C_MMAPS]);
+	json__kv_u64(j, "faults", c[C_FAULTS]);
+	json__kv_u64(j, "cache_pages", c[C_CACHE_PAGES]);
+	json__kv_u64(j, "read_ns", c[C_READ_NS]);
+	json__kv_u64(j, "meta_ns", c[C_META_NS]);
+	json__kv_u64(j, "reads_consecutive", tot->reads_consec);
+	json__kv_u64(j, "reads_sequential", tot->reads_seq);
+	json__kv_u64(j, "reads_random", tot->reads_random);
+	json__key(j, "rates");
+	json__begin_object(j);
+	json__kv_double(j, "files_per_s", units__rate(tot->files_read, d));
+	json__kv_double(j, "opens_per_s", units__rate(c[C_OPENS], d));
+	json__kv_double(j, "reads_per_s", units__rate(c[C_READS], d));
+	json__kv_double(j, "read_bytes_per_s", units__rate(c[C_READ_BYTES], d));
+	json__end_object(j);
+	json__end_object(j);
+}
+
+static void write_hists(struct json *j, const struct trace *t)
+{
+	const struct hist *h = t->hists;
+	struct hist sizes;
+
+	json__key(j, "latency");
+	json__begin_object(j);
+	emit__json_hist(j, "read", &h[H_READ_LAT], "ns");
+	emit__json_hist(j, "open", &h[H_OPEN_LAT], "ns");
+	emit__json_hist(j, "stat", &h[H_STAT_LAT], "ns");
+	emit__json_hist(j, "close", &h[H_CLOSE_LAT], "ns");
+	emit__json_hist(j, "getdents", &h[H_GETDENTS_LAT], "ns");
+	json__end_object(j);
+	trace__file_sizes(&t->store, &sizes);
+	json__key(j, "sizes");
+	json__begin_object(j);
+	emit__json_hist(j, "read", &h[H_READ_SIZE], "bytes");
+	emit__json_hist(j, "file", &sizes, "bytes");
+	json__end_object(j);
+}
+
+void report_vfs__json(struct json *j, const struct trace *t, const struct file_totals *tot)
+{
+	write_vfs(j, t, tot);
+	write_hists(j, t);
+}
