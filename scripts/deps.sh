@@ -3,7 +3,7 @@
 # Usage: scripts/deps.sh   (as root; apt-get)
 set -eu
 
-# prometheus (the server and promtool) is for tests/test_prom.sh only; on a
+# prometheus (the server and promtool) is for tests/e2e/test_prom.sh only; on a
 # systemd host its package starts a service on :9090, which the tests avoid.
 # valgrind runs the unit tests (uninitialised reads, invalid accesses, leaks);
 # btrfs-progs makes the btrfs file system of one test.

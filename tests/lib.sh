@@ -1,4 +1,4 @@
-# Helpers for tests/test_*.sh, sourced by tests/run.sh. Each test runs in a
+# Helpers for tests/{cli,e2e}/test_*.sh, sourced by tests/run.sh. Each test runs in a
 # subshell inside its own temporary directory; fail() ends it.
 
 fail() {
@@ -15,6 +15,15 @@ skip() {
 expect_eq() {
 	[ "$2" = "$3" ] || fail "$1: got '$2', expected '$3'"
 	echo "  $1 = $2"
+}
+
+# expect_fail CODE PATTERN CMD...: CMD exits CODE and says PATTERN on stderr.
+expect_fail() {
+	local code=$1 pattern=$2 rc=0
+	shift 2
+	"$@" >out.txt 2>err.txt || rc=$?
+	expect_eq "exit status of $*" "$rc" "$code"
+	grep -q -- "$pattern" err.txt || fail "stderr lacks '$pattern': $(cat err.txt)"
 }
 
 # jqr FILE FILTER: one raw value from a JSON file.

@@ -1,8 +1,9 @@
 #!/bin/bash
-# iostorm's test runner: unit tests (no root), then BPF integration and
-# end-to-end tests that drive the real ./iostorm against workloads whose
-# exact effect is known. Tests that need root or BTF are skipped, and
-# counted as skipped, where those are missing.
+# iostorm's test runner: unit tests and CLI tests (tests/cli/: the command
+# line, diff on committed reports, the build's layers; no root), then BPF
+# integration and end-to-end tests (tests/e2e/) that drive the real
+# ./iostorm against workloads whose exact effect is known. Tests that need
+# root or BTF are skipped, and counted as skipped, where those are missing.
 #
 # Usage: tests/run.sh [NAME_PATTERN]    e.g. tests/run.sh scenario
 set -u
@@ -11,6 +12,7 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 IOSTORM=$ROOT/iostorm
 WORKLOAD=$ROOT/.output/iostorm-workload
+GOLDEN=$ROOT/tests/fixtures/golden
 PATTERN=${1:-}
 PASSED=0
 FAILED=0
@@ -48,11 +50,12 @@ can_trace() {
 }
 
 # Run one test function in a fresh work directory; it fails by returning
-# non-zero (see fail() in lib.sh) and is skipped by returning 77.
+# non-zero (see fail() in lib.sh) and is skipped by returning 77. Only
+# tests/e2e/ needs root and BTF.
 run_test() {
-	local name=$1 rc
+	local name=$1 needs_root=$2 rc
 	[ -n "$PATTERN" ] && [[ $name != *$PATTERN* ]] && return
-	if ! can_trace; then
+	if [ "$needs_root" = 1 ] && ! can_trace; then
 		echo "SKIP $name (needs root and /sys/kernel/btf/vmlinux)"
 		SKIPPED=$((SKIPPED + 1))
 		return
@@ -70,13 +73,27 @@ run_test() {
 	esac
 }
 
-for f in tests/test_*.sh; do
-	. "$f"
-done
+# Source a folder's tests; TESTS becomes the test functions it defined.
+source_tests() {
+	local before f
+	before=$(declare -F | awk '{print $3}' | grep '^test_' | sort)
+	for f in "$1"/test_*.sh; do
+		. "$f"
+	done
+	TESTS=$(comm -13 <(echo "$before") <(declare -F | awk '{print $3}' | grep '^test_' | sort))
+}
+
+source_tests tests/cli
+CLI_TESTS=$TESTS
+source_tests tests/e2e
+E2E_TESTS=$TESTS
 
 [ -z "$PATTERN" ] && run_unit
-for t in $(declare -F | awk '{print $3}' | grep '^test_'); do
-	run_test "$t"
+for t in $CLI_TESTS; do
+	run_test "$t" 0
+done
+for t in $E2E_TESTS; do
+	run_test "$t" 1
 done
 
 echo

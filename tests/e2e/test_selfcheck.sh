@@ -19,7 +19,7 @@ selfcheck_copy() {
 }
 
 # selfcheck_scenario OUT.json: trace the scenario workload as
-# tests/test_scenario.sh does (attached with -p at its gate), in $PWD.
+# tests/e2e/test_scenario.sh does (attached with -p at its gate), in $PWD.
 selfcheck_scenario() {
 	local wpid ipid
 	mkfifo gate

@@ -1,0 +1,31 @@
+# The command line as a user meets it, before anything is loaded: no root
+# needed. Bad flags exit 2 and say what is wrong; --help teaches.
+
+test_cli_bad_input() {
+	expect_fail 2 "nothing to trace" "$IOSTORM"
+	expect_fail 2 "invalid value 'abc' for -p" "$IOSTORM" -p abc
+	expect_fail 2 "invalid value '-1' for -d" "$IOSTORM" -d -1 -a
+	expect_fail 2 "only one of" "$IOSTORM" -a -p 1
+	expect_fail 2 "from 1024 to 4194304" "$IOSTORM" --map-files 99999999 -a
+	expect_fail 2 "Try 'iostorm --help'" "$IOSTORM" --no-such-flag
+	expect_fail 2 "expected ADDR:PORT" "$IOSTORM" --listen localhost -a
+	expect_fail 2 "unknown threshold 'nope'" "$IOSTORM" --threshold nope=1 -a
+	expect_fail 2 "-q without --json" "$IOSTORM" -q -a
+}
+
+test_cli_help_and_version() {
+	"$IOSTORM" --help >out.txt || fail "--help exit $?"
+	grep -q "usage: iostorm" out.txt || fail "--help: $(head -3 out.txt)"
+	grep -q "Exit status" out.txt || fail "--help does not teach the exit status"
+	"$IOSTORM" --version | grep -q "^iostorm [0-9]" || fail "--version"
+	"$IOSTORM" --threshold list | grep -q storm_files || fail "--threshold list"
+	"$IOSTORM" diff --help | grep -q "usage: iostorm diff" || fail "diff --help"
+}
+
+# A closed or full stdout is an error of every command, not a silent exit 0.
+test_cli_stdout_full() {
+	[ -w /dev/full ] || skip "no /dev/full"
+	expect_fail 1 "cannot write to stdout" sh -c "'$IOSTORM' --help >/dev/full"
+	expect_fail 4 "cannot write" sh -c \
+		"'$IOSTORM' diff '$GOLDEN/report.json' '$GOLDEN/report.json' >/dev/full"
+}
