@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* Latency by layer and its verdict, see layers.h. */
 #include <string.h>
-#include "model/hist.h"
 #include "findings/layers.h"
+#include "model/hist.h"
 #include "model/trace.h"
 
 enum layer_verdict layers__judge(const struct layer_sums *s)

@@ -140,3 +140,9 @@ const char *units__pow2(char *buf, size_t len, __u64 v)
 	snprintf(buf, len, "%llu%s", (unsigned long long)v, units[i]);
 	return buf;
 }
+
+const char *units__dev(char *buf, size_t len, __u32 dev)
+{
+	snprintf(buf, len, "%u:%u", dev >> 20, dev & 0xfffff);
+	return buf;
+}

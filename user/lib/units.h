@@ -29,6 +29,8 @@ const char *units__ns(char *buf, size_t len, double ns);
 const char *units__size(char *buf, size_t len, double b, bool long_units);
 /* A power of two or a multiple of one: "512", "4K", "16M". */
 const char *units__pow2(char *buf, size_t len, __u64 v);
+/* A kernel device number (major << 20 | minor, as the kernel's dev_t) as "MAJ:MIN". */
+const char *units__dev(char *buf, size_t len, __u32 dev);
 /* Terminal columns of UTF-8 text: one per character. */
 int units__cols(const char *s);
 /* n per second over secs; 0 when secs is not positive. */

@@ -12,9 +12,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
+#include "iostorm.h"
 #include "model/diskstats.h"
 #include "model/iostat.h"
-#include "iostorm.h"
 
 #define BLK_HISTS	(H_BLK_INFLIGHT - H_BLK_QUEUE_LAT + 1)	/* H_BLK_* */
 #define BLK_SCOPES	2					/* enum blk_scope */

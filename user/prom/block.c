@@ -7,6 +7,7 @@
  */
 #include <stdbool.h>
 #include <stdio.h>
+#include "lib/units.h"
 #include "model/block.h"
 #include "prom/prom_int.h"
 
@@ -21,7 +22,7 @@ static const char *dev_label(char *buf, size_t len, const struct blk_dev *d)
 	if (d->name[0])
 		snprintf(buf, len, "%.*s", (int)sizeof(d->name), d->name);
 	else
-		snprintf(buf, len, "%u:%u", d->dev >> 20, d->dev & 0xfffff);
+		units__dev(buf, len, d->dev);
 	return buf;
 }
 

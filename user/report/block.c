@@ -12,11 +12,6 @@
 
 static const struct hist empty_hist;
 
-static void dev_name(char *buf, size_t len, const struct blk_dev *d)
-{
-	snprintf(buf, len, "%u:%u", d->dev >> 20, d->dev & 0xfffff);
-}
-
 /* ---- JSON ---- */
 
 static void json_counts(struct json *j, const struct blk_stats *s)
@@ -175,7 +170,7 @@ static void json_device(struct json *j, const struct block *b, const struct blk_
 	blk_dev__sum(d, BLK_READ, WHO_BIT(WHO_TARGET), &r);
 	blk_dev__sum(d, BLK_WRITE, WHO_BIT(WHO_TARGET), &w);
 	blk_dev__sum(d, BLK__MAX, WHO_BIT(WHO_TARGET), &all);
-	dev_name(dev, sizeof(dev), d);
+	units__dev(dev, sizeof(dev), d->dev);
 	json__begin_object(j);
 	json__kv_string(j, "name", d->name[0] ? d->name : NULL);
 	json__kv_string(j, "dev", dev);
@@ -263,7 +258,7 @@ static void text_device(FILE *out, const struct block *b, const struct blk_dev *
 	if (d->name[0])
 		snprintf(name, sizeof(name), "%s", d->name);
 	else
-		dev_name(name, sizeof(name), d);
+		units__dev(name, sizeof(name), d->dev);
 	blk_dev__iostat_in(d, BLK_SCOPE_TARGET, secs, &in);
 	text_iostat_row(out, name, "target", &in);
 	blk_dev__iostat_in(d, BLK_SCOPE_DEVICE, secs, &in);
@@ -290,7 +285,7 @@ static void text_pattern(FILE *out, const struct blk_dev *d)
 	if (d->name[0])
 		snprintf(name, sizeof(name), "%s", d->name);
 	else
-		dev_name(name, sizeof(name), d);
+		units__dev(name, sizeof(name), d->dev);
 	fprintf(out, "%s: target %llu requests", name, mine.reqs);
 	if (mine.reqs)
 		fprintf(out, " (%s), %.1f%% sequential, %.1f%% small (<= %s), %llu merged",

@@ -61,11 +61,11 @@ void emit__left(FILE *out, const char *s, int width)
 /* A record's path; directories end in "/", unknown paths show dev and inode. */
 void emit__path(FILE *out, const struct file_rec *f, int width)
 {
-	char buf[PATH_LEN + 16];
+	char buf[PATH_LEN + 16], dev[24];
 
 	if (!f->path)
-		snprintf(buf, sizeof(buf), "(dev %u:%u inode %llu)",
-			 f->dev >> 20, f->dev & 0xfffff, f->ino);
+		snprintf(buf, sizeof(buf), "(dev %s inode %llu)",
+			 units__dev(dev, sizeof(dev), f->dev), f->ino);
 	else if (f->flags & FILE_F_DIR && strcmp(f->path, "/"))
 		snprintf(buf, sizeof(buf), "%s/", f->path);
 	else

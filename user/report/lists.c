@@ -135,7 +135,7 @@ static void write_file(struct json *j, const struct file_rec *f)
 {
 	char dev[24];
 
-	snprintf(dev, sizeof(dev), "%u:%u", f->dev >> 20, f->dev & 0xfffff);
+	units__dev(dev, sizeof(dev), f->dev);
 	json__begin_object(j);
 	json__kv_string(j, "path", f->path);
 	json__kv_string(j, "dev", dev);

@@ -59,7 +59,7 @@ static void group_add(struct thread_group *g, const struct thread_rec *th)
 }
 
 /* Groups busiest first (on-CPU + I/O wait time); free() *groups. */
-static int threads__groups(const struct store *s, struct thread_group **groups,
+static int build_groups(const struct store *s, struct thread_group **groups,
 			 size_t *n)
 {
 	struct thread_group *v = calloc(s->nr_threads ? s->nr_threads : 1, sizeof(*v));
@@ -88,7 +88,7 @@ int report_threads__text(FILE *out, const struct store *s, size_t top)
 {
 	struct thread_group *g = NULL;
 	size_t n = 0;
-	int err = threads__groups(s, &g, &n);
+	int err = build_groups(s, &g, &n);
 
 	if (err || !n) {
 		free(g);
@@ -116,7 +116,7 @@ int report_threads__json(struct json *j, const struct store *s)
 {
 	struct thread_group *g = NULL;
 	size_t n = 0;
-	int err = threads__groups(s, &g, &n);
+	int err = build_groups(s, &g, &n);
 
 	if (err) {
 		free(g);

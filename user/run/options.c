@@ -8,10 +8,10 @@
 #include <string.h>
 #include <linux/types.h>
 #include "iostorm.h"
-#include "run/options.h"
 #include "findings/findings.h"
-#include "lib/netaddr.h"
 #include "lib/log.h"
+#include "lib/netaddr.h"
+#include "run/options.h"
 
 
 static const char usage[] =
