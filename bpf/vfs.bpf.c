@@ -8,9 +8,15 @@
  * Entry state (time, fd's file, offset, user pointers) waits in task
  * storage until the exit, where the result is known.
  */
-#include "common.bpf.h"
+#include "maps.bpf.h"
+#include "target.bpf.h"
+#include "entry.bpf.h"
+#include "path.bpf.h"
 #include "hist.bpf.h"
-#include "file.bpf.h"
+
+#define AT_EMPTY_PATH	0x1000
+#define MAX_ERRNO	4095
+#define MAP_ANONYMOUS	0x20
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
