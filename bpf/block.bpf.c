@@ -134,8 +134,11 @@ static __always_inline void rq_stat_flags(struct request *rq, bool *io_stat,
 	*flush_seq = flags & fs;
 }
 
-static __always_inline void blk_hist_add(__u32 dev, __u8 op, __u8 id, __u8 scope,
-					 __u64 v)
+/*
+ * One value into a histogram of (dev, op, id, scope). A global function:
+ * verified once, not once for each of its eight uses per request.
+ */
+__noinline int blk_hist_add(__u32 dev, __u32 op, __u32 id, __u32 scope, __u64 v)
 {
 	struct blk_hist_key key = { .dev = dev, .op = op, .hist = id, .scope = scope };
 	__u32 slot = hist_slot(v), zero = 0;
@@ -143,14 +146,15 @@ static __always_inline void blk_hist_add(__u32 dev, __u8 op, __u8 id, __u8 scope
 
 	init = bpf_map_lookup_elem(&hist_zero, &zero);
 	if (!init)
-		return;
+		return 0;
 	h = map_lookup_or_init(&blk_hists, &key, init);
 	if (!h) {
 		count_lost(L_BLK_REQS_FULL);
-		return;
+		return 0;
 	}
 	if (slot < HIST_SLOTS)
 		__sync_fetch_and_add(&h->slots[slot], 1);
+	return 0;
 }
 
 /* Both scopes of a histogram: the device's, and the target's when it is. */
