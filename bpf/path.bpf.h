@@ -144,10 +144,37 @@ static long walk_step(__u32 i, struct walk *w)
 }
 
 /*
+ * Walk from w->dentry in w->mnt up to the root, prepending into the scratch
+ * buffer before w->off; w->off becomes the start. bpf_loop() keeps the
+ * verifier's work to one step, whatever PATH_DEPTH is. Sets FILE_F_TRUNC in
+ * w->flags when the walk gave up (too deep or too long).
+ *
+ * A global function: verified once, not at each of its three uses, and
+ * with w->off unknown (only masked into the buffer), so the verifier
+ * settles the loop in a few rounds instead of one per possible offset.
+ * Weak, so that any BPF file may include this header: the link keeps one.
+ */
+__weak __noinline int walk_loop(struct walk *w)
+{
+	struct walk l;
+	long n;
+
+	if (!w)
+		return 0;
+	l = *w;
+	l.off &= PATH_SCRATCH - 1;
+	n = bpf_loop(PATH_DEPTH, walk_step, &l, 0);
+	if (n >= PATH_DEPTH)
+		l.flags |= FILE_F_TRUNC;
+	w->off = l.off;
+	w->flags = l.flags;
+	return 0;
+}
+
+/*
  * Write the path of (dentry, vfsmount) into the scratch buffer, ending just
- * before offset end, and return the offset where it starts. bpf_loop()
- * keeps the verifier's work to one step, whatever PATH_DEPTH is. Sets
- * FILE_F_TRUNC in *flags when the walk gave up (too deep or too long).
+ * before offset end (at most PATH_SCRATCH - 1), and return the offset where
+ * it starts. Adds to *flags what the walk set.
  */
 static __always_inline int path_walk(struct dentry *dentry, struct vfsmount *vfsmnt,
 				     int end, __u32 *flags)
@@ -158,10 +185,8 @@ static __always_inline int path_walk(struct dentry *dentry, struct vfsmount *vfs
 		.mnt_root = (__u64)vfsmnt->mnt_root,
 		.off = end,
 	};
-	long n = bpf_loop(PATH_DEPTH, walk_step, &w, 0);
 
-	if (n >= PATH_DEPTH)
-		w.flags |= FILE_F_TRUNC;
+	walk_loop(&w);
 	*flags |= w.flags;
 	return w.off;
 }
