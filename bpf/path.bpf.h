@@ -6,20 +6,22 @@
  * walking d_parent and crossing mounts by hand.
  *
  * The path is built backwards, right to left, in the per-CPU scratch
- * buffer (struct path_scratch, maps.bpf.h), for a file /data/c07/img.jpg:
+ * buffer (struct path_scratch, maps.bpf.h); for /data/c07/img.jpg:
  *
- *   0          off        slash           end           PATH_SCRATCH
- *   |   free   |/data/c07 |/img.jpg       | |            | spare tail |
- *              <- walk    <- name first     one byte       a dir_path
- *              grows left    (place_name)   never used     staged for
- *                                                          dir_paths
+ *   0           off       slash    end
+ *   |           |         |        | | PATH_SCRATCH
+ *   | free ... |/data/c07|/img.jpg|x| spare tail: a struct dir_path |
+ *               ^         ^
+ *               |         place_name(): the file's name, first
+ *               the walk, or a directory cache hit, prepended
  *
- *   end    fixed at PATH_SCRATCH - 1: the path is [off, end)
- *   slash  where the file's name (with its '/') begins: [off, slash) is
- *          its directory's path, remembered in the directory cache
- *   off    the start so far; the walk prepends "/name" per dentry and
- *          stops (FILE_F_TRUNC) rather than pass 0
+ *   end    PATH_SCRATCH - 1, fixed: the path is [off, end); byte x is unused
+ *   slash  where "/name" of the file begins: [off, slash) is the path of
+ *          its directory, which the directory cache remembers
+ *   off    the start so far; the walk moves it left one "/component" per
+ *          dentry, and stops (FILE_F_TRUNC) rather than pass 0
  *   front  [0, NAME_LEN) also measures a *stat() name before it is placed
+ *   tail   stages a dir_path on its way into dir_paths (too big for the stack)
  *
  * Every index goes through scratch_at(), whose mask keeps it inside the
  * buffer for the verifier whatever the arithmetic did.
