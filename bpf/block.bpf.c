@@ -9,7 +9,8 @@
  * request, until block_io_done. Requests merged into another are dropped at
  * block_rq_merge and counted as merged.
  */
-#include "common.bpf.h"
+#include "maps.bpf.h"
+#include "target.bpf.h"
 #include "hist.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
@@ -133,27 +134,27 @@ static __always_inline void rq_stat_flags(struct request *rq, bool *io_stat,
 	*flush_seq = flags & fs;
 }
 
-static __always_inline void blk_hist_add(__u32 dev, __u8 op, __u8 id, __u8 scope,
-					 __u64 v)
+/*
+ * One value into a histogram of (dev, op, id, scope). A global function:
+ * verified once, not once for each of its eight uses per request.
+ */
+__noinline int blk_hist_add(__u32 dev, __u32 op, __u32 id, __u32 scope, __u64 v)
 {
 	struct blk_hist_key key = { .dev = dev, .op = op, .hist = id, .scope = scope };
-	struct hist *h = bpf_map_lookup_elem(&blk_hists, &key);
 	__u32 slot = hist_slot(v), zero = 0;
+	struct hist *h, *init;
 
+	init = bpf_map_lookup_elem(&hist_zero, &zero);
+	if (!init)
+		return 0;
+	h = map_lookup_or_init(&blk_hists, &key, init);
 	if (!h) {
-		struct hist *z = bpf_map_lookup_elem(&hist_zero, &zero);
-
-		if (!z)
-			return;
-		bpf_map_update_elem(&blk_hists, &key, z, BPF_NOEXIST);
-		h = bpf_map_lookup_elem(&blk_hists, &key);
-		if (!h) {
-			count_lost(L_BLK_REQS_FULL);
-			return;
-		}
+		count_lost(L_BLK_REQS_FULL);
+		return 0;
 	}
 	if (slot < HIST_SLOTS)
 		__sync_fetch_and_add(&h->slots[slot], 1);
+	return 0;
 }
 
 /* Both scopes of a histogram: the device's, and the target's when it is. */
@@ -166,13 +167,12 @@ static __always_inline void blk_hists_add(struct blk_req *r, __u8 id, __u64 v)
 
 static __always_inline struct blk_dev_state *dev_state(struct request *rq, __u32 dev)
 {
-	struct blk_dev_state *d = bpf_map_lookup_elem(&blk_devs, &dev), zero = {};
+	struct blk_dev_state *d = bpf_map_lookup_elem(&blk_devs, &dev), init = {};
 
 	if (d)
 		return d;
-	bpf_probe_read_kernel_str(zero.name, sizeof(zero.name), rq->q->disk->disk_name);
-	bpf_map_update_elem(&blk_devs, &dev, &zero, BPF_NOEXIST);
-	d = bpf_map_lookup_elem(&blk_devs, &dev);
+	bpf_probe_read_kernel_str(init.name, sizeof(init.name), rq->q->disk->disk_name);
+	d = map_lookup_or_init(&blk_devs, &dev, &init);
 	if (!d)
 		count_lost(L_BLK_REQS_FULL);	/* no busy time, no sequentiality */
 	return d;
@@ -212,20 +212,13 @@ static __always_inline void leave_device(struct blk_req *r, __u64 now)
 static __always_inline void count_missed(__u32 dev, __u8 op, __u8 kind)
 {
 	struct blk_key k = { .dev = dev, .op = op, .who = kind };
-	__u64 *n, one = 1;
+	__u64 *n, init = 0;
 
-	n = bpf_map_lookup_elem(&blk_missed, &k);
-	if (n) {
+	n = map_lookup_or_init(&blk_missed, &k, &init);
+	if (n)
 		__sync_fetch_and_add(n, 1);
-		return;
-	}
-	if (bpf_map_update_elem(&blk_missed, &k, &one, BPF_NOEXIST)) {
-		n = bpf_map_lookup_elem(&blk_missed, &k);
-		if (n)
-			__sync_fetch_and_add(n, 1);
-		else
-			count_lost(L_BLK_REQS_FULL);
-	}
+	else
+		count_lost(L_BLK_REQS_FULL);
 }
 
 SEC("tp_btf/block_io_start")
@@ -306,12 +299,9 @@ int BPF_PROG(handle_block_rq_complete, struct request *rq, blk_status_t error,
 static __always_inline struct blk_stats *stats_entry(struct blk_req *r)
 {
 	struct blk_key k = { .dev = r->dev, .op = r->op, .who = r->who };
-	struct blk_stats *st = bpf_map_lookup_elem(&blk_stats, &k), zero = {};
+	struct blk_stats *st, init = {};
 
-	if (st)
-		return st;
-	bpf_map_update_elem(&blk_stats, &k, &zero, BPF_NOEXIST);
-	st = bpf_map_lookup_elem(&blk_stats, &k);
+	st = map_lookup_or_init(&blk_stats, &k, &init);
 	if (!st)
 		count_lost(L_BLK_REQS_FULL);
 	return st;

@@ -7,8 +7,9 @@
  * fault-around ran and missed; `faults` counts these events. Both tracepoints fire in the task that caused them and name the
  * file by (s_dev, i_ino), the same key as the VFS layer's.
  */
-#include "common.bpf.h"
-#include "file.bpf.h"
+#include "maps.bpf.h"
+#include "target.bpf.h"
+#include "entry.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 

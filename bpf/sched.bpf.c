@@ -10,8 +10,9 @@
  * (D state: page-cache misses, mmap faults). A switch-out with preempt set,
  * or in TASK_RUNNING, is run-queue wait.
  */
-#include "common.bpf.h"
-#include "file.bpf.h"
+#include "maps.bpf.h"
+#include "target.bpf.h"
+#include "entry.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 

@@ -5,7 +5,8 @@
  * join the target, and exited ones leave it (a reused pid is not traced).
  * Threads need nothing: the scope is keyed by tgid.
  */
-#include "common.bpf.h"
+#include "maps.bpf.h"
+#include "target.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -26,7 +27,7 @@ int BPF_PROG(handle_sched_process_fork, struct task_struct *parent,
 	if (!bpf_map_lookup_elem(&targets, &ptgid))
 		return 0;
 	err = bpf_map_update_elem(&targets, &ctgid, &one, BPF_NOEXIST);
-	if (err && err != -17 /* EEXIST */) {
+	if (err && err != -EEXIST) {
 		count_lost(L_TARGETS_FULL);
 		return 0;
 	}

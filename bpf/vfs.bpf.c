@@ -8,9 +8,15 @@
  * Entry state (time, fd's file, offset, user pointers) waits in task
  * storage until the exit, where the result is known.
  */
-#include "common.bpf.h"
+#include "maps.bpf.h"
+#include "target.bpf.h"
+#include "entry.bpf.h"
+#include "path.bpf.h"
 #include "hist.bpf.h"
-#include "file.bpf.h"
+
+#define AT_EMPTY_PATH	0x1000
+#define MAX_ERRNO	4095
+#define MAP_ANONYMOUS	0x20
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -117,18 +123,41 @@ int BPF_PROG(handle_sys_enter, struct pt_regs *regs, long id)
 	return 0;
 }
 
-/* The entry of file, created when missing; its path resolved once. */
-static __always_inline struct file_stats *entry_of_file(struct file *file)
+/*
+ * Resolve the path of a new entry: from its open file (an address), or
+ * when there is none from the name a *stat() was given, relative to dirfd.
+ * The one place paths are resolved, a global function: the verifier checks
+ * the walk and the directory cache once, not at each call site, and a call
+ * costs only a file's first event of an interval.
+ */
+__noinline int entry_path(struct file_stats *fs, __u64 file, int dirfd, __u64 name)
+{
+	if (!fs)
+		return 0;
+	if (file)
+		path_of_file(fs, BTF_CAST(struct file, file));
+	else if (name)
+		path_of_name(fs, dirfd, (const char *)name);
+	return 0;
+}
+
+/* The entry of the file at addr, created when missing; its path resolved once. */
+static __always_inline struct file_stats *entry_of_file(__u64 addr)
 {
 	struct file_key key;
 	struct file_stats *fs;
 	bool need_path;
 
-	file_key_of(file, &key);
+	file_key_of(BTF_CAST(struct file, addr), &key);
 	fs = file_entry(&key, true, &need_path);
 	if (fs && need_path)
-		path_of_file(fs, file);
+		entry_path(fs, addr, 0, 0);
 	return fs;
+}
+
+static __always_inline bool reg_or_dir(__u32 mode)
+{
+	return mode == S_IFREG || mode == S_IFDIR;
 }
 
 /* Set a flag once: an atomic OR on every read would bounce the cache line. */
@@ -138,6 +167,24 @@ static __always_inline void set_flag(struct file_stats *fs, __u32 flag)
 		__sync_fetch_and_or(&fs->flags, flag);
 }
 
+/*
+ * Time in a metadata call (open, stat, close, getdents), in total and for
+ * the thread, whose entry is returned. Each caller adds its own latency
+ * histogram: open and stat count every call, close and getdents only those
+ * on a regular file or directory, but histogram them all.
+ */
+static __always_inline struct thread_stats *meta_done(__u64 lat)
+{
+	struct thread_stats *ts;
+
+	count(C_META_NS, lat);
+	ts = thread_entry();
+	if (ts)
+		ts->meta_ns += lat;
+	return ts;
+}
+
+/* The same time for the file's entry. */
 static __always_inline void note_meta(struct file_stats *fs, __u64 lat, __u64 now)
 {
 	__sync_fetch_and_add(&fs->meta_ns, lat);
@@ -149,14 +196,11 @@ static __always_inline void open_exit(long ret, __u64 lat, __u64 now)
 	struct thread_stats *ts;
 	struct file_stats *fs;
 	struct file *file;
-	__u64 *errs;
+	__u64 *errs, addr;
 	__u32 mode, e;
 
 	hist_add(H_OPEN_LAT, lat);
-	count(C_META_NS, lat);
-	ts = thread_entry();
-	if (ts)
-		ts->meta_ns += lat;
+	ts = meta_done(lat);
 	if (ret < 0) {
 		count(C_OPEN_ERRORS, 1);
 		e = -ret < ERRNO_SLOTS ? -ret : ERRNO_SLOTS - 1;
@@ -168,17 +212,18 @@ static __always_inline void open_exit(long ret, __u64 lat, __u64 now)
 	count(C_OPENS, 1);
 	if (ts)
 		ts->opens += 1;
-	file = fd_file(ret);
-	if (!file) {
+	addr = fd_file_addr(ret);
+	if (!addr) {
 		count_lost(L_FD_UNRESOLVED);
 		return;
 	}
+	file = BTF_CAST(struct file, addr);
 	mode = file_mode(file);
-	if (mode != S_IFREG && mode != S_IFDIR) {
+	if (!reg_or_dir(mode)) {
 		count(C_OPENS_OTHER, 1);
 		return;
 	}
-	fs = entry_of_file(file);
+	fs = entry_of_file(addr);
 	if (!fs)
 		return;
 	set_flag(fs, mode == S_IFDIR ? FILE_F_DIR : FILE_F_REG);
@@ -214,13 +259,14 @@ static __always_inline void read_exit(struct inflight *in, long ret,
 {
 	struct thread_stats *ts;
 	struct file_stats *fs;
-	struct file *file = in->file ? BTF_CAST(struct file, in->file) : NULL;
+	struct file *file;
 
-	if (!file) {
+	if (!in->file) {
 		if (ret >= 0)
 			count_lost(L_FD_UNRESOLVED);
 		return;
 	}
+	file = BTF_CAST(struct file, in->file);
 	if (file_mode(file) != S_IFREG) {
 		count(C_READS_OTHER, 1);
 		return;
@@ -240,7 +286,7 @@ static __always_inline void read_exit(struct inflight *in, long ret,
 		ts->read_bytes += ret;
 		ts->read_ns += lat;
 	}
-	fs = entry_of_file(file);
+	fs = entry_of_file(in->file);
 	if (!fs)
 		return;
 	set_flag(fs, FILE_F_REG);
@@ -310,15 +356,12 @@ static __always_inline void stat_exit(struct inflight *in, long ret,
 	struct thread_stats *ts;
 	struct file_stats *fs;
 	struct file_key key;
-	__u64 size = 0;
+	__u64 size = 0, addr;
 	__u32 mode = 0;
 	bool need_path;
 
 	hist_add(H_STAT_LAT, lat);
-	count(C_META_NS, lat);
-	ts = thread_entry();
-	if (ts)
-		ts->meta_ns += lat;
+	ts = meta_done(lat);
 	if (ret < 0) {
 		count(C_STAT_ERRORS, 1);
 		return;
@@ -330,20 +373,16 @@ static __always_inline void stat_exit(struct inflight *in, long ret,
 		count_lost(L_STATBUF);
 		return;
 	}
-	if (mode != S_IFREG && mode != S_IFDIR)
+	if (!reg_or_dir(mode))
 		return;
 	fs = file_entry(&key, true, &need_path);
 	if (!fs)
 		return;
 	if (need_path) {
-		if (stat_by_fd(in)) {
-			struct file *file = fd_file(in->fd);
-
-			if (file)
-				path_of_file(fs, file);
-		} else {
-			path_of_name(fs, in->fd, (const char *)in->path);
-		}
+		if (!stat_by_fd(in))
+			entry_path(fs, 0, in->fd, in->path);
+		else if ((addr = fd_file_addr(in->fd)))
+			entry_path(fs, addr, 0, 0);
 	}
 	set_flag(fs, mode == S_IFDIR ? FILE_F_DIR : FILE_F_REG);
 	__sync_fetch_and_add(&fs->stats, 1);
@@ -351,50 +390,53 @@ static __always_inline void stat_exit(struct inflight *in, long ret,
 	note_meta(fs, lat, now);
 }
 
-/* close, getdents64 and mmap: one count on the file named by the fd. */
-static __always_inline void fd_op_exit(struct inflight *in, long ret,
+static __always_inline void close_exit(struct inflight *in, long ret,
 				       __u64 lat, __u64 now)
 {
-	struct thread_stats *ts;
 	struct file_stats *fs;
-	struct file *file = in->file ? BTF_CAST(struct file, in->file) : NULL;
-	__u32 mode;
 
-	if (in->kind == SK_MMAP) {
-		if (!file || (ret < 0 && ret >= -MAX_ERRNO))
-			return;		/* anonymous, or failed */
-	} else {
-		hist_add(in->kind == SK_CLOSE ? H_CLOSE_LAT : H_GETDENTS_LAT, lat);
-		if (!file || ret < 0)
-			return;
-	}
-	mode = file_mode(file);
-	if (mode != S_IFREG && mode != S_IFDIR)
+	hist_add(H_CLOSE_LAT, lat);
+	if (!in->file || ret < 0 || !reg_or_dir(file_mode(BTF_CAST(struct file, in->file))))
 		return;
-	fs = entry_of_file(file);
-	switch (in->kind) {
-	case SK_CLOSE:
-		count(C_CLOSES, 1);
-		if (fs)
-			__sync_fetch_and_add(&fs->closes, 1);
-		break;
-	case SK_GETDENTS:
-		count(C_GETDENTS, 1);
-		if (fs)
-			__sync_fetch_and_add(&fs->getdents, 1);
-		break;
-	case SK_MMAP:
-		count(C_MMAPS, 1);
-		if (fs)
-			__sync_fetch_and_add(&fs->mmaps, 1);
-		return;
-	}
-	count(C_META_NS, lat);
-	ts = thread_entry();
-	if (ts)
-		ts->meta_ns += lat;
-	if (fs)
+	fs = entry_of_file(in->file);
+	count(C_CLOSES, 1);
+	meta_done(lat);
+	if (fs) {
+		__sync_fetch_and_add(&fs->closes, 1);
 		note_meta(fs, lat, now);
+	}
+}
+
+static __always_inline void getdents_exit(struct inflight *in, long ret,
+					  __u64 lat, __u64 now)
+{
+	struct file_stats *fs;
+
+	hist_add(H_GETDENTS_LAT, lat);
+	if (!in->file || ret < 0 || !reg_or_dir(file_mode(BTF_CAST(struct file, in->file))))
+		return;
+	fs = entry_of_file(in->file);
+	count(C_GETDENTS, 1);
+	meta_done(lat);
+	if (fs) {
+		__sync_fetch_and_add(&fs->getdents, 1);
+		note_meta(fs, lat, now);
+	}
+}
+
+/* A file mapping: counted, but no metadata time (the call only maps). */
+static __always_inline void mmap_exit(struct inflight *in, long ret)
+{
+	struct file_stats *fs;
+
+	if (!in->file || (ret < 0 && ret >= -MAX_ERRNO))
+		return;		/* anonymous, or failed */
+	if (!reg_or_dir(file_mode(BTF_CAST(struct file, in->file))))
+		return;
+	fs = entry_of_file(in->file);
+	count(C_MMAPS, 1);
+	if (fs)
+		__sync_fetch_and_add(&fs->mmaps, 1);
 }
 
 SEC("tp_btf/sys_exit")
@@ -402,16 +444,14 @@ int BPF_PROG(handle_sys_exit, struct pt_regs *regs, long ret)
 {
 	struct inflight *in;
 	__u64 now, lat;
-	__u32 kind;
 
 	in = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0, 0);
 	if (!in || in->kind == SK_NONE)
 		return 0;
-	kind = in->kind;
 	now = bpf_ktime_get_ns();
 	lat = now - in->ts;
 
-	switch (kind) {
+	switch (in->kind) {
 	case SK_OPEN:
 	case SK_OPENAT:
 		open_exit(ret, lat, now);
@@ -427,8 +467,14 @@ int BPF_PROG(handle_sys_exit, struct pt_regs *regs, long ret)
 	case SK_STATX:
 		stat_exit(in, ret, lat, now);
 		break;
-	default:
-		fd_op_exit(in, ret, lat, now);
+	case SK_CLOSE:
+		close_exit(in, ret, lat, now);
+		break;
+	case SK_GETDENTS:
+		getdents_exit(in, ret, lat, now);
+		break;
+	case SK_MMAP:
+		mmap_exit(in, ret);
 		break;
 	}
 	in->kind = SK_NONE;

@@ -4,40 +4,61 @@
  * dentry to an absolute path, all by CO-RE reads: this kernel has no
  * kprobes and no bpf_d_path() outside fentry/LSM, so the path is built by
  * walking d_parent and crossing mounts by hand.
+ *
+ * The path is built backwards, right to left, in the per-CPU scratch
+ * buffer (struct path_scratch, maps.bpf.h); for /data/c07/img.jpg:
+ *
+ *   0           off       slash    end
+ *   |           |         |        | | PATH_SCRATCH
+ *   | free ... |/data/c07|/img.jpg|x| spare tail: a struct dir_path |
+ *               ^         ^
+ *               |         place_name(): the file's name, first
+ *               the walk, or a directory cache hit, prepended
+ *
+ *   end    PATH_SCRATCH - 1, fixed: the path is [off, end); byte x is unused
+ *   slash  where "/name" of the file begins: [off, slash) is the path of
+ *          its directory, which the directory cache remembers
+ *   off    the start so far; the walk moves it left one "/component" per
+ *          dentry, and stops (FILE_F_TRUNC) rather than pass 0
+ *   front  [0, NAME_LEN) also measures a *stat() name before it is placed
+ *   tail   stages a dir_path on its way into dir_paths (too big for the stack)
+ *
+ * Every index goes through scratch_at(), whose mask keeps it inside the
+ * buffer for the verifier whatever the arithmetic did.
  */
-#ifndef FILE_BPF_H
-#define FILE_BPF_H
+#ifndef PATH_BPF_H
+#define PATH_BPF_H
 
-#include "common.bpf.h"
+#include "maps.bpf.h"
 
-#define PATH_SCRATCH	4096		/* the walk builds the path backwards here */
+#define S_IFMT		00170000
+#define S_IFREG		0100000
+#define S_IFDIR		0040000
+#define AT_FDCWD	-100
 #define PATH_DEPTH	40		/* components walked at most */
-#define NAME_LEN	256
-
-struct path_scratch {
-	char buf[PATH_SCRATCH + NAME_LEN + 16];	/* the tail also stages a dir_path */
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct path_scratch);
-} path_scratch SEC(".maps") __weak;
-
-/* Zeroed file_stats to insert: too large for the BPF stack. */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct file_stats);
-} file_zero SEC(".maps") __weak;
 
 /*
- * current->files->fdt->fd[fd], or NULL. The array element is read with a
- * helper: a variable index into a BTF pointer is not allowed.
+ * An untrusted BTF pointer from a plain kernel address: its fields then load
+ * directly (about 1 ns each, a fault reads 0) instead of one
+ * bpf_probe_read_kernel() call each (about 30 ns). Field offsets are still
+ * relocated by CO-RE. bpf_rdonly_cast() is a kfunc since kernel 6.2.
  */
-static __always_inline struct file *fd_file(int fd)
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
+#define BTF_CAST(type, addr) \
+	((type *)bpf_rdonly_cast((void *)(addr), bpf_core_type_id_kernel(type)))
+
+/* The byte at offset off of the scratch buffer's path area. */
+static __always_inline char *scratch_at(struct path_scratch *s, int off)
+{
+	return &s->buf[off & (PATH_SCRATCH - 1)];
+}
+
+/*
+ * The address of current->files->fdt->fd[fd], or 0. The array element is
+ * read with a helper: a variable index into a BTF pointer is not allowed.
+ * An address, not a pointer, is what a global function may be given.
+ */
+static __always_inline __u64 fd_file_addr(int fd)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct fdtable *fdt = task->files->fdt;
@@ -45,9 +66,17 @@ static __always_inline struct file *fd_file(int fd)
 	__u64 file = 0;
 
 	if (fd < 0 || !fdt || (unsigned int)fd >= fdt->max_fds)
-		return NULL;
+		return 0;
 	fds = fdt->fd;
 	bpf_probe_read_kernel(&file, sizeof(file), &fds[fd]);
+	return file;
+}
+
+/* current->files->fdt->fd[fd], or NULL. */
+static __always_inline struct file *fd_file(int fd)
+{
+	__u64 file = fd_file_addr(fd);
+
 	return file ? BTF_CAST(struct file, file) : NULL;
 }
 
@@ -109,18 +138,45 @@ static long walk_step(__u32 i, struct walk *w)
 		return 1;
 	}
 	w->off -= len;
-	bpf_probe_read_kernel(&s->buf[w->off & (PATH_SCRATCH - 1)], len, name);
+	bpf_probe_read_kernel(scratch_at(s, w->off), len, name);
 	w->off -= 1;
-	s->buf[w->off & (PATH_SCRATCH - 1)] = '/';
+	*scratch_at(s, w->off) = '/';
 	w->dentry = (__u64)parent;
 	return 0;
 }
 
 /*
- * Write the path of (dentry, vfsmnt) into the scratch buffer, ending just
- * before offset end, and return the offset where it starts. bpf_loop()
- * keeps the verifier's work to one step, whatever PATH_DEPTH is. Sets
- * FILE_F_TRUNC in *flags when the walk gave up (too deep or too long).
+ * Walk from w->dentry in w->mnt up to the root, prepending into the scratch
+ * buffer before w->off; w->off becomes the start. bpf_loop() keeps the
+ * verifier's work to one step, whatever PATH_DEPTH is. Sets FILE_F_TRUNC in
+ * w->flags when the walk gave up (too deep or too long).
+ *
+ * A global function: verified once, not at each of its three uses, and
+ * with w->off unknown (only masked into the buffer), so the verifier
+ * settles the loop in a few rounds instead of one per possible offset.
+ * Weak, so that any BPF file may include this header: the link keeps one.
+ */
+__weak __noinline int walk_loop(struct walk *w)
+{
+	struct walk l;
+	long n;
+
+	if (!w)
+		return 0;
+	l = *w;
+	l.off &= PATH_SCRATCH - 1;
+	n = bpf_loop(PATH_DEPTH, walk_step, &l, 0);
+	if (n >= PATH_DEPTH)
+		l.flags |= FILE_F_TRUNC;
+	w->off = l.off;
+	w->flags = l.flags;
+	return 0;
+}
+
+/*
+ * Write the path of (dentry, vfsmount) into the scratch buffer, ending just
+ * before offset end (at most PATH_SCRATCH - 1), and return the offset where
+ * it starts. Adds to *flags what the walk set.
  */
 static __always_inline int path_walk(struct dentry *dentry, struct vfsmount *vfsmnt,
 				     int end, __u32 *flags)
@@ -131,10 +187,8 @@ static __always_inline int path_walk(struct dentry *dentry, struct vfsmount *vfs
 		.mnt_root = (__u64)vfsmnt->mnt_root,
 		.off = end,
 	};
-	long n = bpf_loop(PATH_DEPTH, walk_step, &w, 0);
 
-	if (n >= PATH_DEPTH)
-		w.flags |= FILE_F_TRUNC;
+	walk_loop(&w);
 	*flags |= w.flags;
 	return w.off;
 }
@@ -147,7 +201,7 @@ static __always_inline void path_store(struct file_stats *fs,
 
 	if (off >= end) {			/* "/" itself */
 		off = end - 1;
-		s->buf[off & (PATH_SCRATCH - 1)] = '/';
+		*scratch_at(s, off) = '/';
 	}
 	len = end - off;
 	if (len > PATH_LEN - 1) {
@@ -157,43 +211,22 @@ static __always_inline void path_store(struct file_stats *fs,
 	}
 	if (len < 0)
 		return;
-	bpf_probe_read_kernel(fs->path, len & (PATH_LEN - 1),
-			      &s->buf[off & (PATH_SCRATCH - 1)]);
+	bpf_probe_read_kernel(fs->path, len & (PATH_LEN - 1), scratch_at(s, off));
 	fs->path[len & (PATH_LEN - 1)] = 0;
 	fs->path_len = len;
 	__sync_fetch_and_or(&fs->flags, FILE_F_PATH);
 }
 
 /*
- * Directory paths already walked, keyed by the directory's (dev, ino) and
- * dentry: a file's path is then its directory's plus its name, one lookup
- * instead of a walk up the tree (a storm opens thousands of files in each
- * class directory). A cache: an evicted entry is walked again, and so is
- * one older than DIR_PATH_TTL_NS, so a directory renamed (or moved with an
- * ancestor) during the trace gets its new path within that time.
+ * Directory paths already walked live in dir_paths (maps.bpf.h), keyed by
+ * the directory's (dev, ino) and dentry: a file's path is then its
+ * directory's plus its name, one lookup instead of a walk up the tree (a
+ * storm opens thousands of files in each class directory). A cache: an
+ * evicted entry is walked again, and so is one older than DIR_PATH_TTL_NS,
+ * so a directory renamed (or moved with an ancestor) during the trace gets
+ * its new path within that time.
  */
 #define DIR_PATH_TTL_NS	(2ULL * 1000000000)
-
-struct dir_key {
-	__u64 ino;
-	__u64 dentry;
-	__u32 dev;
-	__u32 pad;
-};
-
-struct dir_path {
-	__u64 at;		/* bpf_ktime_get_ns() when walked */
-	__u32 len;
-	__u32 pad;
-	char path[PATH_LEN];
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 16384);
-	__type(key, struct dir_key);
-	__type(value, struct dir_path);
-} dir_paths SEC(".maps") __weak;
 
 /* Place name (a dentry's) before end, with its '/'; returns the new start. */
 static __always_inline int place_name(struct path_scratch *s, struct dentry *dentry,
@@ -202,10 +235,9 @@ static __always_inline int place_name(struct path_scratch *s, struct dentry *den
 	__u32 len = dentry->d_name.len & (NAME_LEN - 1);
 	int off = end - len;
 
-	bpf_probe_read_kernel(&s->buf[off & (PATH_SCRATCH - 1)], len,
-			      dentry->d_name.name);
+	bpf_probe_read_kernel(scratch_at(s, off), len, dentry->d_name.name);
 	off -= 1;
-	s->buf[off & (PATH_SCRATCH - 1)] = '/';
+	*scratch_at(s, off) = '/';
 	return off;
 }
 
@@ -218,8 +250,7 @@ static __always_inline void dir_remember(struct dir_key *key, struct path_scratc
 
 	if (len <= 0 || len >= PATH_LEN)
 		return;
-	if (bpf_probe_read_kernel(dp->path, len & (PATH_LEN - 1),
-				  &s->buf[off & (PATH_SCRATCH - 1)]))
+	if (bpf_probe_read_kernel(dp->path, len & (PATH_LEN - 1), scratch_at(s, off)))
 		return;
 	dp->len = len;
 	dp->at = now;
@@ -254,8 +285,7 @@ static __always_inline void path_of_file(struct file_stats *fs, struct file *fil
 	if (dp && now - dp->at < DIR_PATH_TTL_NS &&
 	    dp->len < PATH_LEN && (int)dp->len <= off) {
 		off -= dp->len;
-		bpf_probe_read_kernel(&s->buf[off & (PATH_SCRATCH - 1)],
-				      dp->len & (PATH_LEN - 1), dp->path);
+		bpf_probe_read_kernel(scratch_at(s, off), dp->len & (PATH_LEN - 1), dp->path);
 		goto store;
 	}
 	off = path_walk(dir, mnt, off, &flags);
@@ -291,11 +321,10 @@ static __always_inline void path_of_name(struct file_stats *fs, int dirfd,
 	if (n <= 1)
 		return;
 	off = end - (n - 1);
-	bpf_probe_read_user(&s->buf[off & (PATH_SCRATCH - 1)],
-			    (n - 1) & (NAME_LEN - 1), rel);
+	bpf_probe_read_user(scratch_at(s, off), (n - 1) & (NAME_LEN - 1), rel);
 	if (first != '/') {
 		off -= 1;
-		s->buf[off & (PATH_SCRATCH - 1)] = '/';
+		*scratch_at(s, off) = '/';
 		if (dirfd == AT_FDCWD) {
 			dentry = task->fs->pwd.dentry;
 			mnt = task->fs->pwd.mnt;
@@ -314,79 +343,4 @@ static __always_inline void path_of_name(struct file_stats *fs, int dirfd,
 	__sync_fetch_and_or(&fs->flags, FILE_F_RELPATH);
 }
 
-/*
- * The entry for key in the current files map, created when missing. When
- * want_path is set and the entry has no path yet, *need_path tells the one
- * caller that claimed it to resolve the path. NULL when the map is full:
- * that is counted as lost.
- */
-static __always_inline struct file_stats *file_entry(struct file_key *key,
-						     bool want_path, bool *need_path)
-{
-	void *files = current_files_map();
-	struct file_stats *fs, *zero;
-	__u32 z = 0, old;
-	long err;
-
-	*need_path = false;
-	if (!files)
-		return NULL;
-	fs = bpf_map_lookup_elem(files, key);
-	if (!fs) {
-		zero = bpf_map_lookup_elem(&file_zero, &z);
-		if (!zero)
-			return NULL;
-		err = bpf_map_update_elem(files, key, zero, BPF_NOEXIST);
-		if (err && err != -17 /* EEXIST: another CPU won the race */) {
-			count_lost(L_FILES_FULL);
-			return NULL;
-		}
-		fs = bpf_map_lookup_elem(files, key);
-		if (!fs)
-			return NULL;
-		if (!err) {
-			fs->first_ts = bpf_ktime_get_ns();
-			count(C_FILE_ENTRIES, 1);
-		}
-	}
-	if (want_path && !(fs->flags & FILE_F_PATH)) {
-		old = __sync_fetch_and_or(&fs->flags, FILE_F_CLAIM);
-		*need_path = !(old & FILE_F_CLAIM);
-	}
-	return fs;
-}
-
-/*
- * The entry of a thread of the target, created when missing. A thread's
- * counters are written only in its own context (its syscalls, its page-cache
- * misses) or by the scheduler as it switches on or off a CPU, each a field
- * of its own: plain adds, no atomics.
- */
-static __always_inline struct thread_stats *thread_entry_of(struct task_struct *task)
-{
-	void *threads = current_threads_map();
-	__u32 tid = task->pid;
-	struct thread_stats *ts, zero = {};
-	long err;
-
-	if (!threads)
-		return NULL;
-	ts = bpf_map_lookup_elem(threads, &tid);
-	if (ts)
-		return ts;
-	zero.tgid = task->tgid;
-	bpf_probe_read_kernel_str(zero.comm, sizeof(zero.comm), task->comm);
-	err = bpf_map_update_elem(threads, &tid, &zero, BPF_NOEXIST);
-	if (err && err != -17) {
-		count_lost(L_THREADS_FULL);
-		return NULL;
-	}
-	return bpf_map_lookup_elem(threads, &tid);
-}
-
-static __always_inline struct thread_stats *thread_entry(void)
-{
-	return thread_entry_of(bpf_get_current_task_btf());
-}
-
-#endif /* FILE_BPF_H */
+#endif /* PATH_BPF_H */

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Who is traced, and what was counted or lost: the knobs user space sets
+ * before load, the target filter every program runs first, and the global
+ * counters.
+ */
+#ifndef TARGET_BPF_H
+#define TARGET_BPF_H
+
+#include "maps.bpf.h"
+
+/* Knobs, set by user space before load (defined in task.bpf.c). */
+extern const volatile __u32 targ_mode;
+extern const volatile __u32 targ_self_tgid;
+extern const volatile __u64 targ_cgid;
+
+/* Is the current task part of the traced target? */
+static __always_inline bool is_target(void)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+
+	switch (targ_mode) {
+	case TARGET_ALL:
+		return tgid != targ_self_tgid;
+	case TARGET_CGROUP:
+		return bpf_get_current_cgroup_id() == targ_cgid;
+	default:
+		return bpf_map_lookup_elem(&targets, &tgid) != NULL;
+	}
+}
+
+/*
+ * Is task part of the target? For hooks where task is not current and is a
+ * BTF pointer (sched_switch runs this twice per context switch: direct
+ * loads, no helper calls).
+ */
+static __always_inline bool task_is_target(struct task_struct *task)
+{
+	__u32 tgid = task->tgid;
+
+	switch (targ_mode) {
+	case TARGET_ALL:
+		return tgid != targ_self_tgid && task->pid != 0;
+	case TARGET_CGROUP:
+		return task->cgroups->dfl_cgrp->kn->id == targ_cgid;
+	default:
+		return bpf_map_lookup_elem(&targets, &tgid) != NULL;
+	}
+}
+
+/* Add n to counter c (enum counter). */
+static __always_inline void count(__u32 c, __u64 n)
+{
+	__u64 *v = bpf_map_lookup_elem(&counters, &c);
+
+	if (v)
+		*v += n;
+}
+
+/* One event not recorded, for reason (enum lost_reason). */
+static __always_inline void count_lost(__u32 reason)
+{
+	__u64 *v = bpf_map_lookup_elem(&lost, &reason);
+
+	if (v)
+		*v += 1;
+}
+
+#endif /* TARGET_BPF_H */
