@@ -2,7 +2,7 @@
 /*
  * The slot of a value in a log-linear histogram (HIST_SLOTS in iostorm.h),
  * one formula for both sides: BPF programs fill the slots, user space reads
- * them back (user/hist.c). Plain C: no BPF helpers, no libc, no compiler
+ * them back (user/model/hist.c). Plain C: no BPF helpers, no libc, no compiler
  * builtins (BPF has no count-leading-zeros instruction). Like iostorm.h,
  * it expects __u32 and __u64 from the includer (vmlinux.h or
  * <linux/types.h>).

@@ -1,22 +1,17 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* Log-linear histograms: the user-space mirror of bpf/hist.bpf.h. */
+/*
+ * Log-linear histograms as the BPF programs fill them: the slot of a value
+ * is bpf/hist_slot.h's, shared with the programs; here its bounds, sums and
+ * quantiles.
+ */
 #include <string.h>
+#include <linux/types.h>
+#include "hist_slot.h"
 #include "model/hist.h"
-
-static __u32 msb64(__u64 v)
-{
-	return 63 - __builtin_clzll(v);
-}
 
 __u32 hist__slot(__u64 v)
 {
-	__u32 m;
-
-	if (v < HIST_SUB)
-		return v;
-	m = msb64(v);
-	return (m - HIST_SUB_BITS + 1) * HIST_SUB +
-	       ((v >> (m - HIST_SUB_BITS)) & (HIST_SUB - 1));
+	return hist_slot(v);
 }
 
 __u64 hist__lower(__u32 slot)
@@ -90,6 +85,6 @@ void hist__log2_rows(const struct hist *h, __u64 unit, __u64 rows[64])
 		__u64 v = hist__lower(i) / (unit ? unit : 1);
 
 		if (h->slots[i])
-			rows[v < 2 ? 0 : msb64(v)] += h->slots[i];
+			rows[v < 2 ? 0 : hist_msb64(v)] += h->slots[i];
 	}
 }
