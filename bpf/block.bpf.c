@@ -149,7 +149,7 @@ __noinline int blk_hist_add(__u32 dev, __u32 op, __u32 id, __u32 scope, __u64 v)
 		return 0;
 	h = map_lookup_or_init(&blk_hists, &key, init);
 	if (!h) {
-		count_lost(L_BLK_REQS_FULL);
+		count_lost(L_BLK_HISTS_FULL);
 		return 0;
 	}
 	if (slot < HIST_SLOTS)
@@ -174,7 +174,7 @@ static __always_inline struct blk_dev_state *dev_state(struct request *rq, __u32
 	bpf_probe_read_kernel_str(init.name, sizeof(init.name), rq->q->disk->disk_name);
 	d = map_lookup_or_init(&blk_devs, &dev, &init);
 	if (!d)
-		count_lost(L_BLK_REQS_FULL);	/* no busy time, no sequentiality */
+		count_lost(L_BLK_DEVS_FULL);	/* no busy time, no sequentiality */
 	return d;
 }
 
@@ -218,7 +218,7 @@ static __always_inline void count_missed(__u32 dev, __u8 op, __u8 kind)
 	if (n)
 		__sync_fetch_and_add(n, 1);
 	else
-		count_lost(L_BLK_REQS_FULL);
+		count_lost(L_BLK_MISSED_FULL);
 }
 
 SEC("tp_btf/block_io_start")
@@ -303,7 +303,7 @@ static __always_inline struct blk_stats *stats_entry(struct blk_req *r)
 
 	st = map_lookup_or_init(&blk_stats, &k, &init);
 	if (!st)
-		count_lost(L_BLK_REQS_FULL);
+		count_lost(L_BLK_STATS_FULL);
 	return st;
 }
 

@@ -9,7 +9,7 @@
 
 /* Scope of the trace: which tasks count as the target. */
 enum target_mode {
-	TARGET_PIDS = 0,		/* tgids in the targets map, followed over fork */
+	TARGET_PIDS = 0,	/* tgids in the targets map, followed over fork */
 	TARGET_ALL = 1,		/* every task but iostorm itself */
 	TARGET_CGROUP = 2,	/* tasks whose cgroup v2 id is targ_cgid */
 };
@@ -101,7 +101,11 @@ enum lost_reason {
 	L_INFLIGHT,		/* no per-task slot: a syscall or a switch not timed */
 	L_FD_UNRESOLVED,	/* fd -> file walk failed on a traced read */
 	L_STATBUF,		/* stat buffer unreadable: stat in totals only */
-	L_BLK_REQS_FULL,	/* block request map full */
+	L_BLK_REQS_FULL,	/* blk_reqs full: a request not timed */
+	L_BLK_STATS_FULL,	/* blk_stats full: a completion not counted */
+	L_BLK_HISTS_FULL,	/* blk_hists full: a latency not in its histogram */
+	L_BLK_DEVS_FULL,	/* blk_devs full: no busy time, no sequentiality */
+	L_BLK_MISSED_FULL,	/* blk_missed full: a missed start or end not counted */
 	L__MAX,
 };
 

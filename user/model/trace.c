@@ -140,6 +140,10 @@ static const char *const lost_keys[L__MAX] = {
 	[L_FD_UNRESOLVED] = "fd_unresolved",
 	[L_STATBUF] = "statbuf",
 	[L_BLK_REQS_FULL] = "block_reqs_full",
+	[L_BLK_STATS_FULL] = "block_stats_full",
+	[L_BLK_HISTS_FULL] = "block_hists_full",
+	[L_BLK_DEVS_FULL] = "block_devs_full",
+	[L_BLK_MISSED_FULL] = "block_missed_full",
 };
 
 static const char *const lost_words[L__MAX] = {
@@ -150,6 +154,10 @@ static const char *const lost_words[L__MAX] = {
 	[L_FD_UNRESOLVED] = "fd unresolved",
 	[L_STATBUF] = "stat buffer unreadable",
 	[L_BLK_REQS_FULL] = "block requests map full",
+	[L_BLK_STATS_FULL] = "block counts map full",
+	[L_BLK_HISTS_FULL] = "block histograms map full",
+	[L_BLK_DEVS_FULL] = "block devices map full",
+	[L_BLK_MISSED_FULL] = "block missed-requests map full",
 };
 
 const char *trace__lost_key(int reason)

@@ -302,7 +302,8 @@ static void check_sample_json(json_t *root, const struct trace *t)
 	lost = json_object_get(root, "lost");
 	CHECK_KEYS(lost, "lost", "total", "files_map_full", "threads_map_full",
 		   "targets_map_full", "inflight", "fd_unresolved", "statbuf",
-		   "block_reqs_full", "prog_misses");
+		   "block_reqs_full", "block_stats_full", "block_hists_full",
+		   "block_devs_full", "block_missed_full", "prog_misses");
 	CHECK_EQ_U64(u64_at(lost, "total"), trace__lost_total(t));
 	CHECK_EQ_U64(u64_at(lost, "files_map_full"), t->lost[L_FILES_FULL]);
 	CHECK_EQ_U64(u64_at(lost, "prog_misses"), t->prog_misses);
