@@ -7,6 +7,7 @@
 #ifndef UNIT_H
 #define UNIT_H
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <linux/types.h>
@@ -67,6 +68,25 @@ void unit__fail(const char *file, int line, const char *fmt, ...)
 		if (!a_ || !b_ || strcmp(a_, b_))			\
 			unit__fail(__FILE__, __LINE__, "%s == %s: '%s' != '%s'", \
 				   #a, #b, a_ ? a_ : "(null)", b_ ? b_ : "(null)"); \
+	} while (0)
+
+/* |a - b| <= eps. */
+#define CHECK_NEAR(a, b, eps)						\
+	do {								\
+		double a_ = (a), b_ = (b);				\
+		if (!(fabs(a_ - b_) <= (eps)))				\
+			unit__fail(__FILE__, __LINE__, "%s ~= %s: %g != %g", \
+				   #a, #b, a_, b_);			\
+	} while (0)
+
+/* a equals b to 1e-9 of b (or of 1, near 0): the same double, computed another way. */
+#define CHECK_REL(a, b)	CHECK_NEAR(a, b, 1e-9 * fmax(1, fabs((double)(b))))
+
+#define CHECK_HAS(s, sub)						\
+	do {								\
+		const char *s_ = (s), *sub_ = (sub);			\
+		if (!strstr(s_, sub_))					\
+			unit__fail(__FILE__, __LINE__, "'%s' lacks '%s'", s_, sub_); \
 	} while (0)
 
 #endif /* UNIT_H */

@@ -14,21 +14,6 @@
 #include "diff/diff.h"
 #include "unit.h"
 
-#define CHECK_NEAR(a, b)						\
-	do {								\
-		double a_ = (a), b_ = (b);				\
-		if (!(fabs(a_ - b_) <= 1e-9 * fmax(1, fabs(b_))))	\
-			unit__fail(__FILE__, __LINE__, "%s ~= %s: %g != %g", \
-				   #a, #b, a_, b_);			\
-	} while (0)
-
-#define CHECK_HAS(s, sub)						\
-	do {								\
-		const char *s_ = (s), *sub_ = (sub);			\
-		if (!strstr(s_, sub_))					\
-			unit__fail(__FILE__, __LINE__, "'%s' lacks '%s'", s_, sub_); \
-	} while (0)
-
 static struct diff_limit limit(const char *s)
 {
 	struct diff_limit l;
@@ -47,43 +32,43 @@ TEST(diff_parse_limit)
 	CHECK_EQ_INT(l.metric, DM_OPENS_PER_FILE);
 	CHECK_EQ_INT(l.op, '>');
 	CHECK(l.delta && l.relative);
-	CHECK_NEAR(l.value, 0.1);
+	CHECK_REL(l.value, 0.1);
 	CHECK_STR(l.text, "opens_per_file>+10%");
 
 	l = limit("read_p99>+50%");
 	CHECK_EQ_INT(l.metric, DM_READ_P99);
 	CHECK(l.delta && l.relative);
-	CHECK_NEAR(l.value, 0.5);
+	CHECK_REL(l.value, 0.5);
 
 	l = limit("reads>+0");
 	CHECK_EQ_INT(l.metric, DM_READS);
 	CHECK(l.delta && !l.relative);
-	CHECK_NEAR(l.value, 0);
+	CHECK_REL(l.value, 0);
 
 	l = limit("read_p99>+2ms");
 	CHECK(l.delta && !l.relative);
-	CHECK_NEAR(l.value, 2e6);
-	CHECK_NEAR(limit("blk_p50>+250us").value, 250e3);
-	CHECK_NEAR(limit("read_p50>+1.5µs").value, 1500);
-	CHECK_NEAR(limit("read_p50>+0").value, 0);		/* 0 needs no unit */
+	CHECK_REL(l.value, 2e6);
+	CHECK_REL(limit("blk_p50>+250us").value, 250e3);
+	CHECK_REL(limit("read_p50>+1.5µs").value, 1500);
+	CHECK_REL(limit("read_p50>+0").value, 0);		/* 0 needs no unit */
 
 	l = limit("io_wait_share>50%");		/* a bound on NEW, not a change */
 	CHECK(!l.delta && !l.relative);
-	CHECK_NEAR(l.value, 0.5);
-	CHECK_NEAR(limit("io_wait_share>0.25").value, 0.25);
+	CHECK_REL(l.value, 0.5);
+	CHECK_REL(limit("io_wait_share>0.25").value, 0.25);
 
 	l = limit("random_share>+5pp");
 	CHECK(l.delta && !l.relative);
-	CHECK_NEAR(l.value, 0.05);
+	CHECK_REL(l.value, 0.05);
 
 	l = limit("read_bytes<-1M");
 	CHECK_EQ_INT(l.op, '<');
 	CHECK(l.delta && !l.relative);
-	CHECK_NEAR(l.value, 1048576);
+	CHECK_REL(l.value, 1048576);
 
 	l = limit("duration<10s");
 	CHECK(!l.delta);
-	CHECK_NEAR(l.value, 10e9);
+	CHECK_REL(l.value, 10e9);
 
 	l = limit("finding:small_file_storm");
 	CHECK_EQ_INT(l.metric, -1);
@@ -181,27 +166,27 @@ TEST(diff_figures_full)
 
 	figures(report(100, 300, 40000), &f);
 	CHECK_STR(f.target, "command /usr/bin/python3 load.py");
-	CHECK_NEAR(f.v[DM_FILES], 100);
-	CHECK_NEAR(f.v[DM_OPENS_PER_FILE], 1);
-	CHECK_NEAR(f.v[DM_READS_PER_FILE], 3);
-	CHECK_NEAR(f.v[DM_STATS_PER_FILE], 0);
-	CHECK_NEAR(f.v[DM_BYTES_PER_READ], 10000);
-	CHECK_NEAR(f.v[DM_RANDOM_SHARE], 0.1);
-	CHECK_NEAR(f.v[DM_META_SHARE], 0.25);
+	CHECK_REL(f.v[DM_FILES], 100);
+	CHECK_REL(f.v[DM_OPENS_PER_FILE], 1);
+	CHECK_REL(f.v[DM_READS_PER_FILE], 3);
+	CHECK_REL(f.v[DM_STATS_PER_FILE], 0);
+	CHECK_REL(f.v[DM_BYTES_PER_READ], 10000);
+	CHECK_REL(f.v[DM_RANDOM_SHARE], 0.1);
+	CHECK_REL(f.v[DM_META_SHARE], 0.25);
 	/* EOF reads (bucket 0) are not in the base; 256 KiB is not small. */
-	CHECK_NEAR(f.v[DM_SMALL_READ_SHARE], 0.75);
-	CHECK_NEAR(f.v[DM_READ_P50], 10000);
-	CHECK_NEAR(f.v[DM_READ_P99], 40000);
-	CHECK_NEAR(f.samples[DM_READ_P99], 300);
-	CHECK_NEAR(f.v[DM_OPEN_P99], 9000);
+	CHECK_REL(f.v[DM_SMALL_READ_SHARE], 0.75);
+	CHECK_REL(f.v[DM_READ_P50], 10000);
+	CHECK_REL(f.v[DM_READ_P99], 40000);
+	CHECK_REL(f.samples[DM_READ_P99], 300);
+	CHECK_REL(f.v[DM_OPEN_P99], 9000);
 	/* ops.read.target wins over the device's reads and sequential. */
-	CHECK_NEAR(f.v[DM_BLK_READS], 10);
-	CHECK_NEAR(f.v[DM_BLK_RANDOM_SHARE], 0.8);
-	CHECK_NEAR(f.v[DM_BLK_P99], 900000);
-	CHECK_NEAR(f.samples[DM_BLK_P50], 150);
+	CHECK_REL(f.v[DM_BLK_READS], 10);
+	CHECK_REL(f.v[DM_BLK_RANDOM_SHARE], 0.8);
+	CHECK_REL(f.v[DM_BLK_P99], 900000);
+	CHECK_REL(f.samples[DM_BLK_P50], 150);
 	/* The thread without sched times is left out. */
-	CHECK_NEAR(f.v[DM_IO_WAIT_SHARE], 0.75);
-	CHECK_NEAR(f.v[DM_DURATION], 2.5e9);
+	CHECK_REL(f.v[DM_IO_WAIT_SHARE], 0.75);
+	CHECK_REL(f.v[DM_DURATION], 2.5e9);
 	for (int m = 0; m < DM__MAX; m++)
 		if (!f.have[m])
 			unit__fail(__FILE__, __LINE__, "%s missing", diff__metric_name(m));
@@ -236,10 +221,10 @@ TEST(diff_figures_sparse)
 			  "block", "devices", "reads", 5, "ops", "read", "target",
 			  "reqs", 5, "sequential", 5, "latency", "total",
 			  "count", 5, "p50", 100, "p99", 1000), &f);
-	CHECK_NEAR(f.v[DM_READ_P99], 70);
-	CHECK_NEAR(f.v[DM_BLK_RANDOM_SHARE], 0);
-	CHECK_NEAR(f.v[DM_BLK_P99], 1000);
-	CHECK_NEAR(f.samples[DM_BLK_P99], 5);
+	CHECK_REL(f.v[DM_READ_P99], 70);
+	CHECK_REL(f.v[DM_BLK_RANDOM_SHARE], 0);
+	CHECK_REL(f.v[DM_BLK_P99], 1000);
+	CHECK_REL(f.samples[DM_BLK_P99], 5);
 }
 
 static enum diff_status check(const char *lim, const struct diff_figures *b,

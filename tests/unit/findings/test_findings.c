@@ -14,21 +14,6 @@
 
 #define GIB	(1024.0 * 1024 * 1024)
 
-#define CHECK_NEAR(a, b, eps)						\
-	do {								\
-		double a_ = (a), b_ = (b);				\
-		if (!(fabs(a_ - b_) <= (eps)))				\
-			unit__fail(__FILE__, __LINE__, "%s ~= %s: %g != %g", \
-				   #a, #b, a_, b_);			\
-	} while (0)
-
-#define CHECK_HAS(s, sub)						\
-	do {								\
-		const char *s_ = (s), *sub_ = (sub);			\
-		if (!strstr(s_, sub_))					\
-			unit__fail(__FILE__, __LINE__, "'%s' lacks '%s'", s_, sub_); \
-	} while (0)
-
 struct judged {
 	struct finding f[FINDINGS_MAX];
 	int n;

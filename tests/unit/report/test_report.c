@@ -478,12 +478,6 @@ static char *text_of(const struct trace *t, const struct report_opts *o)
 	return buf;
 }
 
-#define CHECK_HAS(text, s)						\
-	do {								\
-		if (!strstr(text, s))					\
-			unit__fail(__FILE__, __LINE__, "no '%s' in the report", s); \
-	} while (0)
-
 TEST(report_text_sample)
 {
 	struct trace *t = trace_sample();
