@@ -73,9 +73,6 @@ struct {
 	__type(value, __u64);
 } blk_missed SEC(".maps");
 
-/* When every program was attached (CLOCK_MONOTONIC ns), set by user space. */
-__u64 blk_attach_ns;
-
 /* A zeroed histogram to insert: too large for the BPF stack. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -359,7 +356,7 @@ static __always_inline void account_done(struct blk_req *r, __u64 now)
 static __always_inline void count_untracked(struct request *rq)
 {
 	bool io_stat, flush_seq;
-	__u64 attach = blk_attach_ns;
+	__u64 attach = window_start_ns;
 
 	rq_stat_flags(rq, &io_stat, &flush_seq);
 	if (!attach || !io_stat || flush_seq ||

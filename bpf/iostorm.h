@@ -106,6 +106,7 @@ enum lost_reason {
 	L_BLK_HISTS_FULL,	/* blk_hists full: a latency not in its histogram */
 	L_BLK_DEVS_FULL,	/* blk_devs full: no busy time, no sequentiality */
 	L_BLK_MISSED_FULL,	/* blk_missed full: a missed start or end not counted */
+	L_WAKES_FULL,		/* wakes full: a sleep not attributed to its waker */
 	L__MAX,
 };
 
@@ -276,6 +277,22 @@ struct thread_stats {
 	__u64 io_wait_ns;	/* off CPU inside a file syscall, or in D state */
 	__u64 runq_ns;		/* runnable, waiting for a CPU */
 	__u64 sleep_ns;		/* off CPU otherwise: queues, locks, timers */
+};
+
+/*
+ * Who ended whose sleep (sched_waking -> sched_switch, see sched.bpf.c):
+ * per (sleeper, waker) thread pair, for the training loop's data wait.
+ */
+#define WAKER_OUTSIDE	0	/* woken by a task outside the target, or an interrupt */
+
+struct wake_key {
+	__u32 wakee;		/* tid that slept */
+	__u32 waker;		/* tid that woke it; WAKER_OUTSIDE */
+};
+
+struct wake_stats {
+	__u64 wakeups;
+	__u64 sleep_ns;		/* off CPU, asleep, until this waker woke it (run queue included) */
 };
 
 #endif /* IOSTORM_H */

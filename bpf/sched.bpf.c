@@ -9,6 +9,10 @@
  * traced file syscall (open, read, stat...) or in uninterruptible sleep
  * (D state: page-cache misses, mmap faults). A switch-out with preempt set,
  * or in TASK_RUNNING, is run-queue wait.
+ *
+ * A sleep is also charged to the thread that ended it (sched_waking runs in
+ * the waker: current wakes p), per (sleeper, waker) pair: that is how the
+ * training loop's wait for data is told from its other waits.
  */
 #include "maps.bpf.h"
 #include "target.bpf.h"
@@ -26,12 +30,21 @@ enum off_kind {
 	OFF_SLEEP,
 };
 
+#define WAKER_UNSEEN	((__u32)-1)	/* no sched_waking since the switch-out */
+
 struct switch_state {
 	__u64 on_ts;		/* switched in at; 0 until seen */
 	__u64 off_ts;		/* switched out at; 0 until seen */
 	__u32 off_kind;		/* enum off_kind */
-	__u32 pad;
+	__u32 waker;		/* tid; WAKER_OUTSIDE; WAKER_UNSEEN */
 };
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct wake_key);
+	__type(value, struct wake_stats);
+} wakes SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -53,6 +66,20 @@ static __always_inline __u32 off_kind(struct task_struct *prev, bool preempt,
 	return OFF_SLEEP;
 }
 
+/*
+ * A thread first seen in the window: what it did before is known to have
+ * started when the window opened or the thread did, whichever is later
+ * (start_time is CLOCK_MONOTONIC, as bpf_ktime_get_ns()).
+ */
+static __always_inline __u64 since_window(struct task_struct *task, __u64 now)
+{
+	__u64 t = window_start_ns;
+
+	if (task->start_time > t)
+		t = task->start_time;
+	return t < now ? t : now;
+}
+
 static __always_inline void switch_out(struct task_struct *prev, bool preempt,
 				       unsigned int state, __u64 now)
 {
@@ -64,6 +91,9 @@ static __always_inline void switch_out(struct task_struct *prev, bool preempt,
 		count_lost(L_INFLIGHT);
 		return;
 	}
+	/* Running since before the window opened: on CPU since it opened. */
+	if (!st->on_ts && !st->off_ts && window_start_ns)
+		st->on_ts = since_window(prev, now);
 	if (st->on_ts) {
 		ts = thread_entry_of(prev);
 		if (ts)
@@ -72,6 +102,23 @@ static __always_inline void switch_out(struct task_struct *prev, bool preempt,
 	st->on_ts = 0;
 	st->off_ts = now;
 	st->off_kind = off_kind(prev, preempt, state);
+	st->waker = WAKER_UNSEEN;
+}
+
+/* A sleep ended by st->waker: one writer per sleeper, so plain adds. */
+static __always_inline void charge_waker(struct task_struct *next, struct switch_state *st,
+					 __u64 off)
+{
+	struct wake_key key = { .wakee = next->pid, .waker = st->waker };
+	struct wake_stats *w, init = {};
+
+	w = map_lookup_or_init(&wakes, &key, &init);
+	if (!w) {
+		count_lost(L_WAKES_FULL);
+		return;
+	}
+	w->wakeups++;
+	w->sleep_ns += off;
 }
 
 static __always_inline void switch_in(struct task_struct *next, __u64 now)
@@ -86,6 +133,11 @@ static __always_inline void switch_in(struct task_struct *next, __u64 now)
 		return;
 	}
 	st->on_ts = now;
+	/* Asleep since before the window opened: asleep since it opened. */
+	if (!st->off_ts && window_start_ns) {
+		st->off_ts = since_window(next, now);
+		st->off_kind = OFF_SLEEP;
+	}
 	if (!st->off_ts)
 		return;
 	off = now - st->off_ts;
@@ -102,8 +154,30 @@ static __always_inline void switch_in(struct task_struct *next, __u64 now)
 		break;
 	case OFF_SLEEP:
 		ts->sleep_ns += off;
+		if (st->waker != WAKER_UNSEEN)
+			charge_waker(next, st, off);
 		break;
 	}
+}
+
+/*
+ * Every wakeup on the machine passes here: the target test comes first,
+ * and the rest is one task-storage lookup and a store.
+ */
+SEC("tp_btf/sched_waking")
+int BPF_PROG(handle_sched_waking, struct task_struct *p)
+{
+	struct task_struct *waker = bpf_get_current_task_btf();
+	struct switch_state *st;
+
+	if (!task_is_target(p))
+		return 0;
+	st = bpf_task_storage_get(&sched_tasks, p, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!st)
+		return 0;
+	/* In an interrupt, current is whoever was interrupted: rare for data waits. */
+	st->waker = task_is_target(waker) ? waker->pid : WAKER_OUTSIDE;
+	return 0;
 }
 
 /*

@@ -13,6 +13,8 @@
 extern const volatile __u32 targ_mode;
 extern const volatile __u32 targ_self_tgid;
 extern const volatile __u64 targ_cgid;
+/* The traced window's start (CLOCK_MONOTONIC ns), 0 before; set by user space. */
+extern __u64 window_start_ns;
 
 /* Is the current task part of the traced target? */
 static __always_inline bool is_target(void)

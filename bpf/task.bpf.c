@@ -11,6 +11,8 @@
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 const volatile __u32 targ_mode = TARGET_PIDS;
+/* When every program was attached (CLOCK_MONOTONIC ns), set by user space. */
+__u64 window_start_ns;
 const volatile __u32 targ_self_tgid = 0;
 const volatile __u64 targ_cgid = 0;
 

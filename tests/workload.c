@@ -5,6 +5,8 @@
  *   gen DIR --files N ...	write a dataset of pseudo-random files
  *   read DIR ...		read every file like an ML input pipeline
  *   scenario DIR ...		a fixed mix of every path a tracer must handle
+ *   pipeline DIR ...		tf.data-like: readers -> decoders -> a training
+ *				loop that times its own wait for the next batch
  *
  * All that is not measured happens before the gate: listing the dataset
  * (opendir/readdir/stat), buffers, the shared tally and the tally file.
@@ -62,6 +64,7 @@ enum style { STYLE_POSIX, STYLE_TF, STYLE_TORCH, STYLE_N };
 static struct {
 	u64 files, dirs, min_size, max_size, seed;
 	u64 threads, procs, bufsize, limit, cpu_us, shard_size;
+	u64 readers, decoders, batch, step_ms, queue;
 	int tally_files;
 	const char *order, *style_name, *gate, *tally, *out;
 	enum style style;
@@ -69,6 +72,7 @@ static struct {
 	.files = ~0ULL, .min_size = 40960, .max_size = 122880, .seed = 1,
 	.threads = 1, .bufsize = 65536, .limit = ~0ULL,
 	.order = "random", .style_name = "posix", .shard_size = 256 << 20,
+	.readers = 2, .decoders = 2, .batch = 8, .step_ms = 1, .queue = 16,
 };
 
 static struct tally *tally;
@@ -87,6 +91,9 @@ static void usage(FILE *f)
 "           [--gate FIFO] [--tally FILE] [--tally-files] [--cpu-us N]\n"
 "       " PROG " scenario DIR [--gate FIFO] [--tally FILE]\n"
 "       " PROG " pack DIR --out SHARDDIR [--shard-size BYTES]\n"
+"       " PROG " pipeline DIR [--readers N] [--decoders M] [--cpu-us X]\n"
+"           [--batch B] [--step-ms Y] [--queue Q] [--order ...] [--seed S]\n"
+"           [--limit N] [--gate FIFO] [--tally FILE]\n"
 "\n"
 "gen writes DIR/dNNNN/fNNNNNNN.jpg (default D = N/100, sizes 40960..122880).\n"
 "read lists and shuffles the files, waits at the gate, then reads them in P\n"
@@ -94,6 +101,12 @@ static void usage(FILE *f)
 "pread64 to EOF, close; torch: posix in P (default 4) forked workers.\n"
 "--cpu-us N spins N microseconds of CPU after each file (decode-like work).\n"
 "scenario runs a fixed mix of every call a tracer must handle on DIR/s.\n"
+"pipeline reads the files like tf.data: N reader threads (default 2) read\n"
+"whole files into a queue of Q (16), M decoder threads (2) spin X us each\n"
+"(--cpu-us, default 0) into a queue of Q, and the main thread, the training\n"
+"loop, takes B (8) samples a step and spins Y ms (1). It times its own wait\n"
+"for each batch and adds a line to the tally:\n"
+"  loop steps=N wait_ns=N wall_ns=N wait_share=F\n"
 "pack concatenates DIR's files, in path order, into SHARDDIR/shard-NNNNN.bin\n"
 "of at most --shard-size bytes (default 256 MiB), as TFRecord or tar shards do.\n"
 "--gate FIFO waits for one byte from FIFO; --tally FILE writes the tally\n"
@@ -783,9 +796,168 @@ static int cmd_scenario(const char *dir)
 	return print_tally(S_N, 1) ? 1 : 0;
 }
 
+/* ---- pipeline: readers -> decoders -> the training loop */
+
+/* A bounded queue of file indexes: a mutex and two condition variables. */
+struct queue {
+	pthread_mutex_t lock;
+	pthread_cond_t not_empty, not_full;
+	size_t *v, cap, head, len;
+	size_t closed_by;	/* producers that are done */
+	size_t producers;
+};
+
+static struct queue raw_q, ready_q;
+
+static void queue_init(struct queue *q, size_t cap, size_t producers)
+{
+	pthread_mutex_init(&q->lock, NULL);
+	pthread_cond_init(&q->not_empty, NULL);
+	pthread_cond_init(&q->not_full, NULL);
+	q->v = xalloc(calloc(cap, sizeof(*q->v)));
+	q->cap = cap;
+	q->producers = producers;
+}
+
+static void queue_push(struct queue *q, size_t i)
+{
+	pthread_mutex_lock(&q->lock);
+	while (q->len == q->cap)
+		pthread_cond_wait(&q->not_full, &q->lock);
+	q->v[(q->head + q->len++) % q->cap] = i;
+	pthread_cond_signal(&q->not_empty);
+	pthread_mutex_unlock(&q->lock);
+}
+
+/* A producer is done: when all are, pops of an empty queue return 0. */
+static void queue_close(struct queue *q)
+{
+	pthread_mutex_lock(&q->lock);
+	q->closed_by++;
+	pthread_cond_broadcast(&q->not_empty);
+	pthread_mutex_unlock(&q->lock);
+}
+
+static int queue_pop(struct queue *q, size_t *i)
+{
+	pthread_mutex_lock(&q->lock);
+	while (!q->len && q->closed_by < q->producers)
+		pthread_cond_wait(&q->not_empty, &q->lock);
+	if (!q->len) {
+		pthread_mutex_unlock(&q->lock);
+		return 0;
+	}
+	*i = q->v[q->head];
+	q->head = (q->head + 1) % q->cap;
+	q->len--;
+	pthread_cond_signal(&q->not_full);
+	pthread_mutex_unlock(&q->lock);
+	return 1;
+}
+
+static void *pipe_reader(void *arg)
+{
+	char *buf = bufs[(size_t)arg];
+	size_t i;
+	int err = 0;
+
+	while (!err && (i = __atomic_fetch_add(&next_k, 1, __ATOMIC_RELAXED)) < nread) {
+		err = read_whole(i, buf, opt.bufsize);
+		if (!err)
+			queue_push(&raw_q, i);
+	}
+	queue_close(&raw_q);
+	return err ? (void *)1 : NULL;
+}
+
+static void *pipe_decoder(void *arg)
+{
+	char *buf = bufs[opt.readers + (size_t)arg];
+	size_t i;
+
+	while (queue_pop(&raw_q, &i)) {
+		spin_us(opt.cpu_us, buf);
+		queue_push(&ready_q, i);
+	}
+	queue_close(&ready_q);
+	return NULL;
+}
+
+static u64 mono_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000ULL + t.tv_nsec;
+}
+
+/* The training loop: a step takes a batch, then computes; its wait is timed. */
+static int pipe_loop(void)
+{
+	u64 t0 = mono_ns(), t, wait = 0, steps = 0, wall;
+	char line[160], buf[1024] = "";
+	size_t i, got = 1;
+	int n;
+
+	while (got) {
+		t = mono_ns();
+		for (got = 0; got < opt.batch && queue_pop(&ready_q, &i); got++)
+			;
+		wait += mono_ns() - t;
+		if (!got)
+			break;
+		steps++;
+		spin_us(opt.step_ms * 1000, buf);
+	}
+	wall = mono_ns() - t0;
+	n = snprintf(line, sizeof(line), "loop steps=%llu wait_ns=%llu wall_ns=%llu "
+		     "wait_share=%.4f\n", steps, wait, wall, wall ? (double)wait / wall : 0);
+	return write_all(ofd, line, n, "tally");
+}
+
+static int cmd_pipeline(const char *dir)
+{
+	pthread_t th[2 * MAX_THREADS];
+	size_t nth = 0, k;
+	char *root = realpath(dir, NULL);
+	int err = 0;
+	void *ret;
+
+	if (opt.readers + opt.decoders > MAX_THREADS)
+		usage_error("--readers + --decoders is above %d", MAX_THREADS);
+	if (!root || walk(root))
+		return root ? 1 : fail("open", dir);
+	free(root);
+	qsort(paths, nlist, sizeof(*paths), cmp_path);
+	if (!strcmp(opt.order, "random"))
+		shuffle();
+	nread = opt.limit < nlist ? opt.limit : nlist;
+	tally_alloc(nread);
+	for (k = 0; k < opt.readers + opt.decoders; k++)
+		bufs[k] = xalloc(malloc(opt.bufsize > 1024 ? opt.bufsize : 1024));
+	queue_init(&raw_q, opt.queue, opt.readers);
+	queue_init(&ready_q, opt.queue, opt.decoders);
+	if (open_tally_and_gate())
+		return 1;
+	for (k = 0; k < opt.readers; k++)
+		err |= pthread_create(&th[nth++], NULL, pipe_reader, (void *)k);
+	for (k = 0; k < opt.decoders; k++)
+		err |= pthread_create(&th[nth++], NULL, pipe_decoder, (void *)k);
+	if (err) {
+		errno = err;
+		return fail("create", "thread");
+	}
+	err = pipe_loop();
+	for (k = 0; k < nth; k++) {
+		pthread_join(th[k], &ret);
+		err |= ret != NULL;
+	}
+	return err || print_tally(nread, opt.tally_files) ? 1 : 0;
+}
+
 /* ---- options */
 
-enum { GEN = 1, READ = 2, SCEN = 4, PACK = 8 };
+enum { GEN = 1, READ = 2, SCEN = 4, PACK = 8, PIPE = 16 };
 
 static const struct optdef {
 	const char *name;
@@ -798,17 +970,22 @@ static const struct optdef {
 	{ "dirs", GEN, 'n', &opt.dirs, 1 },
 	{ "min-size", GEN, 'n', &opt.min_size, 0 },
 	{ "max-size", GEN, 'n', &opt.max_size, 0 },
-	{ "seed", GEN | READ, 'n', &opt.seed, 0 },
+	{ "seed", GEN | READ | PIPE, 'n', &opt.seed, 0 },
 	{ "threads", READ, 'n', &opt.threads, 1 },
 	{ "procs", READ, 'n', &opt.procs, 1 },
 	{ "bufsize", READ, 'n', &opt.bufsize, 1 },
-	{ "limit", READ, 'n', &opt.limit, 0 },
-	{ "order", READ, 's', &opt.order, 0 },
+	{ "limit", READ | PIPE, 'n', &opt.limit, 0 },
+	{ "order", READ | PIPE, 's', &opt.order, 0 },
 	{ "style", READ, 's', &opt.style_name, 0 },
-	{ "gate", READ | SCEN, 's', &opt.gate, 0 },
-	{ "tally", READ | SCEN, 's', &opt.tally, 0 },
+	{ "gate", READ | SCEN | PIPE, 's', &opt.gate, 0 },
+	{ "tally", READ | SCEN | PIPE, 's', &opt.tally, 0 },
 	{ "tally-files", READ | SCEN, 'f', &opt.tally_files, 0 },
-	{ "cpu-us", READ, 'n', &opt.cpu_us, 0 },
+	{ "cpu-us", READ | PIPE, 'n', &opt.cpu_us, 0 },
+	{ "readers", PIPE, 'n', &opt.readers, 1 },
+	{ "decoders", PIPE, 'n', &opt.decoders, 1 },
+	{ "batch", PIPE, 'n', &opt.batch, 1 },
+	{ "step-ms", PIPE, 'n', &opt.step_ms, 0 },
+	{ "queue", PIPE, 'n', &opt.queue, 1 },
 	{ "out", PACK, 's', &opt.out, 0 },
 	{ "shard-size", PACK, 'n', &opt.shard_size, 1 },
 	{ NULL },
@@ -972,6 +1149,12 @@ int main(int argc, char **argv)
 		return cmd_scenario(parse(SCEN, argv + 2));
 	if (!strcmp(cmd, "pack"))
 		return cmd_pack(parse(PACK, argv + 2));
+	if (!strcmp(cmd, "pipeline")) {
+		dir = parse(PIPE, argv + 2);
+		if (strcmp(opt.order, "random") && strcmp(opt.order, "sorted"))
+			usage_error("invalid --order '%s'", opt.order);
+		return cmd_pipeline(dir);
+	}
 	if (!*cmd)
 		usage_error("missing command");
 	usage_error("unknown command '%s'", cmd);

@@ -57,6 +57,7 @@ struct drain {
 	int counters_fd;
 	__u64 files_max;	/* entries an inner files map holds */
 	__u64 entries_at_swap;	/* C_FILE_ENTRIES when the files maps last swapped */
+	size_t wakes_cap;	/* room in the trace's wakes array */
 };
 
 /* The kernel's block maps, by fd (see bpf/block.bpf.c). */
@@ -79,6 +80,8 @@ int drain__files(struct drain *d, struct trace *t);
 bool drain__files_filling(struct drain *d);
 /* After detach: merge both inner maps, so nothing stays behind. */
 int drain__final(struct drain *d, struct trace *t);
+/* Read the (sleeper, waker) pairs into t->wakes (cumulative). */
+int drain__wakes(struct drain *d, struct iostorm_bpf *skel, struct trace *t);
 /* Read counters, lost counts, errnos and histograms (cumulative). */
 int drain__globals(struct drain *d, struct iostorm_bpf *skel, struct trace *t);
 /* What drain__block() reads beyond counts and busy time. */

@@ -191,3 +191,31 @@ int drain__globals(struct drain *d, struct iostorm_bpf *skel, struct trace *t)
 				  t->hists[i].slots, HIST_SLOTS);
 	return err;
 }
+
+/* The (sleeper, waker) pairs, replacing what t held: the map is cumulative. */
+int drain__wakes(struct drain *d, struct iostorm_bpf *skel, struct trace *t)
+{
+	int fd = bpf_map__fd(skel->maps.wakes), err;
+	struct wake_key key, next;
+	struct wake_stats v;
+	size_t n = 0;
+
+	for (err = bpf_map_get_next_key(fd, NULL, &next); !err;
+	     err = bpf_map_get_next_key(fd, &key, &next)) {
+		key = next;
+		if (bpf_map_lookup_elem(fd, &key, &v))
+			continue;	/* deleted since: never, the map only grows */
+		if (n == d->wakes_cap) {
+			size_t cap = d->wakes_cap ? 2 * d->wakes_cap : 256;
+			struct wake_rec *w = realloc(t->wakes, cap * sizeof(*w));
+
+			if (!w)
+				return -ENOMEM;
+			t->wakes = w;
+			d->wakes_cap = cap;
+		}
+		t->wakes[n++] = (struct wake_rec){ key.wakee, key.waker, v.wakeups, v.sleep_ns };
+	}
+	t->nr_wakes = n;
+	return err == -ENOENT ? 0 : err;
+}

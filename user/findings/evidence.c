@@ -211,6 +211,22 @@ static void threads_fill(struct evidence *e, const struct store *s)
 	e->sleep_share = evidence__ratio(sleep, sum);
 }
 
+/* The training loop's split, as shares of its wall time. */
+static void stall_fill(struct evidence *e, const struct stall *s)
+{
+	double w = s->wall_ns;
+
+	e->have_stall = s->how != CONSUMER_NONE && w > 0;
+	if (!e->have_stall)
+		return;
+	e->stall_share = stall__share(s);
+	e->stall_own_io_share = s->own_io_ns / w;
+	e->stall_loader_share = s->loader_wait_ns / w;
+	e->stall_cpu_share = s->on_cpu_ns / w;
+	e->stall_wall_s = w / 1e9;
+	snprintf(e->stall_comm, sizeof(e->stall_comm), "%.*s", (int)sizeof(s->comm), s->comm);
+}
+
 int evidence__from_trace(struct evidence *e, const struct trace *t)
 {
 	int err;
@@ -226,6 +242,7 @@ int evidence__from_trace(struct evidence *e, const struct trace *t)
 			  e->read_bytes - e->working_set_bytes : 0;
 	e->mem_total_bytes = t->mem_bytes;
 	threads_fill(e, &t->store);
+	stall_fill(e, &t->stall);
 	/* The block part is the caller's: not measured until it says so. */
 	e->have_block = false;
 	e->blk_random_share = e->blk_small_share = e->blk_queue_share = -1;

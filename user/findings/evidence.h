@@ -59,6 +59,14 @@ struct evidence {
 	__u64 working_set_bytes;	/* distinct bytes of files read */
 	__u64 reread_bytes;		/* bytes read beyond each file's first pass */
 	__u64 mem_total_bytes;		/* MemTotal; 0 when unknown */
+	/* the training loop (model/stall.h): have_stall false when no consumer */
+	bool have_stall;
+	double stall_share;		/* data wait / the consumer's wall time */
+	double stall_own_io_share;	/* its own file syscalls */
+	double stall_loader_share;	/* asleep until the loader woke it */
+	double stall_cpu_share;
+	double stall_wall_s;
+	char stall_comm[16];
 	/* block layer: the target's reads; filled by the caller */
 	bool have_block;
 	__u64 blk_reads;

@@ -54,7 +54,7 @@ struct findings {
 	struct evidence e;
 	struct finding findings[FINDINGS_MAX];
 	int nr_findings;
-	char headline[256];
+	char headline[384];
 };
 
 /* Judge t by th into f: evidence, then the rules. 0 or -errno. */

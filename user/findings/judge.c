@@ -41,7 +41,26 @@ static const rule_fn rules[] = {
 	rule__small,
 	rule__page_cache,
 	rule__cpu_bound,
+	rule__input_bound,
 };
+
+/*
+ * The loader keeps up: what the other rules found costs storage or memory
+ * but does not stall training, so none is worse than WARN, and says so.
+ */
+static void as_costs(struct finding *all, int n)
+{
+	for (int i = 0; i < n; i++) {
+		size_t len = strlen(all[i].summary);
+
+		if (!strcmp(all[i].id, "input_bound") || all[i].severity < SEV_WARN)
+			continue;
+		if (all[i].severity > SEV_WARN)
+			all[i].severity = SEV_WARN;
+		snprintf(all[i].summary + len, sizeof(all[i].summary) - len,
+			 " (a cost: the training loop does not wait)");
+	}
+}
 
 int verdict__judge(const struct evidence *e, const struct thresholds *t,
 		   struct finding *out, int max)
@@ -50,11 +69,13 @@ int verdict__judge(const struct evidence *e, const struct thresholds *t,
 	int n = 0, k = 0;
 
 	if (rule_little_io(e, t->v, &all[0])) {
-		n = 1;
+		n = 1 + rule__input_bound(e, t->v, &all[1]);
 	} else {
 		for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
 			n += rules[i](e, t->v, &all[n]);
 	}
+	if (e->have_stall && e->stall_share < t->v[TH_STALL_WARN])
+		as_costs(all, n);
 	/* Stable: HIGH first, rule order within a severity. */
 	for (int sev = SEV_HIGH; sev >= SEV_OK; sev--)
 		for (int i = 0; i < n && k < max; i++)
@@ -103,7 +124,7 @@ static const char *fix_words(const struct finding *f, char *buf, size_t len)
 	return buf;
 }
 
-void verdict__headline(const struct finding *f, int n, char *buf, size_t len)
+static void loader_headline(const struct finding *f, int n, char *buf, size_t len)
 {
 	const struct finding *storm = find(f, n, "small_file_storm");
 	const struct finding *bott = find(f, n, "storage_bottleneck");
@@ -143,6 +164,36 @@ void verdict__headline(const struct finding *f, int n, char *buf, size_t len)
 	} else {
 		snprintf(buf, len, "VERDICT: storage keeps up");
 	}
+}
+
+/*
+ * The verdict line leads with the training loop's wait when it is known,
+ * then what the loader's findings say (without input_bound itself).
+ */
+void verdict__headline(const struct finding *f, int n, char *buf, size_t len)
+{
+	const struct finding *ib = find(f, n, "input_bound");
+	const struct figure *share = ib ? finding__figure(ib, "stall_share") : NULL;
+	struct finding rest[FINDINGS_MAX];
+	char loader[256], pct[16];
+	int k = 0;
+
+	if (!ib || !share) {
+		loader_headline(f, n, buf, len);
+		return;
+	}
+	for (int i = 0; i < n && k < FINDINGS_MAX; i++)
+		if (&f[i] != ib)
+			rest[k++] = f[i];
+	loader_headline(rest, k, loader, sizeof(loader));
+	units__pct(pct, sizeof(pct), share->value);
+	if (ib->severity >= SEV_WARN)
+		snprintf(buf, len, "VERDICT: the training loop waits for data %s of its time "
+			 "(input-bound, %s): %s", pct, severity__name(ib->severity),
+			 loader + strlen("VERDICT: "));
+	else
+		snprintf(buf, len, "VERDICT: the loader keeps up: the training loop waits for "
+			 "data %s of its time; %s", pct, loader + strlen("VERDICT: "));
 }
 
 const char *severity__name(enum severity s)

@@ -394,3 +394,42 @@ int rule__cpu_bound(const struct evidence *e, const double *th, struct finding *
 	fig(f, "io_threads", e->io_threads, "threads");
 	return 1;
 }
+
+/*
+ * Does the training loop wait for data? The frameworks' own measures
+ * (TensorFlow Profiler's input %, PyTorch's DataLoader time, DS-Analyzer's
+ * data stall) are the consumer's wait for the next batch over its time:
+ * so is this one, measured from outside (model/stall.h).
+ */
+int rule__input_bound(const struct evidence *e, const double *th, struct finding *f)
+{
+	enum severity sev = e->stall_share >= th[TH_STALL_HIGH] ? SEV_HIGH :
+			    e->stall_share >= th[TH_STALL_WARN] ? SEV_WARN : SEV_OK;
+	char buf[NBUF][32];
+
+	if (!e->have_stall)
+		return 0;
+	finding_init(f, "input_bound", sev, sev == SEV_OK ? "the loader keeps up" :
+		     "input-bound", sev == SEV_OK ? "" : "feed the training loop faster");
+	say(f->summary, sizeof(f->summary),
+	    "%s: the training loop (%s) waits for data %s of its %s (its own file I/O "
+	    "%s, woken by the loader %s), on CPU %s",
+	    sev == SEV_OK ? "the loader keeps up" : "input-bound", e->stall_comm,
+	    units__pct(B(0), e->stall_share), units__us(B(1), e->stall_wall_s * 1e6),
+	    units__pct(B(2), e->stall_own_io_share), units__pct(B(3), e->stall_loader_share),
+	    units__pct(B(4), e->stall_cpu_share));
+	say(f->advice, sizeof(f->advice), "%s", sev == SEV_OK ?
+	    "the training loop rarely waits for data: storage findings below are costs "
+	    "(IOPS, cache), not stalls; they would stall it with fewer workers or slower "
+	    "storage" :
+	    "every second the loop waits for data is training time lost: fix the cause "
+	    "below (small files: pack into shards; slow storage: cache or stage the data; "
+	    "a CPU-bound loader: more workers or cheaper decoding), or raise prefetching "
+	    "so the loader runs ahead of the loop");
+	fig(f, "stall_share", e->stall_share, "fraction");
+	fig(f, "own_io_share", e->stall_own_io_share, "fraction");
+	fig(f, "loader_wait_share", e->stall_loader_share, "fraction");
+	fig(f, "on_cpu_share", e->stall_cpu_share, "fraction");
+	fig(f, "wall_s", e->stall_wall_s, "s");
+	return 1;
+}

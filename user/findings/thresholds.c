@@ -92,6 +92,20 @@ static const struct th_def th_defs[TH__MAX] = {
 	[TH_UTIL_BUSY] = { "util_busy", 0.9, "fraction",
 		"parallelism: a slow device busy this share of the time with many requests "
 		"in flight is saturated" },
+	[TH_STALL_HIGH] = { "stall_high", 0.2, "fraction",
+		"input_bound is HIGH when the training loop waits for data at least this "
+		"share of its time (TensorFlow Profiler: >= 20% \"highly input-bound\")" },
+	[TH_STALL_WARN] = { "stall_warn", 0.05, "fraction",
+		"input_bound is WARN from this share (TensorFlow Profiler: >= 5% "
+		"\"moderately input-bound\"); below it the loader keeps up and storage "
+		"findings are costs, at most WARN" },
+	[TH_CONSUMER_CPU] = { "consumer_cpu_share", 0.02, "fraction",
+		"a thread is the training loop only if it computes (on CPU outside file "
+		"syscalls) at least this share of its time: a launcher that only waits "
+		"is not one" },
+	[TH_CONSUMER_WAKES] = { "consumer_min_wakeups", 10, "wakeups",
+		"and the loader side woke it at least this often (once per batch), or it "
+		"read files itself this often (num_workers=0)" },
 	[TH_IOPS_BOUND] = { "iops_bound_util", 0.75, "fraction",
 		"storage_bottleneck: fast requests, threads storage-bound and the device "
 		"busy at least this share of the time: the device is IOPS-bound (on a "

@@ -5,6 +5,7 @@
  * records are never removed. Threads: an array, plus the same kind of hash
  * index on tid holding array positions.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -423,4 +424,15 @@ size_t store__bytes(const struct store *s)
 	       s->nr_files * sizeof(struct file_rec) + s->path_bytes +
 	       s->threads_cap * sizeof(*s->threads) +
 	       s->thread_index_cap * sizeof(*s->thread_index);
+}
+
+/* "worker-12" and "worker-3" are one pool: drop trailing digits. */
+void store__comm_group(const char *comm, char name[COMM_LEN])
+{
+	size_t n = strnlen(comm, COMM_LEN - 1);
+
+	memcpy(name, comm, n);
+	while (n > 1 && isdigit((unsigned char)name[n - 1]))
+		n--;
+	name[n] = '\0';
 }

@@ -144,6 +144,7 @@ static const char *const lost_keys[L__MAX] = {
 	[L_BLK_HISTS_FULL] = "block_hists_full",
 	[L_BLK_DEVS_FULL] = "block_devs_full",
 	[L_BLK_MISSED_FULL] = "block_missed_full",
+	[L_WAKES_FULL] = "wakes_full",
 };
 
 static const char *const lost_words[L__MAX] = {
@@ -158,6 +159,7 @@ static const char *const lost_words[L__MAX] = {
 	[L_BLK_HISTS_FULL] = "block histograms map full",
 	[L_BLK_DEVS_FULL] = "block devices map full",
 	[L_BLK_MISSED_FULL] = "block missed-requests map full",
+	[L_WAKES_FULL] = "wakeups map full",
 };
 
 const char *trace__lost_key(int reason)
@@ -178,6 +180,9 @@ int trace__snap(struct trace_snap *s, const struct trace *t, __u64 now_ns)
 	memcpy(s->counters, t->counters, sizeof(s->counters));
 	s->reg_opens = t->store.reg_opens;
 	s->read_lat = t->hists[H_READ_LAT];
+	s->consumer_tid = t->stall.how != CONSUMER_NONE ? t->stall.tid : 0;
+	s->consumer_data_ns = t->stall.data_wait_ns;
+	s->consumer_had_cpu_ns = t->stall.wall_ns - t->stall.runnable_ns;
 	return block__copy_counts(&s->block, &t->block);
 }
 

@@ -13,6 +13,7 @@
 #include <linux/types.h>
 #include "iostorm.h"
 #include "model/block.h"
+#include "model/stall.h"
 #include "model/store.h"
 
 enum stop_reason {
@@ -32,6 +33,9 @@ struct trace {
 	struct hist hists[H__MAX];	/* enum hist_id */
 	struct store store;
 	struct block block;		/* block layer, diskstats included */
+	struct wake_rec *wakes;		/* who ended whose sleeps (cumulative) */
+	size_t nr_wakes;
+	struct stall stall;		/* the training loop's wait for data */
 	__u64 mem_bytes;		/* the machine's MemTotal; 0 when unknown */
 	__u32 page_size;		/* bytes of a page-cache page */
 	int exit_status;		/* of a launched command, else -1 */
@@ -56,6 +60,9 @@ struct trace_snap {
 	__u64 reg_opens;		/* store.reg_opens */
 	struct hist read_lat;		/* H_READ_LAT */
 	struct block block;		/* counts and busy time, no histograms */
+	__u32 consumer_tid;		/* the training loop's, 0 when not found */
+	__u64 consumer_data_ns;		/* its stall.data_wait_ns */
+	__u64 consumer_had_cpu_ns;	/* its stall.wall_ns - runnable_ns */
 };
 
 /* Take s from t at now_ns. 0 or -ENOMEM. */

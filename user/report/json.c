@@ -37,6 +37,7 @@ static int write_report(FILE *out, const struct trace *t, const struct findings 
 	else
 		json__null(&j);
 	report_findings__json(&j, f);
+	report_stall__json(&j, t);
 	report_vfs__json(&j, t, &tot);
 	report_block__json(&j, t);
 	err = report_lists__json(&j, t);

@@ -40,14 +40,16 @@ int report__write_json(const char *path, const struct trace *t, const struct fin
  * -i SECONDS: one iostat-like line per interval, for the target, from the
  * difference of two snapshots of the trace (trace__snap()):
  *
- *   time      files/s  opens/s  reads/s  MiB/s  rd_p50  rd_p99  dev_r/s r_await  %util
+ *   time      files/s  opens/s  reads/s  MiB/s  rd_p50  rd_p99  dev_r/s r_await  %util %stall
  *
  * files/s is opens of regular files per second (a file opened twice counts
  * twice), opens/s opens of anything; reads/s and MiB/s are read-family
  * syscalls on regular files and their bytes; rd_p50 and rd_p99 the read()
  * latency percentiles of the interval, ms; dev_r/s and r_await (ms) the
  * target's block read requests on every device; %util the share of the
- * interval the target had a request in flight on its busiest device.
+ * interval the target had a request in flight on its busiest device;
+ * %stall the training loop's wait for data (model/stall.h), "-" when no
+ * consumer was found.
  */
 void report__interval_header(FILE *out);
 void report__interval_line(FILE *out, const struct trace_snap *a,

@@ -39,6 +39,9 @@ int report_threads__json(struct json *j, const struct store *s);
 /* The verdict line and the findings (f NULL: not judged): "verdict", "findings". */
 void report_findings__text(FILE *out, const struct findings *f);
 void report_findings__json(struct json *j, const struct findings *f);
+/* The training loop's wait for data: "stall". */
+void report_stall__text(FILE *out, const struct trace *t);
+void report_stall__json(struct json *j, const struct trace *t);
 /* What was lost, always, and the memory iostorm held: "lost", "store". */
 void report_lost__text(FILE *out, const struct trace *t);
 void report_lost__json(struct json *j, const struct trace *t);

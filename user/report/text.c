@@ -33,6 +33,7 @@ int report__print_text(FILE *out, const struct trace *t, const struct findings *
 
 	print_header(out, t);
 	report_findings__text(out, f);
+	report_stall__text(out, t);
 	if (trace__empty(t)) {
 		fprintf(out, "\nno file I/O by the target was seen\n");
 		report_block__text(out, t);

@@ -4,7 +4,6 @@
  * tf.data pool or a set of DataLoader workers is one row, its time split
  * into CPU, I/O wait, run queue and sleep.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,17 +22,6 @@ struct thread_group {
 	__u64 runq_ns;
 	__u64 sleep_ns;
 };
-
-/* "worker-12" and "worker-3" are one pool: drop trailing digits. */
-static void group_name(const char *comm, char *name)
-{
-	size_t n = strnlen(comm, COMM_LEN - 1);
-
-	memcpy(name, comm, n);
-	while (n > 1 && isdigit((unsigned char)name[n - 1]))
-		n--;
-	name[n] = '\0';
-}
 
 static int group_cmp(const void *pa, const void *pb)
 {
@@ -72,7 +60,7 @@ static int build_groups(const struct store *s, struct thread_group **groups,
 		return -ENOMEM;
 	/* Quadratic in the number of names, which is small. */
 	for (size_t i = 0; i < s->nr_threads; i++) {
-		group_name(s->threads[i].comm, name);
+		store__comm_group(s->threads[i].comm, name);
 		for (j = 0; j < k && strcmp(v[j].name, name); j++)
 			;
 		if (j == k)

@@ -21,8 +21,9 @@ static const char usage[] =
 "       iostorm diff [options] BASE.json NEW.json   (see 'iostorm diff --help')\n"
 "\n"
 "Trace a training job's file and storage I/O from kernel tracepoints and\n"
-"report, on exit, which files, directories and threads it spends its I/O\n"
-"time on: opens, stats, reads, bytes, latency histograms, access patterns.\n"
+"report, on exit, whether its training loop waits for data and how much,\n"
+"and which files, directories and threads the I/O time goes to: opens,\n"
+"stats, reads, bytes, latency histograms, access patterns.\n"
 "\n"
 "What to trace (one of):\n"
 "  -p, --pid PID[,PID...]  running processes: all their threads, and every\n"
@@ -45,13 +46,18 @@ static const char usage[] =
 "  -i, --interval SECONDS  while tracing, print a line every SECONDS for the\n"
 "                          target: files/s (opens of regular files), opens/s,\n"
 "                          reads/s, MiB/s, read() p50 and p99 (ms), block\n"
-"                          reads/s, r_await (ms), %util of its busiest device;\n"
+"                          reads/s, r_await (ms), %util of its busiest device,\n"
+"                          %stall (the training loop's wait for data);\n"
 "                          to stderr when the JSON goes to stdout\n"
 "  -T, --top N             rows in the file, directory and thread tables (10)\n"
 "  -q, --quiet             no text report (useful with --json -)\n"
 "  -v, --verbose           show libbpf's messages\n"
 "\n"
 "Diagnosis:\n"
+"      --consumer TID|COMM the training loop's thread, when iostorm's choice is\n"
+"                          wrong (the report says how it chose: by default\n"
+"                          the traced process's main thread, if the loader\n"
+"                          feeds it)\n"
 "      --threshold NAME=VALUE  change a threshold of the findings (repeatable);\n"
 "                          '--threshold list' lists them with their rationale\n"
 "\n"
@@ -93,6 +99,7 @@ static const struct option long_opts[] = {
 	{ "drain", required_argument, NULL, 'D' },
 	{ "map-files", required_argument, NULL, 'M' },
 	{ "threshold", required_argument, NULL, 'H' },
+	{ "consumer", required_argument, NULL, 'c' },
 	{ "listen", required_argument, NULL, 'L' },
 	{ "prom-file", required_argument, NULL, 'P' },
 	{ "job", required_argument, NULL, 'J' },
@@ -189,6 +196,16 @@ static int parse_one(struct options *o, int c, const char *arg)
 		return parse_seconds("--drain", arg, &o->drain);
 	case 'j':
 		o->json = arg;
+		return 0;
+	case 'c':
+		if (!*arg || strlen(arg) >= COMM_LEN)
+			return bad_value("--consumer", arg, "a thread id or a name of 1 to 15 characters");
+		if (strspn(arg, "0123456789") == strlen(arg)) {
+			err = parse_uint("--consumer", arg, 1, INT_MAX, &v);
+			o->consumer_tid = v;
+			return err;
+		}
+		o->consumer_comm = arg;
 		return 0;
 	case 'T':
 		err = parse_uint("-T", arg, 0, 1000000, &v);

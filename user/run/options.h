@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <sys/types.h>
+#include <linux/types.h>
 #include "iostorm.h"
 
 struct thresholds;
@@ -31,6 +32,8 @@ struct options {
 	bool quiet;		/* -q: no text report (with --json -) */
 	bool verbose;		/* -v: libbpf's messages */
 	struct thresholds *thresholds;	/* defaults, then --threshold */
+	__u32 consumer_tid;	/* --consumer TID; 0: iostorm chooses */
+	const char *consumer_comm;	/* --consumer COMM */
 	const char *listen;	/* --listen ADDR:PORT: Prometheus /metrics */
 	const char *prom_file;	/* --prom-file PATH: textfile collector */
 	const char *job;	/* --job NAME: training_job label */

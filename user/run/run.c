@@ -124,6 +124,21 @@ static int session__open(struct session *s)
 	return err;
 }
 
+/* The training loop's wait for data, from the trace as last refreshed. */
+static int measure_stall(struct session *s)
+{
+	const struct options *o = s->o;
+	struct stall_opts so = {
+		.consumer_tid = o->consumer_tid,
+		.consumer_comm = o->consumer_comm,
+		.root_tgid = o->cmd ? s->launch.pid : o->nr_pids ? o->pids[0] : 0,
+		.min_cpu_share = o->thresholds->v[TH_CONSUMER_CPU],
+		.min_wakeups = o->thresholds->v[TH_CONSUMER_WAKES],
+	};
+
+	return stall__measure(&s->trace->stall, s->trace, &so);
+}
+
 /*
  * The window starts once every probe is attached: /proc/diskstats is read
  * (without it the report lacks the kernel's own counts, nothing more) and
@@ -143,6 +158,8 @@ static int start_window(struct session *s)
 	err = 0;
 	if (o->interval > 0)
 		err = collector__refresh(s->c, s->trace, REFRESH_FILES | REFRESH_GLOBALS, now);
+	if (!err && o->interval > 0)
+		err = measure_stall(s);
 	/* Interval lines must not break a JSON report written to stdout. */
 	if (!err)
 		err = interval__start(&s->iv, json_on_stdout ? stderr : stdout, o->interval,
@@ -228,6 +245,8 @@ static int tick(struct session *s, __u64 now, __u64 start, __u64 *next_drain)
 	if (s->prom)
 		what |= REFRESH_BLOCK_HISTS;
 	err = collector__refresh(s->c, s->trace, what, now);
+	if (!err && what & REFRESH_GLOBALS)
+		err = measure_stall(s);
 	if (!err && line)
 		err = interval__tick(&s->iv, s->trace, now);
 	if (err)
@@ -281,7 +300,10 @@ static int finish_tracing(struct session *s)
 		       strerror(ENOMEM));
 		return -ENOMEM;
 	}
-	return 0;
+	err = measure_stall(s);
+	if (err)
+		pr_err("cannot measure the training loop's wait: %s", strerror(-err));
+	return err;
 }
 
 static int session__run(struct session *s)
@@ -369,6 +391,7 @@ static void session__close(struct session *s)
 	if (s->trace) {
 		block__free(&s->trace->block);
 		store__free(&s->trace->store);
+		free(s->trace->wakes);
 	}
 	free(s->trace);
 	free(s->findings);

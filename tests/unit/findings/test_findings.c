@@ -17,7 +17,7 @@
 struct judged {
 	struct finding f[FINDINGS_MAX];
 	int n;
-	char headline[256];
+	char headline[384];
 };
 
 static void judge(const struct evidence *e, const struct thresholds *t, struct judged *j)

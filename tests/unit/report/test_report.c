@@ -188,7 +188,8 @@ static void check_sample_json(json_t *root, const struct trace *t)
 	struct hist sizes = {};
 
 	CHECK_KEYS(root, "top", "schema", "target", "duration_s", "stopped_by",
-		   "exit_status", "verdict", "findings", "vfs", "latency", "sizes", "block", "layers",
+		   "exit_status", "verdict", "findings", "stall", "vfs", "latency", "sizes", "block",
+		   "layers",
 		   "files", "dirs", "threads", "thread_groups", "lost", "store");
 	CHECK_STR(str_at(root, "schema"), "iostorm.report/1");
 	CHECK_STR(str_at(root, "target"), "pid 42 (python)");
@@ -303,7 +304,7 @@ static void check_sample_json(json_t *root, const struct trace *t)
 	CHECK_KEYS(lost, "lost", "total", "files_map_full", "threads_map_full",
 		   "targets_map_full", "inflight", "fd_unresolved", "statbuf",
 		   "block_reqs_full", "block_stats_full", "block_hists_full",
-		   "block_devs_full", "block_missed_full", "prog_misses");
+		   "block_devs_full", "block_missed_full", "wakes_full", "prog_misses");
 	CHECK_EQ_U64(u64_at(lost, "total"), trace__lost_total(t));
 	CHECK_EQ_U64(u64_at(lost, "files_map_full"), t->lost[L_FILES_FULL]);
 	CHECK_EQ_U64(u64_at(lost, "prog_misses"), t->prog_misses);

@@ -1,0 +1,160 @@
+# Does the training loop wait for data? Each workload times its own wait for
+# the next batch (clock_gettime, time.perf_counter) and prints its share;
+# iostorm's stall share, measured from outside, must agree within 5
+# percentage points, and the verdict must follow it. Uses on_exit, loop_fs,
+# drop_caches (test_block.sh), storm_fs, capped_cgroup and traced_in_cgroup
+# (test_verdict.sh).
+
+# expect_near WHAT A B TOL: |A - B| <= TOL.
+expect_near() {
+	awk -v a="$2" -v b="$3" -v t="$4" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t) }' ||
+		fail "$1: $2 vs $3, more than $4 apart"
+	echo "  $1: $2 vs $3 (within $4)"
+}
+
+# loop_share TALLY: the workload's own wait share, from its "loop" line.
+loop_share() {
+	sed -n 's/.*wait_share=\([0-9.]*\).*/\1/p' "$1" | tail -n1
+}
+
+# check_stall JSON TALLY HOW: iostorm's share agrees with the workload's.
+check_stall() {
+	expect_eq "consumer found" "$(jqr "$1" .stall.found)" true
+	expect_eq "chosen as" "$(jqr "$1" .stall.how)" "$3"
+	expect_near "stall share" "$(jqr "$1" .stall.share)" "$(loop_share "$2")" 0.05
+}
+
+# tf.data-like, input-bound: 2 readers on storage capped at 300 read IOPS,
+# cold cache; the loop computes 1 ms per batch of 8.
+test_stall_pipeline_input_bound() {
+	storm_fs
+	capped_cgroup 300
+	drop_caches
+	traced_in_cgroup out.json pipeline mnt/data --readers 2 --decoders 2 --cpu-us 100 \
+		--step-ms 1 --tally "$PWD/t.txt"
+	cat t.txt | head -1
+	check_stall out.json t.txt root
+	expect_cmp "own share" "$(loop_share t.txt)" '>=' 0.5
+	expect_eq "input_bound" "$(finding out.json input_bound)" HIGH
+	jqr out.json .verdict | grep -q "^VERDICT: the training loop waits for data" ||
+		fail "verdict: $(jqr out.json .verdict)"
+	expect_cmp "loader threads" "$(jqr out.json .stall.loader_threads)" '>=' 4
+}
+
+# tf.data-like, compute-bound: warm cache, 20 ms of compute per batch.
+test_stall_pipeline_compute_bound() {
+	storm_fs
+	"$WORKLOAD" read mnt/data >/dev/null || fail "warm the cache"
+	"$IOSTORM" -q -j out.json -- "$WORKLOAD" pipeline mnt/data --limit 800 --readers 2 \
+		--decoders 2 --step-ms 20 --tally "$PWD/t.txt" 2>stderr.txt ||
+		fail "iostorm exit $?: $(cat stderr.txt)"
+	cat t.txt | head -1
+	check_stall out.json t.txt root
+	expect_eq "input_bound" "$(finding out.json input_bound)" OK
+	jqr out.json .verdict | grep -q "^VERDICT: the loader keeps up" ||
+		fail "verdict: $(jqr out.json .verdict)"
+	[ "$(jqr out.json '[.findings[] | select(.severity == "HIGH")] | length')" = 0 ] ||
+		fail "a HIGH finding while the loop does not wait: $(jqr out.json .verdict)"
+}
+
+# A pure reader: every thread reads, none computes: no consumer, and the
+# verdict stays on the loader.
+test_stall_pure_reader_no_consumer() {
+	gen_data 2000 20
+	"$IOSTORM" -q -j out.json -- "$WORKLOAD" read "$PWD/data" --threads 4 \
+		--tally /dev/null 2>stderr.txt || fail "iostorm exit $?: $(cat stderr.txt)"
+	expect_eq "consumer found" "$(jqr out.json .stall.found)" false
+	jqr out.json .stall.why | grep -q "^no consumer found" || fail "$(jqr out.json .stall.why)"
+	expect_eq "input_bound" "$(finding out.json input_bound)" none
+}
+
+# ---- a real PyTorch training loop (tests/train.py) ----
+
+PYTHON=/usr/bin/python3	# Debian's, with python3-torch and python3-torchvision
+
+# torch_fs [N [SIZE]]: N (600) JPEGs of SIZExSIZE (128) pixels in 10 classes
+# on a private file system.
+torch_fs() {
+	"$PYTHON" -c "import torch, torchvision" 2>/dev/null ||
+		skip "python3-torch or python3-torchvision not installed"
+	[ -d /dev/shm ] || skip "no /dev/shm"
+	loop_fs "/dev/shm/iostorm-stall-$$.img"
+	"$PYTHON" "$ROOT/tests/train.py" gen mnt/img --images "${1:-600}" --size "${2:-128}" ||
+		fail "gen"
+}
+
+# train_in_cgroup ARGS...: tests/train.py train in $CG (capped), run from
+# its start in the background, held at ./gate once its workers exist.
+train_at_gate() {
+	mkfifo gate
+	sh -c "${CG:+echo \$\$ > $CG/cgroup.procs && }exec $PYTHON $ROOT/tests/train.py \
+		train mnt/img --gate gate --ready ready --tally $PWD/t.txt $*" &
+	TRAIN=$!
+	on_exit "kill $TRAIN 2>/dev/null || true"
+	for ((i = 0; i < 300; i++)); do
+		[ -f ready ] && return
+		sleep 0.1
+	done
+	fail "train.py did not reach its gate"
+}
+
+# attach_and_release JSON: iostorm -p the trainer (its workers included),
+# open the gate as soon as it traces, and wait for the trainer to end.
+attach_and_release() {
+	"$IOSTORM" -q -j "$1" -p "$(cat ready)" 2>ios.txt &
+	local ios=$!
+	wait_for ios.txt "tracing" 30
+	echo >gate
+	wait "$TRAIN" || fail "train.py exit $?"
+	wait "$ios" || fail "iostorm exit $?: $(cat ios.txt)"
+	cat t.txt
+}
+
+# Input-bound: 2 workers read cold JPEGs from storage capped at 300 read
+# IOPS; attached with -p once the workers exist.
+test_stall_torch_input_bound_attached() {
+	torch_fs 1500
+	capped_cgroup 300
+	drop_caches
+	train_at_gate --workers 2 --batch 16
+	attach_and_release out.json
+	check_stall out.json t.txt root
+	expect_cmp "own share" "$(loop_share t.txt)" '>=' 0.5
+	expect_eq "input_bound" "$(finding out.json input_bound)" HIGH
+	jqr out.json '.stall.wakers[] | select(.loader) | .name' | grep -q python ||
+		fail "the workers are not the loader: $(jqr out.json .stall.wakers)"
+}
+
+# Compute-bound: a wider model on a warm cache; launched with --.
+test_stall_torch_compute_bound_launched() {
+	torch_fs
+	"$PYTHON" "$ROOT/tests/train.py" train mnt/img --workers 2 --steps 2 >/dev/null ||
+		fail "warm the cache"
+	"$IOSTORM" -q -j out.json -- "$PYTHON" "$ROOT/tests/train.py" train mnt/img \
+		--workers 2 --width 6 --tally "$PWD/t.txt" 2>ios.txt ||
+		fail "iostorm exit $?: $(cat ios.txt)"
+	cat t.txt
+	check_stall out.json t.txt root
+	[ "$(finding out.json input_bound)" != HIGH ] || fail "input-bound: $(jqr out.json .verdict)"
+	[ "$(jqr out.json '[.findings[] | select(.severity == "HIGH")] | length')" = 0 ] ||
+		fail "a HIGH finding while the loop does not wait: $(jqr out.json .verdict)"
+}
+
+# num_workers=0: the training loop reads the files itself, so its data wait
+# is its own file I/O; next() also decodes, which iostorm counts as
+# computing. Compared with the loop's own clock around its file reads, and
+# at most its clock around next().
+test_stall_torch_no_workers() {
+	torch_fs 1000
+	capped_cgroup 300
+	drop_caches
+	train_at_gate --workers 0 --batch 16 --width 3
+	attach_and_release out.json
+	expect_eq "chosen as" "$(jqr out.json .stall.how)" root
+	expect_near "stall share vs own file I/O" "$(jqr out.json .stall.share)" \
+		"$(sed -n 's/.*io_share=\([0-9.]*\).*/\1/p' t.txt)" 0.05
+	expect_cmp "stall share <= own wait share + 0.05" "$(jqr out.json .stall.share)" '<=' \
+		"$(awk -v s="$(loop_share t.txt)" 'BEGIN { print s + 0.05 }')"
+	expect_eq "loader wakeups" "$(jqr out.json .stall.loader_wakeups)" 0
+	expect_cmp "own file I/O" "$(jqr out.json .stall.own_io_ns)" '>' 0
+}

@@ -1,0 +1,131 @@
+#!/usr/bin/python3
+"""A real PyTorch training loop for iostorm's tests: a small CNN on CPU over
+ImageFolder JPEGs decoded with PIL, fed by a DataLoader. It times its own wait
+for each batch (time.perf_counter around next()) and writes one line:
+
+  loop steps=N wait_ns=N wall_ns=N wait_share=F io_ns=N io_share=F
+
+io_ns is the time this process spent in open() + read() of images (so with
+--workers 0 the loop's own file I/O, apart from decoding).
+
+  train.py gen DIR --images N [--classes C] [--size PIXELS]
+  train.py train DIR [--workers W] [--batch B] [--width K] [--steps S]
+                     [--gate FIFO] [--ready FILE] [--tally FILE]
+
+--gate waits, after the DataLoader's workers exist, until FIFO is opened for
+writing (so a tracer can attach with -p first); --ready then names the pid.
+After the loop it stops its workers and exits at once, so little but the
+loop happens while it is traced.
+"""
+import argparse
+import io
+import os
+import random
+import sys
+import time
+
+
+def gen(args):
+    from PIL import Image
+    rnd = random.Random(1)
+    for i in range(args.images):
+        d = os.path.join(args.dir, "c%03d" % (i % args.classes))
+        os.makedirs(d, exist_ok=True)
+        px = bytes(rnd.getrandbits(8) for _ in range(args.size * args.size * 3))
+        img = Image.frombytes("RGB", (args.size, args.size), px)
+        img.save(os.path.join(d, "img%05d.jpg" % i), quality=90)
+
+
+IO_NS = [0]    # time in open() + read() of the images, in this process
+
+
+def load(path):
+    """ImageFolder's loader, with the file read timed apart from decoding."""
+    from PIL import Image
+    t0 = time.perf_counter_ns()
+    with open(path, "rb") as f:
+        data = f.read()
+    IO_NS[0] += time.perf_counter_ns() - t0
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def model_of(width):
+    import torch.nn as nn
+    return nn.Sequential(
+        nn.Conv2d(3, 8 * width, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Conv2d(8 * width, 16 * width, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Conv2d(16 * width, 16 * width, 3, padding=1), nn.ReLU(),
+        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(16 * width, 10))
+
+
+def train(args):
+    import torch
+    import torchvision.datasets as datasets
+    import torchvision.transforms as T
+
+    torch.set_num_threads(1)
+    torch.manual_seed(1)
+    data = datasets.ImageFolder(args.dir, T.Compose([T.Resize(64), T.ToTensor()]),
+                                loader=load)
+    loader = torch.utils.data.DataLoader(data, batch_size=args.batch, shuffle=True,
+                                         num_workers=args.workers)
+    model = model_of(args.width)
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    loss_fn = torch.nn.CrossEntropyLoss()
+    it = iter(loader)               # the workers start here
+    if args.gate:
+        if args.ready:
+            with open(args.ready + ".tmp", "w") as f:
+                f.write("%d\n" % os.getpid())
+            os.rename(args.ready + ".tmp", args.ready)
+        with open(args.gate) as f:
+            f.read(1)
+    steps = wait = 0
+    IO_NS[0] = 0
+    t_start = time.perf_counter()
+    while args.steps == 0 or steps < args.steps:
+        t0 = time.perf_counter()
+        try:
+            x, y = next(it)
+        except StopIteration:
+            break
+        wait += time.perf_counter() - t0
+        opt.zero_grad()
+        loss = loss_fn(model(x) , y % 10)
+        loss.backward()
+        opt.step()
+        steps += 1
+    wall = time.perf_counter() - t_start
+    del it                          # stop the workers now, not at exit
+    line = "loop steps=%d wait_ns=%d wall_ns=%d wait_share=%.4f io_ns=%d io_share=%.4f\n" % (
+        steps, wait * 1e9, wall * 1e9, wait / wall if wall else 0,
+        IO_NS[0], IO_NS[0] / 1e9 / wall if wall else 0)
+    if args.tally:
+        with open(args.tally, "w") as f:
+            f.write(line)
+    else:
+        sys.stdout.write(line)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("cmd", choices=["gen", "train"])
+    p.add_argument("dir")
+    p.add_argument("--images", type=int, default=600)
+    p.add_argument("--classes", type=int, default=10)
+    p.add_argument("--size", type=int, default=128)
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--batch", type=int, default=16)
+    p.add_argument("--width", type=int, default=1)
+    p.add_argument("--steps", type=int, default=0)
+    p.add_argument("--gate")
+    p.add_argument("--ready")
+    p.add_argument("--tally")
+    args = p.parse_args()
+    gen(args) if args.cmd == "gen" else train(args)
+    sys.stdout.flush()
+    os._exit(0)                     # no interpreter teardown after the loop
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Does the training loop wait for data? The consumer is the thread that
+ * takes what the loader produces (PyTorch: the main thread, fed by its
+ * DataLoader workers through pipes; tf.data: the thread woken by the
+ * prefetch queue; num_workers=0: the thread that reads the files itself).
+ * Its traced wall time is split, from sched_switch and who ended each of
+ * its sleeps (sched_waking), into:
+ *
+ *   data wait   its own file syscalls, sleeps ended by the loader side,
+ *               and I/O wait outside syscalls (faults on mapped data)
+ *   other wait  sleeps ended by anything else (timers, the GPU driver, its
+ *               own compute threads, locks) or by nobody seen
+ *   runnable    waiting for a CPU after a preemption
+ *   on CPU      outside its file syscalls
+ *
+ * The stall share is data wait over the time the loop was not runnable:
+ * a preemption hits waiting and computing alike, so this estimates what a
+ * profiler inside the loop measures (the wait for the next batch over the
+ * step time, preemptions included in both).
+ *
+ * The loader side: threads that read files, the threads of other target
+ * processes that read files (DataLoader workers and their feeder threads),
+ * and, transitively, threads that wake or are woken by the loader side
+ * (tf.data's decode and prefetch threads), not counting wakeups to or from
+ * the consumer, which never is on it.
+ */
+#ifndef MODEL_STALL_H
+#define MODEL_STALL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+#include "iostorm.h"
+
+struct trace;
+
+/* One (sleeper, waker) pair as the kernel counted it. */
+struct wake_rec {
+	__u32 wakee;
+	__u32 waker;		/* WAKER_OUTSIDE: not a target thread */
+	__u64 wakeups;
+	__u64 sleep_ns;
+};
+
+enum consumer_how {
+	CONSUMER_NONE = 0,	/* not found: why says so */
+	CONSUMER_GIVEN,		/* --consumer TID or COMM */
+	CONSUMER_ROOT,		/* the main thread of the traced process */
+	CONSUMER_FED,		/* the process main thread the loader woke most */
+};
+
+#define STALL_WAKERS	8	/* waker groups kept, most sleep ended first */
+
+struct stall_waker {
+	char name[COMM_LEN];	/* comm without a trailing number */
+	__u32 threads;
+	bool loader;		/* on the loader side */
+	__u64 wakeups;
+	__u64 sleep_ns;
+};
+
+struct stall {
+	enum consumer_how how;
+	char why[160];		/* how the consumer was chosen, or why none was */
+	__u32 tid;
+	__u32 tgid;
+	char comm[COMM_LEN];
+	__u64 wall_ns;		/* data wait + on CPU + runnable + other wait */
+	__u64 data_wait_ns;	/* own_io_ns + loader_wait_ns + I/O wait outside them */
+	__u64 own_io_ns;	/* its own file syscalls (read + metadata) */
+	__u64 loader_wait_ns;	/* asleep until the loader side woke it */
+	__u64 other_wait_ns;
+	__u64 runnable_ns;
+	__u64 on_cpu_ns;
+	__u64 loader_wakeups;
+	struct stall_waker wakers[STALL_WAKERS];
+	int nr_wakers;
+	int loader_threads;	/* threads on the loader side */
+};
+
+/* How the consumer is chosen: by the user, or from the traced process. */
+struct stall_opts {
+	__u32 consumer_tid;	/* --consumer TID; 0: not given */
+	const char *consumer_comm;	/* --consumer COMM; NULL: not given */
+	__u32 root_tgid;	/* the process traced (-p's first, the command); 0: none */
+	double min_cpu_share;	/* a consumer computes this share of its time at least */
+	double min_wakeups;	/* and the loader woke it, or it read files, this often */
+};
+
+/* Find the consumer of t and split its time into s. 0 or -ENOMEM. */
+int stall__measure(struct stall *s, const struct trace *t, const struct stall_opts *o);
+/* data_wait_ns / (wall_ns - runnable_ns); -1 when no consumer was found. */
+double stall__share(const struct stall *s);
+const char *stall__how_name(enum consumer_how how);
+
+#endif /* MODEL_STALL_H */

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The training loop's wait for data, in both reports: which thread is the
+ * consumer and how it was chosen, its time split, and who woke it.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "lib/json.h"
+#include "lib/units.h"
+#include "report/report_int.h"
+
+/* ---- text ---- */
+
+void report_stall__text(FILE *out, const struct trace *t)
+{
+	const struct stall *s = &t->stall;
+	char wall[16], a[16], b[16], c[16], d[16], e[16], f[16];
+	double w = s->wall_ns ? s->wall_ns : 1;
+
+	if (s->how == CONSUMER_NONE) {
+		if (s->why[0])		/* empty: not measured at all */
+			fprintf(out, "training loop: %s\n", s->why);
+		return;
+	}
+	fprintf(out, "training loop: ");
+	emit__safe(out, s->comm);
+	fprintf(out, " (tid %u, %s) waits for data %s of its %s (own file I/O %s, "
+		"woken by the loader %s); on CPU %s, other waits %s, runnable %s\n",
+		s->tid, s->why, units__pct(a, sizeof(a), s->data_wait_ns / w),
+		units__ns(wall, sizeof(wall), s->wall_ns),
+		units__pct(b, sizeof(b), s->own_io_ns / w),
+		units__pct(c, sizeof(c), s->loader_wait_ns / w),
+		units__pct(d, sizeof(d), s->on_cpu_ns / w),
+		units__pct(e, sizeof(e), s->other_wait_ns / w),
+		units__pct(f, sizeof(f), s->runnable_ns / w));
+}
+
+/* ---- JSON ---- */
+
+static void write_wakers(struct json *j, const struct stall *s)
+{
+	json__key(j, "wakers");
+	json__begin_array(j);
+	for (int i = 0; i < s->nr_wakers; i++) {
+		const struct stall_waker *w = &s->wakers[i];
+
+		json__begin_object(j);
+		json__kv_string(j, "name", w->name);
+		json__kv_u64(j, "threads", w->threads);
+		json__key(j, "loader");
+		json__bool(j, w->loader);
+		json__kv_u64(j, "wakeups", w->wakeups);
+		json__kv_u64(j, "sleep_ns", w->sleep_ns);
+		json__end_object(j);
+	}
+	json__end_array(j);
+}
+
+void report_stall__json(struct json *j, const struct trace *t)
+{
+	const struct stall *s = &t->stall;
+	double share = stall__share(s);
+
+	json__key(j, "stall");
+	json__begin_object(j);
+	json__key(j, "found");
+	json__bool(j, s->how != CONSUMER_NONE);
+	json__kv_string(j, "how", stall__how_name(s->how));
+	json__kv_string(j, "why", s->why);
+	json__key(j, "consumer");
+	if (s->how == CONSUMER_NONE) {
+		json__null(j);
+	} else {
+		json__begin_object(j);
+		json__kv_u64(j, "tid", s->tid);
+		json__kv_u64(j, "pid", s->tgid);
+		json__key(j, "comm");
+		json__stringn(j, s->comm, strnlen(s->comm, COMM_LEN));
+		json__end_object(j);
+	}
+	json__kv_u64(j, "wall_ns", s->wall_ns);
+	json__kv_u64(j, "on_cpu_ns", s->on_cpu_ns);
+	json__kv_u64(j, "data_wait_ns", s->data_wait_ns);
+	json__kv_u64(j, "own_io_ns", s->own_io_ns);
+	json__kv_u64(j, "loader_wait_ns", s->loader_wait_ns);
+	json__kv_u64(j, "other_wait_ns", s->other_wait_ns);
+	json__kv_u64(j, "runnable_ns", s->runnable_ns);
+	json__kv_u64(j, "loader_wakeups", s->loader_wakeups);
+	json__kv_u64(j, "loader_threads", s->loader_threads);
+	json__key(j, "share");
+	if (share >= 0)
+		json__double(j, share);
+	else
+		json__null(j);
+	write_wakers(j, s);
+	json__end_object(j);
+}
