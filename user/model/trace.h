@@ -14,6 +14,7 @@
 #include "iostorm.h"
 #include "model/block.h"
 #include "model/store.h"
+#include "model/timeline.h"
 
 enum stop_reason {
 	STOP_DURATION = 0,
@@ -32,6 +33,7 @@ struct trace {
 	struct hist hists[H__MAX];	/* enum hist_id */
 	struct store store;
 	struct block block;		/* block layer, diskstats included */
+	struct timeline timeline;	/* the run, one point per drain interval */
 	__u64 mem_bytes;		/* the machine's MemTotal; 0 when unknown */
 	__u32 page_size;		/* bytes of a page-cache page */
 	int exit_status;		/* of a launched command, else -1 */

@@ -43,6 +43,7 @@ static int write_report(FILE *out, const struct trace *t, const struct findings 
 	if (err)
 		return err;
 	report_lost__json(&j, t);
+	report_timeline__json(&j, &t->timeline);
 	json__end_object(&j);
 	return json__end(&j);
 }

@@ -140,7 +140,11 @@ static int start_window(struct session *s)
 	err = block__start(&s->trace->block, now);
 	if (err)
 		pr_err("cannot read '%s': %s", DISKSTATS_PATH, strerror(-err));
-	err = 0;
+	err = timeline__init(&s->trace->timeline, now, (__u64)(o->drain * 1e9));
+	if (err) {
+		pr_err("out of memory");
+		return err;
+	}
 	if (o->interval > 0)
 		err = collector__refresh(s->c, s->trace, REFRESH_FILES | REFRESH_GLOBALS, now);
 	/* Interval lines must not break a JSON report written to stdout. */
@@ -210,26 +214,27 @@ static int stop_reason(struct session *s, __u64 now, __u64 start)
 }
 
 /*
- * One tick: when a drain, an interval line or the metrics are due, refresh
- * the trace once, then let each read it; else drain early if a storm fills
- * the files map (metrics stay on schedule).
+ * One tick: when a drain or an interval line is due, refresh the trace
+ * once (the globals too: the timeline takes a point at every drain), then
+ * let each read it; else drain early if a storm fills the files map
+ * (metrics stay on schedule).
  */
 static int tick(struct session *s, __u64 now, __u64 start, __u64 *next_drain)
 {
 	bool line = interval__due(&s->iv, now);
-	unsigned int what = REFRESH_FILES;
+	unsigned int what = REFRESH_FILES | REFRESH_GLOBALS;
 	int err;
 
 	if (now < *next_drain && !line)
 		return collector__filling(s->c) ?
 		       collector__refresh(s->c, s->trace, REFRESH_FILES, now) : 0;
-	if (line || s->prom)
-		what |= REFRESH_GLOBALS;
 	if (s->prom)
 		what |= REFRESH_BLOCK_HISTS;
 	err = collector__refresh(s->c, s->trace, what, now);
 	if (!err && line)
 		err = interval__tick(&s->iv, s->trace, now);
+	if (!err)
+		err = timeline__take(&s->trace->timeline, s->trace, now);
 	if (err)
 		return err;
 	s->trace->duration_s = (now - start) / 1e9;
@@ -274,6 +279,14 @@ static int finish_tracing(struct session *s)
 	err = collector__finish(s->c, s->trace, end);
 	if (err) {
 		pr_err("cannot read the BPF maps: %s", strerror(-err));
+		return err;
+	}
+	/* The last point: the timeline then sums to the trace's totals. */
+	err = timeline__take(&s->trace->timeline, s->trace, end);
+	if (!err)
+		err = timeline__finish(&s->trace->timeline);
+	if (err) {
+		pr_err("out of memory");
 		return err;
 	}
 	if (store__join_aliases(&s->trace->store) < 0) {
@@ -369,6 +382,7 @@ static void session__close(struct session *s)
 	if (s->trace) {
 		block__free(&s->trace->block);
 		store__free(&s->trace->store);
+		timeline__free(&s->trace->timeline);
 	}
 	free(s->trace);
 	free(s->findings);
