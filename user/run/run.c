@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include "collect/collect.h"
 #include "findings/findings.h"
+#include "html/html.h"
 #include "lib/log.h"
 #include "model/diskstats.h"
 #include "model/trace.h"
@@ -334,6 +335,32 @@ static void output_failed(int *err, const char *path, int e)
 		*err = e;
 }
 
+/*
+ * The page is drawn from the JSON report, as `iostorm html` draws it, so
+ * both write the same bytes: the JSON goes to an unnamed temporary file
+ * (a million-file report is hundreds of MB), then is read back.
+ */
+static int write_html(const char *path, const struct trace *t, const struct findings *f,
+		      int top)
+{
+	FILE *tmp = tmpfile();
+	json_t *root = NULL;
+	int err;
+
+	if (!tmp)
+		return -errno;
+	err = report__print_json(tmp, t, f);
+	if (!err && (fflush(tmp) || fseek(tmp, 0, SEEK_SET)))
+		err = -errno;
+	if (!err && html__load(tmp, "the JSON report", &root))
+		err = -EINVAL;
+	if (!err)
+		err = html__write(path, root, top);
+	json_decref(root);
+	fclose(tmp);
+	return err;
+}
+
 /* Judge the trace once, then every output; 0 or the first -errno. */
 static int session__report(struct session *s)
 {
@@ -358,6 +385,11 @@ static int session__report(struct session *s)
 		e = report__write_json(o->json, s->trace, f);
 		if (e)
 			output_failed(&err, o->json, e);
+	}
+	if (o->html) {
+		e = write_html(o->html, s->trace, f, o->top);
+		if (e)
+			output_failed(&err, o->html, e);
 	}
 	if (o->prom_file && f) {
 		e = prom__write_file(o->prom_file, s->trace, f, o->job);
