@@ -11,7 +11,7 @@
 #include "html/html_int.h"
 
 #define ROWS		64
-#define BARS_H		200
+#define BARS_H		170
 #define DECADES		10
 
 /* Add the buckets of a HIST object into log2 rows of its lower bound. */
@@ -136,7 +136,7 @@ void html_hists__section(struct page *p)
 	const json_t *sizes = jget(p->root, "sizes.read");
 	double rows[ROWS];
 
-	fputs("<section id=\"latency\"><h2>Latency</h2>\n<div class=\"grid2\">\n", p->out);
+	fputs("<section id=\"latency\"><h2>Latency</h2>\n<div>\n", p->out);
 	memset(rows, 0, sizeof(rows));
 	rows_add(read, rows);
 	latency(p, "hist-read", "read() latency", read, rows);
@@ -147,7 +147,7 @@ void html_hists__section(struct page *p)
 	block_hist(p, "hist-block-queue", "block reads, in the queue", "queue");
 	block_hist(p, "hist-block-device", "block reads, in the device", "device");
 	fputs("</div></section>\n<section id=\"sizes\"><h2>Access sizes</h2>\n"
-	      "<div class=\"grid2\">\n", p->out);
+	      "<div>\n", p->out);
 	memset(rows, 0, sizeof(rows));
 	rows_add(sizes, rows);
 	log2_bars(p, "sizes-log2", "read() sizes in log2 buckets", rows, true);

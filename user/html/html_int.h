@@ -79,7 +79,9 @@ double chart__x(const struct chart *c, double x);
 double chart__y(const struct chart *c, double y);
 /* A legend entry for the next series, colour class "s<n>". */
 void chart__legend(struct chart *c, const char *name);
-/* The upper bound an axis of max v ends at: 1, 2 or 5 times a power of ten. */
+/* The tick step of an axis up to v: 1, 2 or 5 times a power of ten, ~5 ticks. */
+double chart__step(double v);
+/* Where an axis up to v ends: the first tick at or above v. */
 double chart__nice(double v);
 /* Open and close the SVG of a figure without axes (heat map, bars). */
 void svg__open(FILE *out, const char *id, const char *title, int h);

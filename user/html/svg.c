@@ -9,7 +9,8 @@
 
 #define TICKS	5	/* about this many ticks per axis */
 
-double chart__nice(double v)
+/* 1, 2 or 5 times a power of ten, at least v. */
+static double nice125(double v)
 {
 	double p, f;
 
@@ -19,6 +20,18 @@ double chart__nice(double v)
 	f = v / p;
 	f = f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10;
 	return f * p;
+}
+
+double chart__step(double v)
+{
+	return nice125(v / TICKS);
+}
+
+double chart__nice(double v)
+{
+	double step = chart__step(v);
+
+	return (v > 0 && isfinite(v) ? ceil(v / step - 1e-9) : 1) * step;
 }
 
 double chart__x(const struct chart *c, double x)
@@ -65,20 +78,22 @@ static void tick_label(char *buf, size_t len, double v, double step)
 
 static void axes(struct chart *c, const char *xlabel, const char *ylabel)
 {
-	double xs = c->x_max / TICKS, ys = c->y_max / TICKS;
+	double xs = chart__step(c->x_max), ys = chart__step(c->y_max);
 	double bottom = chart__y(c, 0), right = chart__x(c, c->x_max);
 	char label[32];
 
 	fprintf(c->out, "<g class=\"grid\">");
-	for (int i = 0; i <= TICKS; i++) {
-		double y = chart__y(c, i * ys), x = chart__x(c, i * xs);
+	for (int i = 0; i * ys <= c->y_max * (1 + 1e-9); i++) {
+		double y = chart__y(c, i * ys);
 
 		fprintf(c->out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
 			SVG_LEFT, y, right, y);
 		tick_label(label, sizeof(label), i * ys, ys);
 		svg__text(c->out, SVG_LEFT - 4, y + 4, "end", "tick", label);
-		if (!xlabel)
-			continue;
+	}
+	for (int i = 0; xlabel && i * xs <= c->x_max * (1 + 1e-9); i++) {
+		double x = chart__x(c, i * xs);
+
 		fprintf(c->out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
 			x, bottom, x, bottom + 4);
 		tick_label(label, sizeof(label), i * xs, xs);

@@ -6,7 +6,7 @@
 #include <math.h>
 #include "html/html_int.h"
 
-#define CHART_H		190
+#define CHART_H		170
 #define HEAT_H		300
 #define MIB		1048576.0
 
@@ -179,12 +179,12 @@ static void heat_map(struct page *p, const json_t *tl, const json_t *pts, double
 	/* The axes over the cells, the time axis as the charts above. */
 	c.y_max = chart__nice(1);
 	heat_labels(p->out, top, row_h, r0, r1, from);
-	for (int t = 0; t <= 5; t++) {
+	for (int t = 0; t * chart__step(c.x_max) <= c.x_max * (1 + 1e-9); t++) {
 		char label[32];
-		double x = chart__x(&c, c.x_max * t / 5);
+		double v = t * chart__step(c.x_max);
 
-		snprintf(label, sizeof(label), "%g", c.x_max * t / 5);
-		svg__text(p->out, x, bottom + 16, "middle", "tick", label);
+		snprintf(label, sizeof(label), "%g", v);
+		svg__text(p->out, chart__x(&c, v), bottom + 16, "middle", "tick", label);
 	}
 	fprintf(p->out, "<line class=\"axis\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>",
 		SVG_LEFT, bottom, SVG_W - SVG_RIGHT, bottom);
