@@ -85,6 +85,8 @@ int html__render(FILE *out, const json_t *root, int top)
 {
 	struct page p = { .out = out, .root = root, .top = top > 0 ? top : HTML_TOP_DEFAULT };
 
+	/* A write that fails (ENOSPC) leaves its errno; nothing here sets errno else. */
+	errno = 0;
 	head(&p);
 	header(&p);
 	fputs("<main>\n", out);
@@ -95,5 +97,7 @@ int html__render(FILE *out, const json_t *root, int top)
 	fputs("</main>\n<footer class=\"note\"><p>Drawn by iostorm from a report of schema "
 	      HTML_SCHEMA "; percentiles are bucket upper bounds (within 6.25%); see "
 	      "docs/json.md for every figure.</p></footer>\n</body>\n</html>\n", out);
-	return ferror(out) ? -EIO : 0;
+	if (fflush(out))
+		return -errno;
+	return ferror(out) ? (errno ? -errno : -EIO) : 0;
 }
