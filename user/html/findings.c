@@ -69,7 +69,8 @@ void html_findings__section(struct page *p)
 	fputs("</p></section>\n<section id=\"findings\"><h2>Findings</h2>\n", p->out);
 	if (!json_array_size(all))
 		fputs("<p>None.</p>\n", p->out);
-	json_array_foreach(all, i, f)
+	json_array_foreach(all, i, f) {
 		finding(p->out, f);
+	}
 	fputs("</section>\n", p->out);
 }

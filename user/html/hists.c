@@ -98,8 +98,9 @@ static void block_hist(struct page *p, const char *id, const char *title, const 
 	const json_t *sum;
 
 	snprintf(path, sizeof(path), "ops.read.target.latency.%s", key);
-	json_array_foreach(jget(p->root, "block.devices"), i, d)
+	json_array_foreach(jget(p->root, "block.devices"), i, d) {
 		rows_add(jget(d, path), rows);
+	}
 	snprintf(path, sizeof(path), "block_%s", key);
 	sum = jget(lt, path);
 	snprintf(full, sizeof(full), "%s: %llu requests, p50 %s, p99 %s, mean %s", title,

@@ -28,13 +28,14 @@ static double series_max(const json_t *pts, const struct series *s, int n)
 	size_t i;
 	const json_t *pt;
 
-	json_array_foreach(pts, i, pt)
+	json_array_foreach(pts, i, pt) {
 		for (int k = 0; k < n; k++) {
 			double v = jnum(pt, s[k].key) * s[k].scale;
 
 			if (v > max)
 				max = v;
 		}
+	}
 	return max;
 }
 
@@ -132,7 +133,7 @@ static void heat_rows(const json_t *pts, int *r0, int *r1, double *max)
 	*r0 = 1000;
 	*r1 = -1;
 	*max = 0;
-	json_array_foreach(pts, i, pt)
+	json_array_foreach(pts, i, pt) {
 		json_array_foreach(json_object_get(pt, "read_lat_log2"), k, v) {
 			double n = json_number_value(v);
 
@@ -142,6 +143,7 @@ static void heat_rows(const json_t *pts, int *r0, int *r1, double *max)
 			*r1 = (int)k > *r1 ? (int)k : *r1;
 			*max = n > *max ? n : *max;
 		}
+	}
 	if (*r1 < 0)
 		*r0 = *r1 = 0;
 	while (*r1 - *r0 < 7)
