@@ -2,7 +2,7 @@
 # iostorm: build, test, check, install, demo. `make V=1` shows the commands.
 #
 # Two halves, as bpftool's bootstrap build: libiostorm-core.a (user/model,
-# findings, report, prom, diff, lib) is compiled without the skeleton on its
+# findings, report, prom, diff, html, lib) is compiled without the skeleton on its
 # include path and needs only a C compiler, jansson and libmicrohttpd, so
 # `make unit` runs anywhere; iostorm adds user/collect and user/run, the BPF
 # object (clang, bpftool) and libbpf. `make layers` checks which folder may
@@ -32,7 +32,7 @@ CLANG_BPF_SYS_INCLUDES = $(shell $(CLANG) -v -E - </dev/null 2>&1 \
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/bpf/%.bpf.o,$(BPF_SRCS))
-CORE_DIRS := model findings report prom diff lib
+CORE_DIRS := model findings report prom diff html lib
 CORE_SRCS := $(foreach d,$(CORE_DIRS),$(wildcard user/$(d)/*.c))
 CORE_OBJS := $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(CORE_SRCS))
 TRACE_SRCS := $(wildcard user/collect/*.c user/run/*.c) user/main.c

@@ -11,14 +11,15 @@ USER_DIR=${1:-user}
 
 # folder -> the folders it may include (besides itself)
 declare -A MAY=(
-	[main]="run diff lib"
-	[run]="collect report prom findings model lib"
+	[main]="run diff html lib"
+	[run]="collect report prom html findings model lib"
 	[report]="findings model lib"
 	[prom]="findings model lib"
 	[findings]="model lib"
 	[collect]="model lib"
 	[model]="lib"
 	[diff]="lib"
+	[html]="lib"
 	[lib]=""
 )
 # Folders whose every header is public; elsewhere only <folder>/<folder>.h.

@@ -6,9 +6,11 @@ set -eu
 # prometheus (the server and promtool) is for tests/e2e/test_prom.sh only; on a
 # systemd host its package starts a service on :9090, which the tests avoid.
 # valgrind runs the unit tests (uninitialised reads, invalid accesses, leaks);
-# btrfs-progs makes the btrfs file system of one test.
+# btrfs-progs makes the btrfs file system of one test; chromium (headless)
+# and python3-html5lib check the HTML report in tests/e2e/test_html.sh.
 PKGS="make gcc clang llvm pkg-config libbpf-dev libelf-dev zlib1g-dev bpftool
-libjansson-dev jq util-linux libmicrohttpd-dev prometheus valgrind btrfs-progs"
+libjansson-dev jq util-linux libmicrohttpd-dev prometheus valgrind btrfs-progs
+chromium python3-html5lib"
 
 missing=""
 for p in $PKGS; do

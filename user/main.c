@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "diff/diff.h"
+#include "html/html.h"
 #include "lib/log.h"
 #include "run/run.h"
 
@@ -18,6 +19,7 @@ static const struct command {
 	int exit_write;			/* its status when stdout fails */
 } commands[] = {
 	{ "diff", diff__main, DIFF_EXIT_WRITE },
+	{ "html", html__main, HTML_EXIT_WRITE },
 	{ NULL, run__main, 1 },		/* `iostorm [options] TARGET` */
 };
 

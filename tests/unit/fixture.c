@@ -613,6 +613,95 @@ static void fill_run(struct trace *t)
 	t->maps_bytes = 63308688;
 }
 
+/* ---- the timeline: a cold first third, then a warm cache ---- */
+
+#define COLD_SECS	20
+
+/* Share i of total over TRACE_SECS points weighted cold : warm; sums to total. */
+static __u64 share(__u64 total, int i, unsigned int cold, unsigned int warm)
+{
+	unsigned __int128 all = (unsigned __int128)cold * COLD_SECS +
+				(unsigned __int128)warm * (TRACE_SECS - COLD_SECS);
+	unsigned __int128 upto = 0, before;
+
+	for (int k = 0; k <= i; k++) {
+		before = upto;
+		upto += k < COLD_SECS ? cold : warm;
+	}
+	return (__u64)(total * upto / all - total * before / all);
+}
+
+/* Totals of the loader threads, by the findings' 1% rule over the run. */
+static void loader_totals(const struct store *s, __u64 time[4])
+{
+	__u64 ops = 0;
+
+	memset(time, 0, 4 * sizeof(*time));
+	for (size_t i = 0; i < s->nr_threads; i++)
+		ops += s->threads[i].opens + s->threads[i].reads;
+	for (size_t i = 0; i < s->nr_threads; i++) {
+		const struct thread_rec *th = &s->threads[i];
+		__u64 own = th->opens + th->reads;
+
+		if (!own || own * 100 < ops)
+			continue;
+		time[0] += th->cpu_ns;
+		time[1] += th->io_wait_ns;
+		time[2] += th->runq_ns;
+		time[3] += th->sleep_ns;
+	}
+}
+
+/* Slow reads (64 us and more) mostly while the cache is cold. */
+static void timeline_lat(const struct trace *t, struct tl_point *p, int i)
+{
+	const struct hist *h = &t->hists[H_READ_LAT];
+
+	for (__u32 k = 0; k < HIST_SLOTS; k++) {
+		bool slow = hist__lower(k) >= 64 * US;
+		__u64 n = share(h->slots[k], i, slow ? 10 : 1, slow ? 1 : 2);
+
+		if (n)
+			tl_point__add_lat(p, hist__lower(k), n);
+	}
+}
+
+static int fill_timeline(struct trace *t)
+{
+	const __u64 *c = t->counters;
+	struct blk_stats rd;
+	__u64 loader[4];
+	int err = timeline__init(&t->timeline, T0, SEC);
+
+	block__sum(&t->block, BLK_READ, WHO_BIT(WHO_TARGET), &rd);
+	loader_totals(&t->store, loader);
+	for (int i = 0; i < TRACE_SECS && !err; i++) {
+		struct tl_point p = { .t_ns = i * SEC, .dur_ns = SEC, .intervals = 1 };
+		bool cold = i < COLD_SECS;
+
+		p.n[TL_FILES] = share(t->store.reg_opens, i, 1, 2);
+		p.n[TL_OPENS] = share(c[C_OPENS], i, 1, 2);
+		p.n[TL_READS] = share(c[C_READS], i, 1, 2);
+		p.n[TL_READ_BYTES] = share(c[C_READ_BYTES], i, 1, 2);
+		p.n[TL_READ_NS] = share(c[C_READ_NS], i, 5, 1);
+		p.n[TL_CACHE_PAGES] = share(c[C_CACHE_PAGES], i, 10, 1);
+		p.n[TL_BLK_READS] = share(rd.reqs, i, 10, 1);
+		p.n[TL_BLK_READ_NS] = share(rd.total_ns, i, 20, 1);
+		p.n[TL_BUSY_NS] = cold ? 900 * MS + i * MS : 40 * MS;
+		p.n[TL_CPU_NS] = share(loader[0], i, 1, 3);
+		p.n[TL_IO_WAIT_NS] = share(loader[1], i, 10, 1);
+		p.n[TL_RUNQ_NS] = share(loader[2], i, 1, 1);
+		p.n[TL_SLEEP_NS] = share(loader[3], i, 1, 1);
+		timeline_lat(t, &p, i);
+		err = timeline__add(&t->timeline, &p);
+	}
+	if (!err)
+		err = timeline__finish(&t->timeline);
+	if (!err)
+		t->timeline.last_ns = T0 + TRACE_SECS * SEC;
+	return err;
+}
+
 int fixture__trace(struct trace *t)
 {
 	int err;
@@ -630,7 +719,7 @@ int fixture__trace(struct trace *t)
 	}
 	fill_counters(t);
 	fill_meta_hists(t);
-	err = fill_stall(t);
+	err = fill_stall(t) ?: fill_timeline(t);
 	if (err)
 		fixture__free(t);
 	return err;
@@ -638,6 +727,7 @@ int fixture__trace(struct trace *t)
 
 void fixture__free(struct trace *t)
 {
+	timeline__free(&t->timeline);
 	block__free(&t->block);
 	store__free(&t->store);
 	free(t->wakes);

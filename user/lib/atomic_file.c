@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "lib/atomic_file.h"
 
@@ -66,4 +68,47 @@ out_unlink_tmp:
 out_free_tmp:
 	free(tmp);
 	return err;
+}
+
+/* Write and flush to an open stream that is not ours to close. */
+static int write_stream(FILE *f, atomic_fill_fn fill, const void *arg)
+{
+	int err = fill(f, arg);
+
+	if (!err && fflush(f))
+		err = -errno;
+	if (!err && ferror(f))
+		err = -EIO;
+	return err;
+}
+
+/* A device or FIFO: cannot be replaced by rename, so write it in place. */
+static int write_in_place(const char *path, atomic_fill_fn fill, const void *arg)
+{
+	FILE *f;
+	int fd, err;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		return -ENOMEM;
+	}
+	err = write_stream(f, fill, arg);
+	if (fclose(f) && !err)
+		err = -errno;
+	return err;
+}
+
+int atomic_file__output(const char *path, atomic_fill_fn fill, const void *arg)
+{
+	struct stat st;
+
+	if (!strcmp(path, "-"))
+		return write_stream(stdout, fill, arg);
+	if (!stat(path, &st) && !S_ISREG(st.st_mode))
+		return write_in_place(path, fill, arg);
+	return atomic_file__write(path, true, fill, arg);
 }

@@ -16,5 +16,11 @@ typedef int (*atomic_fill_fn)(FILE *f, const void *arg);
  */
 int atomic_file__write(const char *path, bool sync, atomic_fill_fn fill,
 		       const void *arg);
+/*
+ * A report to path, as every report is written: "-" to stdout (flushed,
+ * not closed); a device or FIFO, which rename cannot replace, in place;
+ * anything else by atomic_file__write() with sync. 0 or the first -errno.
+ */
+int atomic_file__output(const char *path, atomic_fill_fn fill, const void *arg);
 
 #endif /* ATOMIC_FILE_H */

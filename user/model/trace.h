@@ -15,6 +15,7 @@
 #include "model/block.h"
 #include "model/stall.h"
 #include "model/store.h"
+#include "model/timeline.h"
 
 enum stop_reason {
 	STOP_DURATION = 0,
@@ -36,6 +37,7 @@ struct trace {
 	struct wake_rec *wakes;		/* who ended whose sleeps (cumulative) */
 	size_t nr_wakes;
 	struct stall stall;		/* the training loop's wait for data */
+	struct timeline timeline;	/* the run, one point per drain interval */
 	__u64 mem_bytes;		/* the machine's MemTotal; 0 when unknown */
 	__u32 page_size;		/* bytes of a page-cache page */
 	int exit_status;		/* of a launched command, else -1 */

@@ -4,12 +4,8 @@
  * always written, so consumers need no presence checks.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include "lib/atomic_file.h"
 #include "lib/json.h"
 #include "report/report_int.h"
@@ -44,6 +40,7 @@ static int write_report(FILE *out, const struct trace *t, const struct findings 
 	if (err)
 		return err;
 	report_lost__json(&j, t);
+	report_timeline__json(&j, &t->timeline);
 	json__end_object(&j);
 	return json__end(&j);
 }
@@ -60,46 +57,14 @@ static int fill_report(FILE *out, const void *arg)
 	return write_report(out, a->t, a->f);
 }
 
-/* Write and flush to an open stream that is not ours to close. */
-static int write_stream(FILE *f, const struct report_args *a)
+int report__print_json(FILE *out, const struct trace *t, const struct findings *f)
 {
-	int err = fill_report(f, a);
-
-	if (!err && fflush(f))
-		err = -errno;
-	if (!err && ferror(f))
-		err = -EIO;
-	return err;
-}
-
-/* A device or FIFO: cannot be replaced by rename, so write it in place. */
-static int write_in_place(const char *path, const struct report_args *a)
-{
-	FILE *f;
-	int fd, err;
-
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	f = fdopen(fd, "w");
-	if (!f) {
-		close(fd);
-		return -ENOMEM;
-	}
-	err = write_stream(f, a);
-	if (fclose(f) && !err)
-		err = -errno;
-	return err;
+	return write_report(out, t, f);
 }
 
 int report__write_json(const char *path, const struct trace *t, const struct findings *f)
 {
 	struct report_args a = { t, f };
-	struct stat st;
 
-	if (!strcmp(path, "-"))
-		return write_stream(stdout, &a);
-	if (!stat(path, &st) && !S_ISREG(st.st_mode))
-		return write_in_place(path, &a);
-	return atomic_file__write(path, true, fill_report, &a);
+	return atomic_file__output(path, fill_report, &a);
 }

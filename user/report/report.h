@@ -35,6 +35,8 @@ int report__print_text(FILE *out, const struct trace *t, const struct findings *
  * returns -errno (-ENOSPC, -EFBIG, -EACCES...); the caller says what failed.
  */
 int report__write_json(const char *path, const struct trace *t, const struct findings *f);
+/* The same document to a stream (not closed); 0 or the first -errno. */
+int report__print_json(FILE *out, const struct trace *t, const struct findings *f);
 
 /*
  * -i SECONDS: one iostat-like line per interval, for the target, from the

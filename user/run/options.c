@@ -19,6 +19,7 @@ static const char usage[] =
 "       iostorm [options] -- COMMAND [ARGS...]\n"
 "       iostorm [options] -a | --cgroup PATH\n"
 "       iostorm diff [options] BASE.json NEW.json   (see 'iostorm diff --help')\n"
+"       iostorm html [options] REPORT.json          (see 'iostorm html --help')\n"
 "\n"
 "Trace a training job's file and storage I/O from kernel tracepoints and\n"
 "report, on exit, whether its training loop waits for data and how much,\n"
@@ -43,6 +44,10 @@ static const char usage[] =
 "  -j, --json FILE         also write the report as JSON to FILE ('-' for\n"
 "                          stdout); written to a temporary file and renamed,\n"
 "                          so FILE is complete or untouched\n"
+"      --html FILE         also write the HTML report to FILE ('-' for stdout):\n"
+"                          one self-contained page (charts over time, heat\n"
+"                          map, histograms, findings) to open in a browser;\n"
+"                          the same as 'iostorm html' of the JSON report\n"
 "  -i, --interval SECONDS  while tracing, print a line every SECONDS for the\n"
 "                          target: files/s (opens of regular files), opens/s,\n"
 "                          reads/s, MiB/s, read() p50 and p99 (ms), block\n"
@@ -84,7 +89,8 @@ static const char usage[] =
 "\n"
 "Examples:\n"
 "  iostorm -p $(pgrep -f train.py) -d 60       one minute of a running job\n"
-"  iostorm --json run.json -- python train.py  a whole run, report as JSON\n";
+"  iostorm --json run.json -- python train.py  a whole run, report as JSON\n"
+"  iostorm --html run.html -d 600 -p PID       ten minutes, as a page to open\n";
 
 static const struct option long_opts[] = {
 	{ "pid", required_argument, NULL, 'p' },
@@ -93,6 +99,7 @@ static const struct option long_opts[] = {
 	{ "duration", required_argument, NULL, 'd' },
 	{ "interval", required_argument, NULL, 'i' },
 	{ "json", required_argument, NULL, 'j' },
+	{ "html", required_argument, NULL, 'W' },
 	{ "top", required_argument, NULL, 'T' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -207,6 +214,9 @@ static int parse_one(struct options *o, int c, const char *arg)
 		}
 		o->consumer_comm = arg;
 		return 0;
+	case 'W':
+		o->html = arg;
+		return 0;
 	case 'T':
 		err = parse_uint("-T", arg, 0, 1000000, &v);
 		o->top = v;
@@ -292,8 +302,8 @@ int options__parse(struct options *o, int argc, char **argv)
 	}
 	if (optind < argc)
 		o->cmd = &argv[optind];
-	if (o->quiet && !o->json && !o->listen && !o->prom_file) {
-		pr_err("-q without --json, --listen or --prom-file would print nothing");
+	if (o->quiet && !o->json && !o->html && !o->listen && !o->prom_file) {
+		pr_err("-q without --json, --html, --listen or --prom-file would print nothing");
 		return -EINVAL;
 	}
 	return check_scope(o);

@@ -27,6 +27,7 @@ struct options {
 	double interval;	/* -i, seconds between interval lines; 0 = none */
 	double drain;		/* seconds between drains of the kernel maps */
 	const char *json;	/* --json FILE, "-" for stdout */
+	const char *html;	/* --html FILE, "-" for stdout */
 	int top;		/* -T rows of the file, directory, thread tables */
 	unsigned int map_files;	/* --map-files: per-interval kernel file entries */
 	bool quiet;		/* -q: no text report (with --json -) */

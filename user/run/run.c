@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include "collect/collect.h"
 #include "findings/findings.h"
+#include "html/html.h"
 #include "lib/log.h"
 #include "model/diskstats.h"
 #include "model/trace.h"
@@ -155,7 +156,11 @@ static int start_window(struct session *s)
 	err = block__start(&s->trace->block, now);
 	if (err)
 		pr_err("cannot read '%s': %s", DISKSTATS_PATH, strerror(-err));
-	err = 0;
+	err = timeline__init(&s->trace->timeline, now, (__u64)(o->drain * 1e9));
+	if (err) {
+		pr_err("out of memory");
+		return err;
+	}
 	if (o->interval > 0)
 		err = collector__refresh(s->c, s->trace, REFRESH_FILES | REFRESH_GLOBALS, now);
 	if (!err && o->interval > 0)
@@ -227,21 +232,20 @@ static int stop_reason(struct session *s, __u64 now, __u64 start)
 }
 
 /*
- * One tick: when a drain, an interval line or the metrics are due, refresh
- * the trace once, then let each read it; else drain early if a storm fills
- * the files map (metrics stay on schedule).
+ * One tick: when a drain or an interval line is due, refresh the trace
+ * once (the globals too: the timeline takes a point at every drain), then
+ * let each read it; else drain early if a storm fills the files map
+ * (metrics stay on schedule).
  */
 static int tick(struct session *s, __u64 now, __u64 start, __u64 *next_drain)
 {
 	bool line = interval__due(&s->iv, now);
-	unsigned int what = REFRESH_FILES;
+	unsigned int what = REFRESH_FILES | REFRESH_GLOBALS;
 	int err;
 
 	if (now < *next_drain && !line)
 		return collector__filling(s->c) ?
 		       collector__refresh(s->c, s->trace, REFRESH_FILES, now) : 0;
-	if (line || s->prom)
-		what |= REFRESH_GLOBALS;
 	if (s->prom)
 		what |= REFRESH_BLOCK_HISTS;
 	err = collector__refresh(s->c, s->trace, what, now);
@@ -249,6 +253,8 @@ static int tick(struct session *s, __u64 now, __u64 start, __u64 *next_drain)
 		err = measure_stall(s);
 	if (!err && line)
 		err = interval__tick(&s->iv, s->trace, now);
+	if (!err)
+		err = timeline__take(&s->trace->timeline, s->trace, now);
 	if (err)
 		return err;
 	s->trace->duration_s = (now - start) / 1e9;
@@ -293,6 +299,14 @@ static int finish_tracing(struct session *s)
 	err = collector__finish(s->c, s->trace, end);
 	if (err) {
 		pr_err("cannot read the BPF maps: %s", strerror(-err));
+		return err;
+	}
+	/* The last point: the timeline then sums to the trace's totals. */
+	err = timeline__take(&s->trace->timeline, s->trace, end);
+	if (!err)
+		err = timeline__finish(&s->trace->timeline);
+	if (err) {
+		pr_err("out of memory");
 		return err;
 	}
 	if (store__join_aliases(&s->trace->store) < 0) {
@@ -343,6 +357,32 @@ static void output_failed(int *err, const char *path, int e)
 		*err = e;
 }
 
+/*
+ * The page is drawn from the JSON report, as `iostorm html` draws it, so
+ * both write the same bytes: the JSON goes to an unnamed temporary file
+ * (a million-file report is hundreds of MB), then is read back.
+ */
+static int write_html(const char *path, const struct trace *t, const struct findings *f,
+		      int top)
+{
+	FILE *tmp = tmpfile();
+	json_t *root = NULL;
+	int err;
+
+	if (!tmp)
+		return -errno;
+	err = report__print_json(tmp, t, f);
+	if (!err && (fflush(tmp) || fseek(tmp, 0, SEEK_SET)))
+		err = -errno;
+	if (!err && html__load(tmp, "the JSON report", &root))
+		err = -EINVAL;
+	if (!err)
+		err = html__write(path, root, top);
+	json_decref(root);
+	fclose(tmp);
+	return err;
+}
+
 /* Judge the trace once, then every output; 0 or the first -errno. */
 static int session__report(struct session *s)
 {
@@ -368,6 +408,11 @@ static int session__report(struct session *s)
 		if (e)
 			output_failed(&err, o->json, e);
 	}
+	if (o->html) {
+		e = write_html(o->html, s->trace, f, o->top);
+		if (e)
+			output_failed(&err, o->html, e);
+	}
 	if (o->prom_file && f) {
 		e = prom__write_file(o->prom_file, s->trace, f, o->job);
 		if (e)
@@ -392,6 +437,7 @@ static void session__close(struct session *s)
 		block__free(&s->trace->block);
 		store__free(&s->trace->store);
 		free(s->trace->wakes);
+		timeline__free(&s->trace->timeline);
 	}
 	free(s->trace);
 	free(s->findings);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "findings/findings.h"
+#include "html/html.h"
 #include "fixture.h"
 #include "prom/prom.h"
 #include "report/report.h"
@@ -164,6 +165,31 @@ static int prom_text(const struct trace *t, const struct findings *fs,
 	return fclose(f) ? -ENOMEM : err;
 }
 
+/* The page is drawn from the JSON, as --html and `iostorm html` draw it. */
+static int html_page(const struct trace *t, const struct findings *fs, struct text *out)
+{
+	struct text json = {};
+	json_t *root = NULL;
+	FILE *in, *f;
+	int err = json_report(t, fs, &json);
+
+	in = err ? NULL : fmemopen(json.buf, json.len, "r");
+	if (!err && (!in || html__load(in, "golden JSON", &root)))
+		err = -EINVAL;
+	if (in)
+		fclose(in);
+	f = err ? NULL : open_memstream(&out->buf, &out->len);
+	if (!err && !f)
+		err = -ENOMEM;
+	if (!err)
+		err = html__render(f, root, GOLDEN_TOP);
+	if (f && fclose(f) && !err)
+		err = -ENOMEM;
+	json_decref(root);
+	free(json.buf);
+	return err;
+}
+
 typedef int (*render_fn)(const struct trace *t, const struct findings *fs,
 			 struct text *out);
 
@@ -197,6 +223,7 @@ TEST(golden_reports)
 	golden_render("report.txt", text_report, t, fs);
 	golden_render("report.json", json_report, t, fs);
 	golden_render("metrics.prom", prom_text, t, fs);
+	golden_render("report.html", html_page, t, fs);
 	fixture__free(t);
 	free(fs);
 	free(t);

@@ -104,6 +104,7 @@ static void trace_free(struct trace *t)
 	if (!t)
 		return;
 	store__free(&t->store);
+	timeline__free(&t->timeline);
 	free(t);
 }
 
@@ -189,8 +190,8 @@ static void check_sample_json(json_t *root, const struct trace *t)
 
 	CHECK_KEYS(root, "top", "schema", "target", "duration_s", "stopped_by",
 		   "exit_status", "verdict", "findings", "stall", "vfs", "latency", "sizes", "block",
-		   "layers",
-		   "files", "dirs", "threads", "thread_groups", "lost", "store");
+		   "layers", "files", "dirs", "threads", "thread_groups", "lost", "store",
+		   "timeline");
 	CHECK_STR(str_at(root, "schema"), "iostorm.report/1");
 	CHECK_STR(str_at(root, "target"), "pid 42 (python)");
 	CHECK(json_number_value(json_object_get(root, "duration_s")) == 2.0);

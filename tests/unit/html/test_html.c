@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The HTML report: every string from the trace is escaped (markup,
+ * quotes, invalid UTF-8, controls), and a report whose paths and names
+ * carry all of them renders to a page that holds none of them raw.
+ */
+#include <stdlib.h>
+#include "html/html.h"
+#include "unit.h"
+
+static char *escaped(const char *s, size_t len)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	if (!f)
+		return NULL;
+	html__escape(f, s, len);
+	fclose(f);
+	return buf;
+}
+
+#define CHECK_ESC(in, want)						\
+	do {								\
+		char *got_ = escaped(in, sizeof(in) - 1);		\
+		CHECK_STR(got_, want);					\
+		free(got_);						\
+	} while (0)
+
+TEST(html_escape)
+{
+	CHECK_ESC("/data/a<b>&c", "/data/a&lt;b&gt;&amp;c");
+	CHECK_ESC("say \"hi\" it's", "say &quot;hi&quot; it&#39;s");
+	CHECK_ESC("caf\xc3\xa9 \xe2\x80\xa6 \xf0\x9f\x98\x80", "caf\xc3\xa9 \xe2\x80\xa6 \xf0\x9f\x98\x80");
+	/* Invalid UTF-8: a lone continuation, a truncated sequence, an overlong '/', a surrogate. */
+	CHECK_ESC("a\x80z", "a\xef\xbf\xbdz");
+	CHECK_ESC("a\xc3", "a\xef\xbf\xbd");
+	CHECK_ESC("\xc0\xaf", "\xef\xbf\xbd\xef\xbf\xbd");
+	CHECK_ESC("\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+	CHECK_ESC("\xf4\x90\x80\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+	/* Controls and noncharacters a checker rejects; tab and newline stay. */
+	CHECK_ESC("a\x01\x7f\tb\n", "a\xef\xbf\xbd\xef\xbf\xbd\tb\n");
+	CHECK_ESC("\xc2\x85\xef\xbf\xbe", "\xef\xbf\xbd\xef\xbf\xbd");
+	CHECK_ESC("a\0b", "a\xef\xbf\xbd" "b");
+}
+
+/* A minimal report whose every string is hostile. */
+static const char hostile[] =
+"{\"schema\":\"iostorm.report/1\",\"target\":\"command '<script>alert(1)</script>'\","
+"\"duration_s\":2,\"stopped_by\":\"<b>\",\"exit_status\":null,"
+"\"verdict\":\"VERDICT: a & b <i>\",\"findings\":[{\"id\":\"x\\\"y\",\"severity\":\"HIGH\","
+"\"summary\":\"<img src=x>\",\"evidence\":{\"<k>\":1},\"units\":{\"<k>\":\"<u>\"},"
+"\"advice\":\"'quoted' & \\\"double\\\"\"}],"
+"\"vfs\":{\"files\":1,\"dirs\":1},"
+"\"files\":[{\"path\":\"/d/<a href=\\\"x\\\">&amp;\\ufffd\",\"type\":\"file\",\"size\":10,"
+"\"reads\":1,\"max_byte_read\":9}],"
+"\"dirs\":[{\"path\":\"/d/<dir>\"}],"
+"\"thread_groups\":[{\"name\":\"<worker>\",\"threads\":1,\"cpu_ns\":1}],"
+"\"block\":{\"devices\":[{\"name\":\"<dev>\",\"dev\":\"1:2\"}]},"
+"\"lost\":{\"total\":0},\"timeline\":{\"points\":[]}}";
+
+TEST(html_page_escapes_report_strings)
+{
+	FILE *in = fmemopen((void *)hostile, sizeof(hostile) - 1, "r"), *out;
+	char *page = NULL;
+	size_t len = 0;
+	json_t *root = NULL;
+
+	REQUIRE(in);
+	CHECK_EQ_INT(html__load(in, "hostile", &root), 0);
+	fclose(in);
+	REQUIRE(root);
+	out = open_memstream(&page, &len);
+	REQUIRE(out);
+	CHECK_EQ_INT(html__render(out, root, 10), 0);
+	fclose(out);
+	json_decref(root);
+	REQUIRE(page);
+	CHECK(!strstr(page, "<script"));
+	CHECK(!strstr(page, "<img"));
+	CHECK(!strstr(page, "<a href"));
+	CHECK(!strstr(page, "<worker>"));
+	CHECK(!strstr(page, "<dev>"));
+	CHECK(!strstr(page, "<k>"));
+	CHECK(strstr(page, "&lt;script&gt;alert(1)&lt;/script&gt;"));
+	CHECK(strstr(page, "/d/&lt;a href=&quot;x&quot;&gt;&amp;amp;\xef\xbf\xbd"));
+	CHECK(strstr(page, "&#39;quoted&#39; &amp; &quot;double&quot;"));
+	CHECK(strstr(page, "x&quot;y"));
+	free(page);
+}
+
+TEST(html_load_rejects)
+{
+	static const char *const bad[] = { "not json", "[1]", "{\"schema\":\"other/1\"}", "{}" };
+	json_t *root;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		FILE *in = fmemopen((void *)bad[i], strlen(bad[i]), "r");
+
+		REQUIRE(in);
+		CHECK_EQ_INT(html__load(in, "bad", &root), HTML_EXIT_UNUSABLE);
+		CHECK(!root);
+		fclose(in);
+	}
+}

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Private to html/. The page (page.c) calls the sections, each drawing one
+ * part of the report from the JSON: findings.c, timeline.c, hists.c,
+ * tables.c; below them the SVG charts (svg.c) and the text emitters and
+ * JSON getters (esc.c).
+ */
+#ifndef HTML_HTML_INT_H
+#define HTML_HTML_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <jansson.h>
+#include "html/html.h"
+
+struct page {
+	FILE *out;
+	const json_t *root;
+	int top;		/* rows per table */
+};
+
+/* ---- sections ---- */
+
+void html_findings__section(struct page *p);
+void html_timeline__section(struct page *p);
+void html_hists__section(struct page *p);
+/* The file-count summary, top directories and files, threads, lost and memory. */
+void html_tables__section(struct page *p);
+
+/* ---- JSON getters (esc.c): NULL or 0 when absent ---- */
+
+/* The value at a dotted path ("vfs.rates.reads_per_s") under obj. */
+const json_t *jget(const json_t *obj, const char *path);
+double jnum(const json_t *obj, const char *path);
+/* A count as written: integers exactly. */
+unsigned long long jcount(const json_t *obj, const char *path);
+const char *jstr(const json_t *obj, const char *path);
+
+/* ---- text (esc.c) ---- */
+
+/* NUL-terminated s escaped; NULL writes alt, unescaped. */
+void esc__text(FILE *out, const char *s, const char *alt);
+/* "1.23 ms", "456 µs", "12 ns" for a time in ns. */
+const char *fmt__ns(char *buf, size_t len, double ns);
+/* "1.5 MiB", "80 KiB", "512 B". */
+const char *fmt__bytes(char *buf, size_t len, double bytes);
+/* A JSON number as JSON writes it: integers exactly, else up to 10 digits. */
+const char *fmt__num(char *buf, size_t len, const json_t *v);
+/* "12.3%" of a 0..1 share, or "n/a" when negative or absent. */
+const char *fmt__share(char *buf, size_t len, double share);
+
+/* ---- charts (svg.c) ---- */
+
+#define SVG_W		760	/* viewBox width */
+#define SVG_LEFT	70	/* plot area margins */
+#define SVG_RIGHT	16
+#define SVG_TOP		26
+#define SVG_BOTTOM	40
+
+/* A plot area with linear axes, 0 .. x_max and 0 .. y_max (nice bounds). */
+struct chart {
+	FILE *out;
+	int h;			/* viewBox height */
+	double x_max;
+	double y_max;
+	int series;		/* legend entries so far */
+};
+
+/*
+ * Open <figure id=id> with its caption and axes labelled xlabel, ylabel;
+ * xlabel NULL: no x ticks, the caller labels its own categories.
+ */
+void chart__begin(struct chart *c, FILE *out, const char *id, const char *title,
+		  int h, double x_max, double y_max, const char *xlabel,
+		  const char *ylabel);
+void chart__end(struct chart *c);
+double chart__x(const struct chart *c, double x);
+double chart__y(const struct chart *c, double y);
+/* A legend entry for the next series, colour class "s<n>". */
+void chart__legend(struct chart *c, const char *name);
+/* The tick step of an axis up to v: 1, 2 or 5 times a power of ten, ~5 ticks. */
+double chart__step(double v);
+/* Where an axis up to v ends: the first tick at or above v. */
+double chart__nice(double v);
+/* Open and close the SVG of a figure without axes (heat map, bars). */
+void svg__open(FILE *out, const char *id, const char *title, int h);
+void svg__close(FILE *out);
+/* Text at x, y; anchor "start", "middle" or "end"; s escaped. */
+void svg__text(FILE *out, double x, double y, const char *anchor, const char *cls,
+	       const char *s);
+
+#endif /* HTML_HTML_INT_H */

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * What the job touched and who did it: the file-count summary (as
+ * Darshan's job summary gives it), the busiest directories and files, time
+ * by thread name as stacked bars, the devices, and what was lost and held.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "html/html_int.h"
+
+#define WHOLE_SHARE	0.9	/* read to 90% of its size: read whole, as the findings say */
+#define THREAD_BAR_H	22
+
+static int u64_cmp(const void *a, const void *b)
+{
+	unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct file_summary {
+	unsigned long long records, whole, partly, unread, bytes;
+	double median;
+};
+
+/* Over the records of type "file": sizes, and how much of each was read. */
+static int summarize(const json_t *files, struct file_summary *s)
+{
+	unsigned long long *sizes = malloc((json_array_size(files) + 1) * sizeof(*sizes));
+	size_t i, n = 0;
+	const json_t *f;
+
+	memset(s, 0, sizeof(*s));
+	if (!sizes)
+		return -1;
+	json_array_foreach(files, i, f) {
+		const json_t *max = json_object_get(f, "max_byte_read");
+		unsigned long long size = jcount(f, "size");
+
+		if (strcmp(jstr(f, "type") ?: "", "file"))
+			continue;
+		sizes[n++] = size;
+		s->bytes += size;
+		if (!jcount(f, "reads"))
+			s->unread++;
+		else if (json_is_integer(max) && json_integer_value(max) + 1 >= WHOLE_SHARE * size)
+			s->whole++;
+		else
+			s->partly++;
+	}
+	s->records = n;
+	qsort(sizes, n, sizeof(*sizes), u64_cmp);
+	if (n)
+		s->median = n % 2 ? sizes[n / 2] : (sizes[n / 2 - 1] + (double)sizes[n / 2]) / 2;
+	free(sizes);
+	return 0;
+}
+
+static void summary(struct page *p)
+{
+	struct file_summary s;
+	char a[24], b[24];
+
+	if (summarize(jget(p->root, "files"), &s))
+		return;
+	fprintf(p->out, "<section id=\"file-summary\"><h2>Files</h2>\n<table>\n"
+		"<tr><th>regular files</th><td class=\"num\">%llu</td></tr>\n"
+		"<tr><th>directories</th><td class=\"num\">%llu</td></tr>\n"
+		"<tr><th>file records (regular and cache-only)</th><td class=\"num\">%llu</td></tr>\n"
+		"<tr><th>total size</th><td class=\"num\">%s (%llu bytes)</td></tr>\n"
+		"<tr><th>median size</th><td class=\"num\">%s</td></tr>\n"
+		"<tr><th>read whole (to 90%% of their size or more)</th><td class=\"num\">%llu</td></tr>\n"
+		"<tr><th>read in part</th><td class=\"num\">%llu</td></tr>\n"
+		"<tr><th>not read</th><td class=\"num\">%llu</td></tr>\n"
+		"<tr><th>opens, reads, stats</th><td class=\"num\">%llu, %llu, %llu</td></tr>\n"
+		"</table></section>\n", jcount(p->root, "vfs.files"), jcount(p->root, "vfs.dirs"),
+		s.records, fmt__bytes(a, sizeof(a), s.bytes), s.bytes,
+		fmt__bytes(b, sizeof(b), s.median), s.whole, s.partly, s.unread,
+		jcount(p->root, "vfs.opens"), jcount(p->root, "vfs.reads"),
+		jcount(p->root, "vfs.stats"));
+}
+
+/* The top rows of "files" or "dirs", busiest first as the report sorts them. */
+static void top_list(struct page *p, const char *key, const char *id, const char *title)
+{
+	const json_t *list = jget(p->root, key), *r;
+	char a[24], b[24];
+	size_t i;
+
+	fprintf(p->out, "<section id=\"%s\"><h2>%s</h2>\n<table class=\"list\"><tr><th>path</th>"
+		"<th>opens</th><th>reads</th><th>bytes read</th><th>read time</th>"
+		"<th>metadata time</th></tr>\n", id, title);
+	json_array_foreach(list, i, r) {
+		if ((int)i >= p->top)
+			break;
+		fputs("<tr><td class=\"path\">", p->out);
+		esc__text(p->out, jstr(r, "path"), "<i>unknown path</i>");
+		fprintf(p->out, "</td><td class=\"num\">%llu</td><td class=\"num\">%llu</td>"
+			"<td class=\"num\">%llu</td><td class=\"num\">%s</td>"
+			"<td class=\"num\">%s</td></tr>\n", jcount(r, "opens"), jcount(r, "reads"),
+			jcount(r, "read_bytes"), fmt__ns(a, sizeof(a), jnum(r, "read_ns")),
+			fmt__ns(b, sizeof(b), jnum(r, "meta_ns")));
+	}
+	if (json_array_size(list) > (size_t)p->top)
+		fprintf(p->out, "<tr><td colspan=\"6\">… %zu more</td></tr>\n",
+			json_array_size(list) - p->top);
+	fputs("</table></section>\n", p->out);
+}
+
+static const char *const thread_keys[] = { "cpu_ns", "io_wait_ns", "runq_ns", "sleep_ns" };
+static const char *const thread_words[] = { "on CPU", "I/O wait", "waiting for a CPU", "asleep" };
+
+/* One stacked bar per thread name: shares of its threads' time. */
+static void thread_bar(FILE *out, const json_t *g, double y)
+{
+	double all = 0, x = 180, w = SVG_W - 180 - SVG_RIGHT;
+	char label[64];
+
+	for (int k = 0; k < 4; k++)
+		all += jnum(g, thread_keys[k]);
+	snprintf(label, sizeof(label), "%s (%llu)", jstr(g, "name") ?: "?", jcount(g, "threads"));
+	svg__text(out, 174, y + 15, "end", "tick", label);
+	for (int k = 0; k < 4 && all > 0; k++) {
+		double part = jnum(g, thread_keys[k]) / all * w;
+		char ns[24];
+
+		fprintf(out, "<rect class=\"f%d\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\">"
+			"<title>%s: %s (%.1f%%)</title></rect>", k + 1, x, y + 3, part,
+			THREAD_BAR_H - 6, thread_words[k],
+			fmt__ns(ns, sizeof(ns), jnum(g, thread_keys[k])), part / w * 100);
+		x += part;
+	}
+	fputc('\n', out);
+}
+
+static void threads(struct page *p)
+{
+	const json_t *groups = jget(p->root, "thread_groups"), *g;
+	size_t n = json_array_size(groups), i;
+	int rows = n < (size_t)p->top ? (int)n : p->top, h = SVG_TOP + rows * THREAD_BAR_H + 30;
+	struct chart c = { .out = p->out, .h = h };
+
+	fputs("<section id=\"threads\"><h2>Time by thread name</h2>\n", p->out);
+	if (!n) {
+		fputs("<p>No thread did file I/O.</p></section>\n", p->out);
+		return;
+	}
+	svg__open(p->out, "chart-threads", "Where each thread name's time went (share of its "
+		  "threads' time; the number of threads in brackets)", h);
+	for (int k = 0; k < 4; k++) {
+		c.series = k;
+		c.out = p->out;
+		chart__legend(&c, thread_words[k]);
+	}
+	json_array_foreach(groups, i, g) {
+		if ((int)i >= rows)
+			break;
+		thread_bar(p->out, g, SVG_TOP + i * THREAD_BAR_H);
+	}
+	svg__text(p->out, 180 + (SVG_W - 180 - SVG_RIGHT) / 2.0, h - 6, "middle", "label",
+		  "share of the time, 0 to 100%");
+	svg__close(p->out);
+	fputs("</section>\n", p->out);
+}
+
+/* iostat -x for the target's requests, per device. */
+static void devices(struct page *p)
+{
+	const json_t *devs = jget(p->root, "block.devices"), *d;
+	size_t i;
+
+	fputs("<section id=\"devices\"><h2>Block devices (the target's requests)</h2>\n", p->out);
+	if (!json_array_size(devs)) {
+		fputs("<p>No block request completed in the window.</p></section>\n", p->out);
+		return;
+	}
+	fputs("<table class=\"list\"><tr><th>device</th><th>dev</th><th>r/s</th><th>rkB/s</th>"
+	      "<th>r_await ms</th><th>rareq-sz kB</th><th>w/s</th><th>aqu-sz</th><th>%util</th>"
+	      "<th>not the target's</th></tr>\n", p->out);
+	json_array_foreach(devs, i, d) {
+		const json_t *io = jget(d, "iostat.target");
+		char v[7][40];
+
+		fputs("<tr><td>", p->out);
+		esc__text(p->out, jstr(d, "name"), "?");
+		fputs("</td><td>", p->out);
+		esc__text(p->out, jstr(d, "dev"), "?");
+		fprintf(p->out, "</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
+			"<td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
+			"<td class=\"num\">%s</td><td class=\"num\">%s</td>"
+			"<td class=\"num\">%llu</td></tr>\n",
+			fmt__num(v[0], 40, jget(io, "r_per_s")), fmt__num(v[1], 40, jget(io, "rkb_per_s")),
+			fmt__num(v[2], 40, jget(io, "r_await_ms")),
+			fmt__num(v[3], 40, jget(io, "rareq_sz_kb")),
+			fmt__num(v[4], 40, jget(io, "w_per_s")), fmt__num(v[5], 40, jget(io, "aqu_sz")),
+			fmt__num(v[6], 40, jget(io, "util_pct")), jcount(d, "unattributed.reqs"));
+	}
+	fputs("</table></section>\n", p->out);
+}
+
+/* Every lost reason, zeros too: "0 lost" is a checked statement. */
+static void lost(struct page *p)
+{
+	const json_t *l = jget(p->root, "lost"), *v;
+	const char *key;
+	char a[24], b[24], c[24];
+
+	fprintf(p->out, "<section id=\"lost\"><h2>Lost events and memory</h2>\n<p class=\"%s\">"
+		"%llu events could not be recorded%s</p>\n<table>\n",
+		jcount(l, "total") ? "warn" : "ok", jcount(l, "total"),
+		jcount(l, "total") ? ": the counts above are incomplete" : "");
+	json_object_foreach((json_t *)l, key, v) {
+		if (!strcmp(key, "total"))
+			continue;
+		fputs("<tr><th>", p->out);
+		esc__text(p->out, key, "");
+		fprintf(p->out, "</th><td class=\"num\">%s</td></tr>\n", fmt__num(a, sizeof(a), v));
+	}
+	fprintf(p->out, "</table>\n<p>memory: %s for %llu files in iostorm (the timeline %s), "
+		"%s of BPF maps in the kernel</p></section>\n",
+		fmt__bytes(a, sizeof(a), jnum(p->root, "store.bytes")),
+		jcount(p->root, "store.files"), fmt__bytes(b, sizeof(b), jnum(p->root, "timeline.bytes")),
+		fmt__bytes(c, sizeof(c), jnum(p->root, "store.kernel_maps_bytes")));
+}
+
+void html_tables__section(struct page *p)
+{
+	summary(p);
+	top_list(p, "dirs", "top-dirs", "Busiest directories");
+	top_list(p, "files", "top-files", "Busiest files");
+	threads(p);
+	devices(p);
+	lost(p);
+}
