@@ -76,14 +76,6 @@ struct {
 /* When every program was attached (CLOCK_MONOTONIC ns), set by user space. */
 __u64 blk_attach_ns;
 
-/* A zeroed histogram to insert: too large for the BPF stack. */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct hist);
-} hist_zero SEC(".maps");
-
 /*
  * The request is a trusted BTF pointer here: its fields load directly,
  * CO-RE relocated, with no bpf_probe_read_kernel() call per field.

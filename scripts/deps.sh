@@ -6,9 +6,13 @@ set -eu
 # prometheus (the server and promtool) is for tests/e2e/test_prom.sh only; on a
 # systemd host its package starts a service on :9090, which the tests avoid.
 # valgrind runs the unit tests (uninitialised reads, invalid accesses, leaks);
-# btrfs-progs makes the btrfs file system of one test.
+# btrfs-progs makes the btrfs file system of one test; libfuse3-dev and fuse3
+# the FUSE test file system (tests/fusefs.c); sshfs and openssh-server the
+# network file system test (its sshd is started by the test only, in a
+# network namespace; no service is enabled where systemd does not run).
 PKGS="make gcc clang llvm pkg-config libbpf-dev libelf-dev zlib1g-dev bpftool
-libjansson-dev jq util-linux libmicrohttpd-dev prometheus valgrind btrfs-progs"
+libjansson-dev jq util-linux libmicrohttpd-dev prometheus valgrind btrfs-progs
+libfuse3-dev fuse3 sshfs openssh-server"
 
 missing=""
 for p in $PKGS; do

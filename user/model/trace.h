@@ -13,6 +13,8 @@
 #include <linux/types.h>
 #include "iostorm.h"
 #include "model/block.h"
+#include "model/fuse.h"
+#include "model/mount.h"
 #include "model/store.h"
 
 enum stop_reason {
@@ -32,6 +34,8 @@ struct trace {
 	struct hist hists[H__MAX];	/* enum hist_id */
 	struct store store;
 	struct block block;		/* block layer, diskstats included */
+	struct fuse_layer fuse;		/* FUSE requests per connection and opcode */
+	struct mounts mounts;		/* the target's mounts, by device */
 	__u64 mem_bytes;		/* the machine's MemTotal; 0 when unknown */
 	__u32 page_size;		/* bytes of a page-cache page */
 	int exit_status;		/* of a launched command, else -1 */
