@@ -288,11 +288,14 @@ static void text_conn(FILE *out, const struct trace *t, const struct fuse_conn *
 	} else {
 		fprintf(out, "unknown mount");
 	}
-	snprintf(rt, sizeof(rt), "%.1f", fl.round_trips);
-	fprintf(out, " (connection %s)\n  target %llu requests (%s per file opened); "
+	if (fl.round_trips < 0)
+		snprintf(rt, sizeof(rt), "no file opened on the mount");
+	else
+		snprintf(rt, sizeof(rt), "%.1f per file opened", fl.round_trips);
+	fprintf(out, " (connection %s)\n  target %llu requests (%s); "
 		"not attributed %llu (%.1f%%: background %llu, other processes %llu, sent "
 		"before the attach %llu); in flight at the end %llu\n",
-		dev, fl.reqs, fl.round_trips < 0 ? "no file opened" : rt, fl.unattributed,
+		dev, fl.reqs, rt, fl.unattributed,
 		emit__pct(fl.unattributed, all.reqs), s[FUSE_WHO_BACKGROUND].reqs,
 		s[FUSE_WHO_OTHER].reqs, s[FUSE_WHO_UNTRACKED].reqs,
 		fuse_conn__inflight_end(c, FUSE_WHO_ALL));
