@@ -19,8 +19,14 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 #define PF_KTHREAD	0x00200000
 
+/*
+ * Allocated on use (BPF_F_NO_PREALLOC): most traces see no FUSE request,
+ * and preallocated these maps would cost ~10 MB (fuse_hists alone 8 MB)
+ * on every run; the allocation is paid on FUSE requests only.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 16384);
 	__type(key, struct fuse_req_key);
 	__type(value, struct fuse_req_rec);
@@ -28,6 +34,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 4096);
 	__type(key, struct fuse_key);
 	__type(value, struct fuse_stats);
@@ -35,6 +42,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 1024);
 	__type(key, struct fuse_hist_key);
 	__type(value, struct hist);
@@ -43,6 +51,7 @@ struct {
 /* Requests in flight per connection: up at send, down at a matched end. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 256);
 	__type(key, __u32);
 	__type(value, __u64);
