@@ -130,7 +130,8 @@ SSH_PEER=10.212.12.2
 sshfs_setup() {
 	command -v sshfs >/dev/null && [ -x /usr/sbin/sshd ] || skip "sshfs or sshd not installed"
 	ip netns add $SSH_NS || skip "cannot make a network namespace"
-	fuse_on_exit "ip netns del $SSH_NS"
+	# sshd's session processes live in the namespace too: end them all.
+	fuse_on_exit "ip netns pids $SSH_NS | xargs -r kill; sleep 0.2; ip netns del $SSH_NS"
 	ip link add ios12a type veth peer name ios12b || fail "veth"
 	fuse_on_exit "ip link del ios12a 2>/dev/null"
 	ip link set ios12b netns $SSH_NS || fail "veth into $SSH_NS"
