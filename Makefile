@@ -61,7 +61,7 @@ endif
 .DELETE_ON_ERROR:
 .PHONY: all test check unit layers install clean demo bench bench-refs
 
-all: iostorm $(OUTPUT)/iostorm-workload
+all: iostorm $(OUTPUT)/iostorm-workload $(OUTPUT)/iostorm-fusefs
 
 $(OUTPUT) $(OUTPUT)/bpf $(OUTPUT)/tests $(OUTPUT)/bench:
 	$(Q)mkdir -p $@
@@ -104,6 +104,14 @@ iostorm: $(TRACE_OBJS) $(CORE_LIB)
 $(OUTPUT)/iostorm-workload: tests/workload.c | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -pthread $< -o $@
+
+# The FUSE test file system: libfuse3's low-level API (tests/e2e/test_fuse.sh).
+FUSE3_CFLAGS := $(shell $(PKG_CONFIG) --cflags fuse3 2>/dev/null)
+FUSE3_LIBS := $(shell $(PKG_CONFIG) --libs fuse3 2>/dev/null || echo -lfuse3)
+
+$(OUTPUT)/iostorm-fusefs: tests/fusefs.c | $(OUTPUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(FUSE3_CFLAGS) -pthread $< $(FUSE3_LIBS) -o $@
 
 # The unit tests link the core only: no clang, bpftool or libbpf needed.
 $(OUTPUT)/unit-tests: $(UNIT_SRCS) $(CORE_LIB) | $(OUTPUT)/tests

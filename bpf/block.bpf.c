@@ -73,13 +73,6 @@ struct {
 	__type(value, __u64);
 } blk_missed SEC(".maps");
 
-/* A zeroed histogram to insert: too large for the BPF stack. */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct hist);
-} hist_zero SEC(".maps");
 
 /*
  * The request is a trusted BTF pointer here: its fields load directly,

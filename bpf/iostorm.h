@@ -107,6 +107,10 @@ enum lost_reason {
 	L_BLK_DEVS_FULL,	/* blk_devs full: no busy time, no sequentiality */
 	L_BLK_MISSED_FULL,	/* blk_missed full: a missed start or end not counted */
 	L_WAKES_FULL,		/* wakes full: a sleep not attributed to its waker */
+	L_FUSE_REQS_FULL,	/* fuse_reqs full: a FUSE request not timed */
+	L_FUSE_STATS_FULL,	/* fuse_stats full: a FUSE completion not counted */
+	L_FUSE_HISTS_FULL,	/* fuse_hists full: a value not in its histogram */
+	L_FUSE_CONNS_FULL,	/* fuse_conns full: a request's in-flight count not kept */
 	L__MAX,
 };
 
@@ -204,6 +208,78 @@ struct blk_dev_info {
 	__u64 busy_ns[2];
 	__u64 next_sector;	/* where the previous issue ended */
 	char name[32];
+};
+
+/*
+ * FUSE requests, counted per (connection, opcode, who) at
+ * fuse_request_end. The requester is taken at fuse_request_send, in its
+ * own context; the end runs in the daemon's.
+ */
+enum fuse_who {
+	FUSE_WHO_TARGET = 0,
+	FUSE_WHO_BACKGROUND,	/* sent by a kernel thread, or a background
+				 * request (readahead, release) sent from
+				 * another task's context: requester unknown */
+	FUSE_WHO_OTHER,		/* sent by any other process */
+	FUSE_WHO_UNTRACKED,	/* ended, send not seen: sent before the attach */
+	FUSE_WHO__MAX,
+};
+
+/* Connection: the FUSE device number, the s_dev of its mount. */
+struct fuse_key {
+	__u32 conn;		/* kernel encoding: major << 20 | minor */
+	__u16 opcode;		/* FUSE_LOOKUP ... (CUSE_INIT and above: 0xffff) */
+	__u8 who;		/* enum fuse_who */
+	__u8 pad;
+};
+
+#define FUSE_IN_HDR	40	/* struct fuse_in_header */
+#define FUSE_OUT_HDR	16	/* struct fuse_out_header */
+
+struct fuse_stats {
+	__u64 reqs;		/* ended */
+	__u64 in_bytes;		/* request payload, headers not counted */
+	__u64 out_bytes;	/* reply payload: for READ, the bytes read */
+	__u64 total_ns;		/* send -> end */
+	__u64 errors;		/* replies with an error (ENOENT, ENOSYS...) */
+	__u64 background;	/* of reqs, background requests (FR_BACKGROUND) */
+	__u64 inflight_sum;	/* requests in flight on the connection at send */
+};
+
+/* A request between send and end, keyed by (unique, conn). */
+struct fuse_req_key {
+	__u64 unique;
+	__u32 conn;
+	__u32 pad;
+};
+
+struct fuse_req_rec {
+	__u64 start_ns;
+	__u32 conn;
+	__u32 in_bytes;
+	__u32 inflight;		/* on the connection at send, this one included */
+	__u16 opcode;
+	__u8 who;		/* enum fuse_who */
+	__u8 background;
+};
+
+enum fuse_hist_id {
+	FUSE_H_LAT = 0,		/* ns, send -> end */
+	FUSE_H_INFLIGHT,	/* requests in flight on the connection at send */
+	FUSE_H__MAX,
+};
+
+enum fuse_scope {
+	FUSE_SCOPE_CONN = 0,	/* every request of the connection */
+	FUSE_SCOPE_TARGET = 1,	/* the target's requests */
+	FUSE_SCOPE__MAX,
+};
+
+struct fuse_hist_key {
+	__u32 conn;
+	__u16 opcode;
+	__u8 hist;		/* enum fuse_hist_id */
+	__u8 scope;		/* enum fuse_scope */
 };
 
 #define PATH_LEN	256	/* tail kept when longer: FILE_F_TRUNC set */

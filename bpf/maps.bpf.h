@@ -55,6 +55,14 @@ struct {
 	__type(value, struct hist);
 } hists SEC(".maps") __weak;
 
+/* A zeroed histogram to insert (block and FUSE): too large for the BPF stack. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct hist);
+} hist_zero SEC(".maps") __weak;
+
 /*
  * Per-file and per-thread counters live in one of two inner maps; the outer
  * array's slot 0 points at the one being filled (set by user space after

@@ -702,6 +702,63 @@ static int fill_timeline(struct trace *t)
 	return err;
 }
 
+/* The mounts of the files' devices, and a FUSE mount of images. */
+#define DEV_FUSE	(0 << 20 | 52)		/* sshfs: /mnt/images */
+
+static int add_mount(struct mounts *m, __u32 dev, const char *point, const char *fstype,
+		     const char *source)
+{
+	struct mount_rec *v = realloc(m->recs, (m->nr + 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	m->recs = v;
+	v[m->nr++] = (struct mount_rec){ .dev = dev, .point = strdup(point),
+		.fstype = strdup(fstype), .source = strdup(source) };
+	return v[m->nr - 1].point && v[m->nr - 1].fstype && v[m->nr - 1].source ? 0 : -ENOMEM;
+}
+
+static int fill_mounts(struct mounts *m)
+{
+	return add_mount(m, DEV_DATA, "/data", "ext4", "/dev/nvme0n1p1") ?:
+	       add_mount(m, DEV_ROOT, "/", "ext4", "/dev/sda1") ?:
+	       add_mount(m, DEV_FUSE, "/mnt/images", "fuse.sshfs", "host:/images");
+}
+
+/* One opcode of the FUSE connection: n requests of lat ns, the target's all but bg. */
+static int fuse_op_fill(struct fuse_conn *c, __u16 opcode, __u64 n, __u64 bg, __u64 lat,
+			__u64 out_bytes)
+{
+	struct fuse_op *op = fuse_conn__op(c, opcode);
+
+	if (!op)
+		return -ENOMEM;
+	op->st[FUSE_WHO_TARGET] = (struct fuse_stats){ .reqs = n - bg,
+		.out_bytes = out_bytes, .total_ns = (n - bg) * lat, .inflight_sum = n - bg };
+	op->st[FUSE_WHO_BACKGROUND] = (struct fuse_stats){ .reqs = bg, .total_ns = bg * lat,
+		.background = bg, .inflight_sum = 2 * bg };
+	for (int s = 0; s < FUSE_SCOPE__MAX; s++) {
+		op->hists[FUSE_H_LAT][s] = calloc(1, sizeof(struct hist));
+		if (!op->hists[FUSE_H_LAT][s])
+			return -ENOMEM;
+		hist__add(op->hists[FUSE_H_LAT][s], lat, s == FUSE_SCOPE_TARGET ? n - bg : n);
+	}
+	return 0;
+}
+
+static int fill_fuse(struct fuse_layer *l)
+{
+	struct fuse_conn *c = fuse_layer__conn(l, DEV_FUSE);
+
+	if (!c)
+		return -ENOMEM;
+	c->conn = DEV_FUSE;
+	return fuse_op_fill(c, FUSE_OP_LOOKUP, 12, 0, 2100 * US, 0) ?:
+	       fuse_op_fill(c, FUSE_OP_OPEN, 10, 0, 2200 * US, 0) ?:
+	       fuse_op_fill(c, FUSE_OP_READ, 24, 4, 2300 * US, 10 * 81920) ?:
+	       fuse_op_fill(c, FUSE_OP_RELEASE, 10, 10, 150 * US, 0);
+}
+
 int fixture__trace(struct trace *t)
 {
 	int err;
@@ -712,7 +769,8 @@ int fixture__trace(struct trace *t)
 		return err;
 	fill_run(t);
 	err = fill_files(t) ?: fill_threads(t) ?: block_devs(&t->block) ?:
-	      block_hists(&t->block) ?: block_diskstats(&t->block);
+	      block_hists(&t->block) ?: block_diskstats(&t->block) ?:
+	      fill_mounts(&t->mounts) ?: fill_fuse(&t->fuse);
 	if (err) {
 		fixture__free(t);
 		return err;
@@ -729,6 +787,8 @@ void fixture__free(struct trace *t)
 {
 	timeline__free(&t->timeline);
 	block__free(&t->block);
+	fuse_layer__free(&t->fuse);
+	mounts__free(&t->mounts);
 	store__free(&t->store);
 	free(t->wakes);
 	t->wakes = NULL;

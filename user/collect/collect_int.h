@@ -2,7 +2,7 @@
 /*
  * Private to collect/: loading the programs (probe.c), the targets map
  * (target.c), and moving what the kernel counted into the trace (drain.c,
- * drain_block.c). The per-interval file and thread maps are swapped and
+ * drain_block.c, drain_fuse.c). The per-interval file and thread maps are swapped and
  * drained into the store; the global counters, histograms, lost counts and
  * block maps are read (they are cumulative).
  */
@@ -103,5 +103,11 @@ enum drain_block_flags {
  */
 int drain__block(struct drain *d, struct iostorm_bpf *skel, struct block *b,
 		 unsigned int flags, __u64 now_ns);
+/*
+ * Read the FUSE maps into l, replacing what it held (flags as for
+ * drain__block(): histograms; requests in flight, after the detach).
+ */
+int drain__fuse(struct drain *d, struct iostorm_bpf *skel, struct fuse_layer *l,
+		unsigned int flags);
 
 #endif /* COLLECT_COLLECT_INT_H */

@@ -96,6 +96,8 @@ int collector__refresh(struct collector *c, struct trace *t, unsigned int what,
 			err = drain__block(&c->drain, c->skel, &t->block, block, now_ns);
 		if (!err)
 			err = drain__wakes(&c->drain, c->skel, t);
+		if (!err)
+			err = drain__fuse(&c->drain, c->skel, &t->fuse, block);
 		t->prog_misses = probe__misses(c->skel);
 	}
 	if (!err && what & REFRESH_FILES)
@@ -117,6 +119,9 @@ int collector__finish(struct collector *c, struct trace *t, __u64 now_ns)
 				   DRAIN_BLOCK_HISTS | DRAIN_BLOCK_UNFINISHED, now_ns);
 	if (!err)
 		err = drain__wakes(&c->drain, c->skel, t);
+	if (!err)
+		err = drain__fuse(&c->drain, c->skel, &t->fuse,
+				  DRAIN_BLOCK_HISTS | DRAIN_BLOCK_UNFINISHED);
 	t->prog_misses = probe__misses(c->skel);
 	t->maps_bytes = probe__maps_bytes(c->skel);
 	return err;

@@ -80,6 +80,20 @@ struct evidence {
 	double blk_inflight_mean;	/* aqu-sz: sum(total time) / duration */
 	double blk_util;		/* busy share, 0..1 */
 	enum layer_verdict layer;	/* layers__judge(); read only when have_block */
+	/* FUSE: the connection with most of the target's requests; filled by the caller */
+	bool have_fuse;
+	char fuse_fs[48];		/* "fuse.sshfs" */
+	char fuse_mount[128];		/* "/mnt/data"; "" when unknown */
+	__u64 fuse_reqs;		/* the target's, on that connection */
+	__u64 fuse_read_bytes;		/* READ reply bytes, every connection */
+	double fuse_reqs_per_s;
+	double fuse_round_trips;	/* requests per file opened; -1 without opens */
+	double fuse_rtt_us;		/* mean request, send -> end */
+	double fuse_lookup_p50_us;
+	double fuse_getattr_p50_us;
+	double fuse_open_p50_us;
+	double fuse_read_p50_us;
+	double fuse_read_inflight;	/* READ requests in flight at send, mean */
 };
 
 int evidence__from_trace(struct evidence *e, const struct trace *t);

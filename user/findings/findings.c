@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* From a trace to its findings: evidence from every layer, then the rules. */
+#include <stdio.h>
 #include <errno.h>
 #include <string.h>
 #include "findings/rules.h"
@@ -42,6 +43,34 @@ void evidence__add_block(struct evidence *e, const struct trace *t)
 		e->blk_util = 1;
 }
 
+void evidence__add_fuse(struct evidence *e, const struct trace *t)
+{
+	const struct fuse_layer *l = &t->fuse;
+	struct fuse_layers fl, best = {};
+
+	for (size_t i = 0; i < l->nr_conns; i++) {
+		fuse_layers__compute(t, &l->conns[i], &fl);
+		e->fuse_read_bytes += fl.read_bytes_fuse;
+		if (fl.reqs > best.reqs)
+			best = fl;
+	}
+	if (!best.reqs)
+		return;
+	e->have_fuse = true;
+	fuse_layers__fs(&best, e->fuse_fs, sizeof(e->fuse_fs));
+	snprintf(e->fuse_mount, sizeof(e->fuse_mount), "%s",
+		 best.mount ? best.mount->point : "");
+	e->fuse_reqs = best.reqs;
+	e->fuse_reqs_per_s = t->duration_s > 0 ? best.reqs / t->duration_s : 0;
+	e->fuse_round_trips = best.round_trips;
+	e->fuse_rtt_us = best.rtt_mean_ns / 1e3;
+	e->fuse_lookup_p50_us = best.lookup.p50 / 1e3;
+	e->fuse_getattr_p50_us = best.getattr.p50 / 1e3;
+	e->fuse_open_p50_us = best.open.p50 / 1e3;
+	e->fuse_read_p50_us = best.read.p50 / 1e3;
+	e->fuse_read_inflight = best.read_inflight;
+}
+
 int findings__judge(struct findings *d, const struct trace *t,
 		    const struct thresholds *th)
 {
@@ -52,6 +81,7 @@ int findings__judge(struct findings *d, const struct trace *t,
 	if (err)
 		return err;
 	evidence__add_block(&d->e, t);
+	evidence__add_fuse(&d->e, t);
 	d->nr_findings = verdict__judge(&d->e, th, d->findings, FINDINGS_MAX);
 	if (d->nr_findings < 0)
 		return d->nr_findings;

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "findings/evidence.h"
+#include "findings/fuse_layers.h"
 #include "findings/layers.h"	/* enum layer_verdict: where a read's time goes */
 #include "findings/thresholds.h"
 
@@ -62,6 +63,8 @@ int findings__judge(struct findings *f, const struct trace *t,
 		    const struct thresholds *th);
 /* The block-layer part of the evidence: the target's read requests. */
 void evidence__add_block(struct evidence *e, const struct trace *t);
+/* The FUSE part: the connection the target sent most requests to. */
+void evidence__add_fuse(struct evidence *e, const struct trace *t);
 /* A figure of f by name; NULL when f does not cite it. */
 const struct figure *finding__figure(const struct finding *f, const char *name);
 const char *severity__name(enum severity s);

@@ -33,6 +33,7 @@ static int rule_little_io(const struct evidence *e, const double *th, struct fin
 
 /* In the order findings of one severity are listed. */
 static const rule_fn rules[] = {
+	rule__fuse,
 	rule__storm,
 	rule__bottleneck,
 	rule__parallelism,
@@ -126,7 +127,9 @@ static const char *fix_words(const struct finding *f, char *buf, size_t len)
 
 static void loader_headline(const struct finding *f, int n, char *buf, size_t len)
 {
-	const struct finding *storm = find(f, n, "small_file_storm");
+	const struct finding *net = find(f, n, "fuse_round_trips");
+	const struct finding *storm = net && net->severity >= SEV_WARN ? net :
+				      find(f, n, "small_file_storm");
 	const struct finding *bott = find(f, n, "storage_bottleneck");
 	const struct finding *cpu = find(f, n, "cpu_bound");
 	const struct finding *little = find(f, n, "little_io");
@@ -157,7 +160,7 @@ static void loader_headline(const struct finding *f, int n, char *buf, size_t le
 	} else if (worst && worst->severity >= SEV_WARN) {
 		snprintf(buf, len, "VERDICT: %s (%s)%s%s", worst->label,
 			 severity__name(worst->severity),
-			 worst == storm ? ", storage keeps up for now" : "",
+			 worst == storm && worst != net ? ", storage keeps up for now" : "",
 			 fix_words(worst, fix, sizeof(fix)));
 	} else if (bott && strcmp(bott->label, "storage keeps up")) {
 		snprintf(buf, len, "VERDICT: storage keeps up: %s", bott->label);

@@ -38,6 +38,8 @@ int rule__bottleneck(const struct evidence *e, const double *th, struct finding 
 int rule__parallelism(const struct evidence *e, const double *th, struct finding *f);
 int rule__page_cache(const struct evidence *e, const double *th, struct finding *f);
 int rule__cpu_bound(const struct evidence *e, const double *th, struct finding *f);
+/* rules_fuse.c: FUSE storage, its round trips per file. */
+int rule__fuse(const struct evidence *e, const double *th, struct finding *f);
 
 /* ---- writing a finding ---- */
 
@@ -85,9 +87,16 @@ static inline bool storage_bound(const struct evidence *e, const double *th)
 	return e->io_wait_share >= th[TH_IO_WAIT_HIGH];
 }
 
-/* Reads come from memory: by the block layer's verdict, else by misses. */
+/*
+ * Reads come from memory: by the FUSE daemon's share of the bytes when the
+ * target read over FUSE (direct_io files fill no page cache), else by the
+ * block layer's verdict, else by misses.
+ */
 static inline bool from_cache(const struct evidence *e, const double *th)
 {
+	if (e->have_fuse && e->fuse_read_bytes)
+		return e->fuse_read_bytes < th[TH_CACHE_MISS] * e->read_bytes &&
+		       e->miss_share >= 0 && e->miss_share < th[TH_CACHE_MISS];
 	if (e->have_block && e->layer != LAYER_NONE)
 		return e->layer == LAYER_CACHE;
 	return e->miss_share >= 0 && e->miss_share < th[TH_CACHE_MISS];

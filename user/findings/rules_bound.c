@@ -123,9 +123,23 @@ static void bottleneck_block(const struct evidence *e, const double *th, struct 
 	}
 }
 
+/*
+ * Where the reads went, when not to a block device: zero block requests is
+ * itself the evidence (iostorm always traces the block layer).
+ */
+static const char *no_block_words(const struct evidence *e, char *buf, size_t len)
+{
+	if (e->have_fuse)
+		snprintf(buf, len, "; no block requests: the reads go through FUSE to %s%s%s",
+			 e->fuse_fs, e->fuse_mount[0] ? " at " : "", e->fuse_mount);
+	else
+		snprintf(buf, len, "; no block read requests by the target");
+	return buf;
+}
+
 static void bottleneck_vfs(const struct evidence *e, const double *th, struct finding *f)
 {
-	char buf[NBUF][32], wait[80];
+	char buf[NBUF][32], wait[80], where[256];
 	bool slow = e->io_wait_share < 0 ? e->read_p50_us >= th[TH_SLOW_READ_US] :
 		    e->io_wait_share >= th[TH_IO_WAIT_WARN];
 
@@ -143,14 +157,15 @@ static void bottleneck_vfs(const struct evidence *e, const double *th, struct fi
 		     e->io_wait_share >= 0 && storage_bound(e, th) ? SEV_HIGH : SEV_WARN,
 		     "storage-bound", "");
 	say(f->summary, sizeof(f->summary),
-	    "storage-bound: read p50 %s, p99 %s; %s of the bytes read came from storage%s "
-	    "(block layer not measured)", units__us(B(0), e->read_p50_us),
-	    units__us(B(1), e->read_p99_us), units__pct(B(2), e->miss_share),
-	    io_wait_words(e, wait, sizeof(wait)));
-	say(f->advice, sizeof(f->advice),
+	    "storage-bound: read p50 %s, p99 %s%s%s", units__us(B(0), e->read_p50_us),
+	    units__us(B(1), e->read_p99_us), io_wait_words(e, wait, sizeof(wait)),
+	    no_block_words(e, where, sizeof(where)));
+	say(f->advice, sizeof(f->advice), "%s", e->have_fuse ?
+	    "reads are slow enough to stall the loader: each waits on a round trip to "
+	    "the FUSE daemon (see fuse_round_trips and the FUSE section for the "
+	    "latency of every kind of request)" :
 	    "reads are slow enough to stall the loader: the other findings say why "
-	    "(access pattern, metadata, parallelism); without the block layer a slow "
-	    "device cannot be told from a cap above it");
+	    "(access pattern, metadata, parallelism)");
 }
 
 int rule__bottleneck(const struct evidence *e, const double *th, struct finding *f)
@@ -169,7 +184,8 @@ int rule__bottleneck(const struct evidence *e, const double *th, struct finding 
 		say(f->advice, sizeof(f->advice),
 		    "nothing to do while the data stays in memory; a cold start or a "
 		    "dataset larger than memory will read from storage (see page_cache)");
-	} else if (e->have_block && e->layer != LAYER_NONE) {
+	} else if (e->have_block && e->layer != LAYER_NONE &&
+		   !(e->have_fuse && 2 * e->fuse_read_bytes >= e->read_bytes)) {
 		bottleneck_block(e, th, f);
 	} else {
 		bottleneck_vfs(e, th, f);

@@ -145,6 +145,10 @@ static const char *const lost_keys[L__MAX] = {
 	[L_BLK_DEVS_FULL] = "block_devs_full",
 	[L_BLK_MISSED_FULL] = "block_missed_full",
 	[L_WAKES_FULL] = "wakes_full",
+	[L_FUSE_REQS_FULL] = "fuse_reqs_full",
+	[L_FUSE_STATS_FULL] = "fuse_stats_full",
+	[L_FUSE_HISTS_FULL] = "fuse_hists_full",
+	[L_FUSE_CONNS_FULL] = "fuse_conns_full",
 };
 
 static const char *const lost_words[L__MAX] = {
@@ -160,6 +164,10 @@ static const char *const lost_words[L__MAX] = {
 	[L_BLK_DEVS_FULL] = "block devices map full",
 	[L_BLK_MISSED_FULL] = "block missed-requests map full",
 	[L_WAKES_FULL] = "wakeups map full",
+	[L_FUSE_REQS_FULL] = "FUSE requests map full",
+	[L_FUSE_STATS_FULL] = "FUSE counts map full",
+	[L_FUSE_HISTS_FULL] = "FUSE histograms map full",
+	[L_FUSE_CONNS_FULL] = "FUSE connections map full",
 };
 
 const char *trace__lost_key(int reason)

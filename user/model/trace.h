@@ -14,6 +14,8 @@
 #include "iostorm.h"
 #include "model/block.h"
 #include "model/stall.h"
+#include "model/fuse.h"
+#include "model/mount.h"
 #include "model/store.h"
 #include "model/timeline.h"
 
@@ -38,6 +40,8 @@ struct trace {
 	size_t nr_wakes;
 	struct stall stall;		/* the training loop's wait for data */
 	struct timeline timeline;	/* the run, one point per drain interval */
+	struct fuse_layer fuse;		/* FUSE requests per connection and opcode */
+	struct mounts mounts;		/* the target's mounts, by device */
 	__u64 mem_bytes;		/* the machine's MemTotal; 0 when unknown */
 	__u32 page_size;		/* bytes of a page-cache page */
 	int exit_status;		/* of a launched command, else -1 */

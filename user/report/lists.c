@@ -131,14 +131,16 @@ int report_lists__text(FILE *out, const struct trace *t, size_t top)
 
 /* ---- JSON ---- */
 
-static void write_file(struct json *j, const struct file_rec *f)
+static void write_file(struct json *j, const struct file_rec *f, const struct mounts *m)
 {
+	const struct mount_rec *mr = mounts__find(m, f->dev);
 	char dev[24];
 
 	units__dev(dev, sizeof(dev), f->dev);
 	json__begin_object(j);
 	json__kv_string(j, "path", f->path);
 	json__kv_string(j, "dev", dev);
+	json__kv_string(j, "mount", mr ? mr->point : NULL);
 	json__kv_u64(j, "ino", f->ino);
 	json__kv_string(j, "type", f->flags & FILE_F_DIR ? "dir" : "file");
 	json__kv_u64(j, "size", f->size);
@@ -214,7 +216,7 @@ int report_lists__json(struct json *j, const struct trace *t)
 	json__key(j, "files");
 	json__begin_array(j);
 	for (i = 0; i < l.nr_files; i++)
-		write_file(j, l.files[i]);
+		write_file(j, l.files[i], &t->mounts);
 	json__end_array(j);
 	json__key(j, "dirs");
 	json__begin_array(j);

@@ -2,7 +2,7 @@
 /*
  * Private to report/. Two documents on top (text.c, json.c) call the
  * sections, each of which prints its subject in both formats side by side
- * (vfs.c, block.c, lists.c, threads.c, findings.c, lost.c), so a figure
+ * (vfs.c, block.c, fuse.c, lists.c, threads.c, findings.c, lost.c), so a figure
  * added to one format is seen missing from the other; below them the
  * ranking (rank.c) and the emitters (emit.c).
  */
@@ -30,6 +30,11 @@ void report_vfs__json(struct json *j, const struct trace *t, const struct file_t
 /* Per device iostat -x figures, submitters, pattern, latency by layer: "block", "layers". */
 void report_block__text(FILE *out, const struct trace *t);
 void report_block__json(struct json *j, const struct trace *t);
+/* What the target did per mount ("mounts"), and the FUSE layer ("fuse"). */
+void report_mounts__text(FILE *out, const struct trace *t);
+void report_mounts__json(struct json *j, const struct trace *t);
+void report_fuse__text(FILE *out, const struct trace *t);
+void report_fuse__json(struct json *j, const struct trace *t);
 /* The busiest files, directories, threads, and threads by name. 0 or -ENOMEM. */
 int report_lists__text(FILE *out, const struct trace *t, size_t top);
 int report_lists__json(struct json *j, const struct trace *t);

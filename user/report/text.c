@@ -42,7 +42,9 @@ int report__print_text(FILE *out, const struct trace *t, const struct findings *
 		trace__file_totals(&t->store, &tot);
 		fputc('\n', out);
 		report_vfs__text(out, t, &tot);
+		report_mounts__text(out, t);
 		report_block__text(out, t);
+		report_fuse__text(out, t);
 		err = report_lists__text(out, t, top);
 		fputc('\n', out);
 	}

@@ -141,6 +141,25 @@ static int measure_stall(struct session *s)
 }
 
 /*
+ * The target's mounts, by device, from its mount namespace (a container's
+ * may differ from iostorm's); iostorm's own when the target is gone.
+ * Read at the start and at the end, so a mount made in between is known.
+ */
+static void read_mounts(struct session *s)
+{
+	const struct options *o = s->o;
+	pid_t pid = s->launched ? s->launch.pid : o->nr_pids ? o->pids[0] : 0;
+	int err = -ENOENT;
+
+	if (pid > 0)
+		err = mounts__read_pid(&s->trace->mounts, pid);
+	if (err)
+		err = mounts__read_pid(&s->trace->mounts, 0);
+	if (err)
+		pr_err("cannot read the mounts: %s", strerror(-err));
+}
+
+/*
  * The window starts once every probe is attached: /proc/diskstats is read
  * (without it the report lacks the kernel's own counts, nothing more) and
  * the first interval snapshot is taken.
@@ -153,6 +172,7 @@ static int start_window(struct session *s)
 	int err = 0;
 
 	collector__start(s->c, now);	/* requests from now on are tracked */
+	read_mounts(s);
 	err = block__start(&s->trace->block, now);
 	if (err)
 		pr_err("cannot read '%s': %s", DISKSTATS_PATH, strerror(-err));
@@ -309,6 +329,7 @@ static int finish_tracing(struct session *s)
 		pr_err("out of memory");
 		return err;
 	}
+	read_mounts(s);
 	if (store__join_aliases(&s->trace->store) < 0) {
 		pr_err("cannot join the records of files seen under two devices: %s",
 		       strerror(ENOMEM));
@@ -435,6 +456,8 @@ static void session__close(struct session *s)
 	}
 	if (s->trace) {
 		block__free(&s->trace->block);
+		fuse_layer__free(&s->trace->fuse);
+		mounts__free(&s->trace->mounts);
 		store__free(&s->trace->store);
 		free(s->trace->wakes);
 		timeline__free(&s->trace->timeline);

@@ -418,9 +418,31 @@ TEST(verdict_no_block_layer)
 	REQUIRE(f);
 	CHECK_EQ_INT(f->severity, SEV_HIGH);
 	CHECK_STR(f->label, "storage-bound");
-	CHECK_HAS(f->summary, "block layer not measured");
+	/* iostorm always traces the block layer: zero requests is the evidence. */
+	CHECK_HAS(f->summary, "no block read requests by the target");
 	CHECK_EQ_INT(get(&j, "small_file_storm")->severity, SEV_HIGH);
 	CHECK_HAS(j.headline, "VERDICT: small-file random-read storm, storage-bound (HIGH)");
+
+	/* The same storm over FUSE: the verdict names the file system and mount. */
+	e.have_fuse = true;
+	e.fuse_reqs = 9000;
+	e.fuse_read_bytes = e.read_bytes;
+	e.fuse_round_trips = 3.1;
+	e.fuse_lookup_p50_us = 2100;
+	e.fuse_read_p50_us = 2300;
+	e.fuse_rtt_us = 2200;
+	e.fuse_reqs_per_s = 450;
+	snprintf(e.fuse_fs, sizeof(e.fuse_fs), "fuse.sshfs");
+	snprintf(e.fuse_mount, sizeof(e.fuse_mount), "/mnt/data");
+	judge(&e, NULL, &j);
+	f = get(&j, "fuse_round_trips");
+	REQUIRE(f);
+	CHECK_STR(f->label, "small-file storm on fuse.sshfs at /mnt/data");
+	CHECK_HAS(f->summary, "3.1 round trips per file, LOOKUP p50 2.1ms, READ p50 2.3ms");
+	CHECK_HAS(f->advice, "attr_timeout/entry_timeout");
+	CHECK_HAS(get(&j, "storage_bottleneck")->summary,
+		  "no block requests: the reads go through FUSE to fuse.sshfs at /mnt/data");
+	CHECK_HAS(j.headline, "VERDICT: small-file storm on fuse.sshfs at /mnt/data, storage-bound");
 
 	/* Threads unmeasured too: slow reads still warn, without claiming HIGH. */
 	e.io_wait_share = e.cpu_share = e.runq_share = e.sleep_share = -1;

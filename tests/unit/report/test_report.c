@@ -189,9 +189,9 @@ static void check_sample_json(json_t *root, const struct trace *t)
 	struct hist sizes = {};
 
 	CHECK_KEYS(root, "top", "schema", "target", "duration_s", "stopped_by",
-		   "exit_status", "verdict", "findings", "stall", "vfs", "latency", "sizes", "block",
-		   "layers", "files", "dirs", "threads", "thread_groups", "lost", "store",
-		   "timeline");
+		   "exit_status", "verdict", "findings", "stall", "vfs", "latency", "sizes",
+		   "mounts", "block", "layers", "fuse", "files", "dirs", "threads",
+		   "thread_groups", "lost", "store", "timeline");
 	CHECK_STR(str_at(root, "schema"), "iostorm.report/1");
 	CHECK_STR(str_at(root, "target"), "pid 42 (python)");
 	CHECK(json_number_value(json_object_get(root, "duration_s")) == 2.0);
@@ -248,7 +248,7 @@ static void check_sample_json(json_t *root, const struct trace *t)
 	REQUIRE(json_is_array(files));
 	CHECK_EQ_U64(json_array_size(files), 4);
 	f = json_array_get(files, 0);
-	CHECK_KEYS(f, "file", "path", "dev", "ino", "type", "size", "opens", "closes",
+	CHECK_KEYS(f, "file", "path", "dev", "mount", "ino", "type", "size", "opens", "closes",
 		   "stats", "reads", "read_bytes", "read_ns", "read_ns_max",
 		   "reads_consecutive", "reads_sequential", "reads_random",
 		   "max_byte_read", "meta_ns", "getdents", "mmaps", "faults",
@@ -305,7 +305,8 @@ static void check_sample_json(json_t *root, const struct trace *t)
 	CHECK_KEYS(lost, "lost", "total", "files_map_full", "threads_map_full",
 		   "targets_map_full", "inflight", "fd_unresolved", "statbuf",
 		   "block_reqs_full", "block_stats_full", "block_hists_full",
-		   "block_devs_full", "block_missed_full", "wakes_full", "prog_misses");
+		   "block_devs_full", "block_missed_full", "wakes_full", "fuse_reqs_full",
+		   "fuse_stats_full", "fuse_hists_full", "fuse_conns_full", "prog_misses");
 	CHECK_EQ_U64(u64_at(lost, "total"), trace__lost_total(t));
 	CHECK_EQ_U64(u64_at(lost, "files_map_full"), t->lost[L_FILES_FULL]);
 	CHECK_EQ_U64(u64_at(lost, "prog_misses"), t->prog_misses);

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* Mounts by device, from mountinfo, and what was done on each: see mount.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/mount.h"
+#include "model/store.h"
+
+static void rec_free(struct mount_rec *r)
+{
+	free(r->point);
+	free(r->fstype);
+	free(r->source);
+}
+
+void mounts__free(struct mounts *m)
+{
+	for (size_t i = 0; i < m->nr; i++)
+		rec_free(&m->recs[i]);
+	free(m->recs);
+	m->recs = NULL;
+	m->nr = 0;
+}
+
+/* mountinfo escapes space, tab, newline and backslash as \ooo. */
+static char *unescape(const char *s)
+{
+	char *out = malloc(strlen(s) + 1), *o = out;
+
+	if (!out)
+		return NULL;
+	while (*s) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' &&
+		    s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*o++ = (s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0');
+			s += 4;
+		} else {
+			*o++ = *s++;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+/*
+ * "36 35 98:0 /mnt1 /mnt/parent rw,noatime master:1 - ext3 /dev/root rw":
+ * id, parent, major:minor, root, mount point, options, optional fields up
+ * to "-", then fs type, source, super options (proc_pid_mountinfo(5)).
+ */
+int mounts__parse_line(const char *line, struct mount_rec *r)
+{
+	char root[4096], point[4096], fstype[256], source[4096];
+	unsigned int major, minor;
+	const char *sep;
+
+	memset(r, 0, sizeof(*r));
+	if (sscanf(line, "%*u %*u %u:%u %4095s %4095s", &major, &minor, root, point) != 4)
+		return -EINVAL;
+	sep = strstr(line, " - ");
+	if (!sep || sscanf(sep + 3, "%255s %4095s", fstype, source) != 2)
+		return -EINVAL;
+	r->dev = major << 20 | minor;
+	r->subtree = strcmp(root, "/") != 0;
+	r->point = unescape(point);
+	r->fstype = unescape(fstype);
+	r->source = unescape(source);
+	if (!r->point || !r->fstype || !r->source) {
+		rec_free(r);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static struct mount_rec *find_rec(const struct mounts *m, __u32 dev)
+{
+	for (size_t i = 0; i < m->nr; i++)
+		if (m->recs[i].dev == dev)
+			return &m->recs[i];
+	return NULL;
+}
+
+const struct mount_rec *mounts__find(const struct mounts *m, __u32 dev)
+{
+	return find_rec(m, dev);
+}
+
+/* Keep r in m unless its device is known (by a mount of its root); r is taken over or freed. */
+static int mounts_add(struct mounts *m, struct mount_rec *r)
+{
+	struct mount_rec *old = find_rec(m, r->dev), *v;
+
+	if (old && (r->subtree || !old->subtree)) {
+		rec_free(r);
+		return 0;
+	}
+	if (old) {
+		rec_free(old);
+		*old = *r;
+		return 0;
+	}
+	v = realloc(m->recs, (m->nr + 1) * sizeof(*v));
+	if (!v) {
+		rec_free(r);
+		return -ENOMEM;
+	}
+	m->recs = v;
+	m->recs[m->nr++] = *r;
+	return 0;
+}
+
+int mounts__read(struct mounts *m, const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char *line = NULL;
+	size_t cap = 0;
+	int err = 0;
+
+	if (!f)
+		return -errno;
+	while (!err && getline(&line, &cap, f) > 0) {
+		struct mount_rec r;
+		int e = mounts__parse_line(line, &r);
+
+		if (e == -ENOMEM)
+			err = e;
+		else if (!e)
+			err = mounts_add(m, &r);
+	}
+	free(line);
+	fclose(f);
+	return err;
+}
+
+int mounts__read_pid(struct mounts *m, pid_t pid)
+{
+	char path[64];
+
+	if (pid > 0)
+		snprintf(path, sizeof(path), "/proc/%d/mountinfo", (int)pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/mountinfo");
+	return mounts__read(m, path);
+}
+
+bool mount__is_fuse(const struct mount_rec *r)
+{
+	return r && (!strcmp(r->fstype, "fuse") || !strncmp(r->fstype, "fuse.", 5) ||
+		     !strcmp(r->fstype, "fuseblk"));
+}
+
+bool mount__is_network(const struct mount_rec *r)
+{
+	static const char *const net[] = { "nfs", "nfs4", "cifs", "smb3", "ceph",
+					   "9p", "afs", "glusterfs", "lustre" };
+
+	if (!r)
+		return false;
+	for (size_t i = 0; i < sizeof(net) / sizeof(net[0]); i++)
+		if (!strcmp(r->fstype, net[i]))
+			return true;
+	return false;
+}
+
+static struct mount_sums *sums_of(struct mount_sums **all, size_t *n, __u32 dev)
+{
+	struct mount_sums *v;
+
+	for (size_t i = 0; i < *n; i++)
+		if ((*all)[i].dev == dev)
+			return &(*all)[i];
+	v = realloc(*all, (*n + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	*all = v;
+	memset(&v[*n], 0, sizeof(*v));
+	v[*n].dev = dev;
+	return &v[(*n)++];
+}
+
+static int sums_cmp(const void *pa, const void *pb)
+{
+	const struct mount_sums *a = pa, *b = pb;
+	__u64 ia = a->read_ns + a->meta_ns, ib = b->read_ns + b->meta_ns;
+
+	if (ia != ib)
+		return ia > ib ? -1 : 1;
+	return a->dev < b->dev ? -1 : a->dev > b->dev;
+}
+
+int mounts__sum(const struct mounts *m, const struct store *s, struct mount_sums **out)
+{
+	struct mount_sums *all = NULL, *ms;
+	size_t n = 0;
+
+	*out = NULL;
+	for (size_t i = 0; i < s->files_cap; i++) {
+		const struct file_rec *f = s->files[i];
+
+		if (!f)
+			continue;
+		ms = sums_of(&all, &n, f->dev);
+		if (!ms) {
+			free(all);
+			return -ENOMEM;
+		}
+		ms->files += !!(f->flags & FILE_F_REG);
+		ms->opens += f->opens;
+		ms->stats += f->stats;
+		ms->reads += f->reads;
+		ms->read_bytes += f->read_bytes;
+		ms->read_ns += f->read_ns;
+		ms->meta_ns += f->meta_ns;
+	}
+	for (size_t i = 0; i < n; i++)
+		all[i].mount = mounts__find(m, all[i].dev);
+	if (n > 1)
+		qsort(all, n, sizeof(*all), sums_cmp);
+	*out = all;
+	return (int)n;
+}

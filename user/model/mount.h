@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The mounts a trace's files live on: a file's device (st_dev) names its
+ * mount in /proc/PID/mountinfo of the target's mount namespace, read in
+ * user space at the start and at the end of the trace, never per event.
+ * And what the target did on each mount, summed over its files.
+ */
+#ifndef MODEL_MOUNT_H
+#define MODEL_MOUNT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <linux/types.h>
+
+struct store;
+
+struct mount_rec {
+	__u32 dev;		/* kernel encoding: major << 20 | minor */
+	char *point;		/* "/mnt/data" */
+	char *fstype;		/* "fuse.sshfs", "ext4" */
+	char *source;		/* "host:/data", "/dev/vda1" */
+	bool subtree;		/* a bind mount of a subtree (root not "/") */
+};
+
+struct mounts {
+	struct mount_rec *recs;
+	size_t nr;
+};
+
+/* What the target did on one mount, summed over its files' records. */
+struct mount_sums {
+	__u32 dev;
+	const struct mount_rec *mount;	/* NULL: the device is in no mountinfo read */
+	__u64 files;		/* regular files */
+	__u64 opens;
+	__u64 stats;
+	__u64 reads;
+	__u64 read_bytes;
+	__u64 read_ns;
+	__u64 meta_ns;
+};
+
+void mounts__free(struct mounts *m);
+/*
+ * Add the mounts of a mountinfo file (path) whose device m does not hold
+ * yet: a device mounted twice keeps its first entry of root "/" (else its
+ * first). 0 or -errno (-ENOENT: no such file, as for an exited process).
+ */
+int mounts__read(struct mounts *m, const char *path);
+/* The same from /proc/PID/mountinfo, /proc/self/mountinfo when pid <= 0. */
+int mounts__read_pid(struct mounts *m, pid_t pid);
+/* Parse one mountinfo line into r (strings allocated). 0, -EINVAL or -ENOMEM. */
+int mounts__parse_line(const char *line, struct mount_rec *r);
+const struct mount_rec *mounts__find(const struct mounts *m, __u32 dev);
+/* Is it a FUSE (fuse, fuse.*, fuseblk) or network (nfs*, cifs, smb3...) file system? */
+bool mount__is_fuse(const struct mount_rec *r);
+bool mount__is_network(const struct mount_rec *r);
+/*
+ * Sum the store's files per device into *out (busiest by read + metadata
+ * time first, then dev); free() it. Returns how many, or -ENOMEM.
+ */
+int mounts__sum(const struct mounts *m, const struct store *s, struct mount_sums **out);
+
+#endif /* MODEL_MOUNT_H */
