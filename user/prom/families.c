@@ -130,6 +130,32 @@ static void render_threads(struct prom *p, const struct trace *t)
 			 "Threads of the target seen so far.", s->nr_threads);
 }
 
+/*
+ * The training loop's time by state: a counter a fleet can rate() into a
+ * stall share per job (data_wait over the states but runnable). No series
+ * until a consumer is found, so a pure reader has none.
+ */
+static void render_consumer(struct prom *p, const struct trace *t)
+{
+	const struct stall *st = &t->stall;
+	const struct { const char *state; __u64 ns; } v[] = {
+		{ "data_wait", st->data_wait_ns }, { "on_cpu", st->on_cpu_ns },
+		{ "other_wait", st->other_wait_ns }, { "runnable", st->runnable_ns },
+	};
+
+	prom__family(p, "iostorm_consumer_seconds_total", "counter",
+		     "Time of the training loop's thread by state, seconds: data_wait (its own "
+		     "file I/O, and sleeps the loader ended), on_cpu, other_wait, runnable; "
+		     "no series when no consumer was found.");
+	if (st->how == CONSUMER_NONE)
+		return;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		struct label l = { "state", v[i].state };
+
+		prom__sample_secs(p, "iostorm_consumer_seconds_total", &l, 1, v[i].ns);
+	}
+}
+
 /* ---- the diagnosis ---- */
 
 /* One series per verdict, 1 for the current one (a state set). */
@@ -203,6 +229,7 @@ int prom__render(FILE *out, const struct trace *t, const struct findings *f,
 	render_vfs(&p, t);
 	render_vfs_hists(&p, t);
 	render_threads(&p, t);
+	render_consumer(&p, t);
 	prom__render_block(&p, t);
 	render_layer(&p, t);
 	render_findings(&p, f);
