@@ -158,3 +158,19 @@ test_stall_torch_no_workers() {
 	expect_eq "loader wakeups" "$(jqr out.json .stall.loader_wakeups)" 0
 	expect_cmp "own file I/O" "$(jqr out.json .stall.own_io_ns)" '>' 0
 }
+
+# The CI gate: a loader change that makes the training loop wait (one
+# decoder, 3 ms a sample, instead of two fast ones) fails on stall_share.
+test_stall_diff_gate() {
+	gen_data 400 4
+	"$WORKLOAD" read "$PWD/data" >/dev/null || fail "warm the cache"
+	"$IOSTORM" -q -j base.json -- "$WORKLOAD" pipeline "$PWD/data" --decoders 2 \
+		--step-ms 5 --tally "$PWD/t1.txt" 2>/dev/null || fail "base"
+	"$IOSTORM" -q -j new.json -- "$WORKLOAD" pipeline "$PWD/data" --decoders 1 \
+		--cpu-us 3000 --step-ms 5 --tally "$PWD/t2.txt" 2>/dev/null || fail "new"
+	cat t1.txt t2.txt | grep loop
+	local rc=0
+	"$IOSTORM" diff base.json new.json >out.txt 2>err.txt || rc=$?
+	expect_eq "diff exit status" "$rc" 1
+	grep -q "^REGRESSED: stall_share>+10pp" out.txt || fail "$(cat out.txt err.txt)"
+}

@@ -51,6 +51,7 @@ enum diff_metric {
 	DM_BLK_P50,
 	DM_BLK_P99,
 	DM_IO_WAIT_SHARE,
+	DM_STALL_SHARE,
 	DM_DURATION,
 	DM__MAX,
 };

@@ -178,6 +178,15 @@ static void thread_figures(const json_t *r, struct diff_figures *f)
 		set(f, DM_IO_WAIT_SHARE, io / all);
 }
 
+/* stall.share: absent or null when no consumer was found. */
+static void stall_figures(const json_t *r, struct diff_figures *f)
+{
+	double v;
+
+	if (get_num(json_object_get(r, "stall"), "share", &v))
+		set(f, DM_STALL_SHARE, v);
+}
+
 static void finding_figures(const json_t *r, struct diff_figures *f)
 {
 	json_t *x;
@@ -220,6 +229,7 @@ void diff__figures(const json_t *r, struct diff_figures *f)
 	percentiles(json_object_get(lat, "open"), f, -1, DM_OPEN_P99);
 	block_figures(r, f);
 	thread_figures(r, f);
+	stall_figures(r, f);
 	finding_figures(r, f);
 }
 

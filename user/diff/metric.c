@@ -46,6 +46,9 @@ const struct diff_metric_info diff_metrics[DM__MAX] = {
 			 "block read latency, p99 (layers.block_total)" },
 	[DM_IO_WAIT_SHARE] = { "io_wait_share", DK_SHARE, NULL, NULL,
 			       "I/O threads' time waiting on I/O (threads[])" },
+	/* Whether training waits: what a loader change must not make worse. */
+	[DM_STALL_SHARE] = { "stall_share", DK_SHARE, "stall_share>+10pp", NULL,
+			     "the training loop's wait for data (stall.share)" },
 	[DM_DURATION] = { "duration", DK_TIME, NULL, NULL, "traced wall time (duration_s)" },
 };
 

@@ -8,6 +8,7 @@
 #include "model/trace.h"
 
 #define LOADER_ROUNDS	16	/* passes over the wakes: pipelines are a few stages deep */
+#define CONSUMER_BUSY	0.5	/* a loop never woken by the loader computes this much */
 
 /* What the measure works on: the threads, and the wakes sorted by sleeper. */
 struct stall_ctx {
@@ -121,21 +122,28 @@ static __u64 loader_wait(const struct stall_ctx *x, long c, __u64 *wakeups)
 /*
  * A consumer computes (on CPU outside its file syscalls) and is fed: the
  * loader wakes it, or it reads files itself, as often as a loop takes
- * batches. A thread that only waits (a launcher joining its readers) or
- * only reads (a pure reader) is not one.
+ * batches. A loop the loader always keeps ahead of is never woken by it:
+ * it qualifies by computing most of its time next to a loader. A thread
+ * that only waits (a launcher joining its readers) or only reads (a pure
+ * reader) is not one.
  */
 static bool is_consumer(struct stall_ctx *x, long c, const struct stall_opts *o,
 			__u64 *wakeups)
 {
 	const struct thread_rec *th = &x->s->threads[c];
 	__u64 wall = wall_of(th), io = th->read_ns + th->meta_ns, in_sys, compute;
+	bool loader = false;
 
 	loader_side(x, c);
 	loader_wait(x, c, wakeups);
+	for (size_t i = 0; i < x->s->nr_threads && !loader; i++)
+		loader = x->loader[i];
 	in_sys = io > th->io_wait_ns ? io - th->io_wait_ns : 0;
 	compute = th->cpu_ns > in_sys ? th->cpu_ns - in_sys : 0;
-	return wall && compute >= o->min_cpu_share * wall &&
-	       (*wakeups >= o->min_wakeups || th->reads >= o->min_wakeups);
+	if (!wall || compute < o->min_cpu_share * wall)
+		return false;
+	return *wakeups >= o->min_wakeups || th->reads >= o->min_wakeups ||
+	       (loader && compute >= CONSUMER_BUSY * wall);
 }
 
 /* --consumer COMM: the busiest thread of that name. */

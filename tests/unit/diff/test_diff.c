@@ -136,7 +136,7 @@ static json_t *report(double opens, double reads, double read_p99)
 		" s:{s:[{s:i, s:i, s:i, s:{s:{s:{s:i, s:i}}}}]},"
 		" s:{s:{s:i, s:i, s:i}},"
 		" s:[{s:i, s:i, s:i, s:i}, {s:i}],"
-		" s:[{s:s, s:s}, {s:s, s:s}]}",
+		" s:{s:f}, s:[{s:s, s:s}, {s:s, s:s}]}",
 		"schema", DIFF_SCHEMA, "target", "command /usr/bin/python3 load.py",
 		"duration_s", 2.5,
 		"vfs", "files", 100, "opens", opens, "reads", reads, "read_bytes", 3000000,
@@ -150,6 +150,7 @@ static json_t *report(double opens, double reads, double read_p99)
 		"layers", "block_total", "count", 150, "p50", 200000, "p99", 900000,
 		"threads", "io_wait_ns", 3, "cpu_ns", 1, "runq_ns", 0, "sleep_ns", 0,
 		"tid", 7,
+		"stall", "share", 0.25,
 		"findings", "id", "small_file_storm", "severity", "WARN",
 		"id", "page_cache", "severity", "INFO");
 }
@@ -186,6 +187,7 @@ TEST(diff_figures_full)
 	CHECK_REL(f.samples[DM_BLK_P50], 150);
 	/* The thread without sched times is left out. */
 	CHECK_REL(f.v[DM_IO_WAIT_SHARE], 0.75);
+	CHECK_REL(f.v[DM_STALL_SHARE], 0.25);
 	CHECK_REL(f.v[DM_DURATION], 2.5e9);
 	for (int m = 0; m < DM__MAX; m++)
 		if (!f.have[m])
