@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The training loop's wait for data from threads and wakeups whose every
+ * number is known: which thread is the consumer and why, which threads are
+ * the loader side, and the exact split of the consumer's time.
+ */
+#include <stdlib.h>
+#include "model/stall.h"
+#include "model/trace.h"
+#include "unit.h"
+
+#define MS	1000000ULL
+#define SEC	(1000 * MS)
+
+static struct trace *trace_new(void)
+{
+	struct trace *t = calloc(1, sizeof(*t));
+
+	if (t && store__init(&t->store)) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+static void trace_free(struct trace *t)
+{
+	store__free(&t->store);
+	free(t->wakes);
+	free(t);
+}
+
+static void thread(struct trace *t, __u32 tid, __u32 tgid, const char *comm,
+		   struct thread_stats ts)
+{
+	ts.tgid = tgid;
+	snprintf(ts.comm, sizeof(ts.comm), "%s", comm);
+	CHECK_EQ_INT(store__merge_thread(&t->store, tid, &ts), 0);
+}
+
+static void wake(struct trace *t, __u32 wakee, __u32 waker, __u64 n, __u64 ns)
+{
+	struct wake_rec *w = realloc(t->wakes, (t->nr_wakes + 1) * sizeof(*w));
+
+	REQUIRE(w);
+	t->wakes = w;
+	w[t->nr_wakes++] = (struct wake_rec){ wakee, waker, n, ns };
+}
+
+static const struct stall_opts opts = {
+	.root_tgid = 100, .min_cpu_share = 0.02, .min_wakeups = 10,
+};
+
+/*
+ * tf.data-like: two readers, two decoders the readers feed (and one wakes
+ * a reader back: a full queue), and a compute thread of the loop's own.
+ */
+static struct trace *pipeline(void)
+{
+	struct trace *t = trace_new();
+
+	if (!t)
+		return NULL;
+	thread(t, 100, 100, "python3", (struct thread_stats){ .cpu_ns = 5 * SEC,
+		.sleep_ns = 4 * SEC, .runq_ns = 500 * MS });
+	thread(t, 101, 100, "tf_data_r", (struct thread_stats){ .reads = 100,
+		.read_ns = 2 * SEC, .cpu_ns = SEC, .io_wait_ns = SEC });
+	thread(t, 102, 100, "tf_data_r", (struct thread_stats){ .reads = 100,
+		.read_ns = 2 * SEC, .cpu_ns = SEC, .io_wait_ns = SEC });
+	thread(t, 103, 100, "tf_decode", (struct thread_stats){ .cpu_ns = 3 * SEC,
+		.sleep_ns = SEC });
+	thread(t, 104, 100, "tf_decode", (struct thread_stats){ .cpu_ns = 3 * SEC,
+		.sleep_ns = SEC });
+	thread(t, 105, 100, "omp_worker", (struct thread_stats){ .cpu_ns = 2 * SEC,
+		.sleep_ns = 3 * SEC });
+	wake(t, 100, 103, 200, 2 * SEC);
+	wake(t, 100, 104, 100, SEC);
+	wake(t, 100, 105, 50, 500 * MS);
+	wake(t, 100, WAKER_OUTSIDE, 1, 500 * MS);
+	wake(t, 103, 101, 300, SEC);
+	wake(t, 101, 104, 10, 100 * MS);	/* only back-pressure joins 104 */
+	wake(t, 105, 100, 50, 3 * SEC);
+	return t;
+}
+
+TEST(stall_pipeline_split)
+{
+	struct trace *t = pipeline();
+	struct stall s;
+
+	REQUIRE(t);
+	CHECK_EQ_INT(stall__measure(&s, t, &opts), 0);
+	CHECK_EQ_INT(s.how, CONSUMER_ROOT);
+	CHECK_EQ_INT(s.tid, 100);
+	CHECK_EQ_INT(s.loader_threads, 4);	/* readers and decoders, not omp */
+	CHECK_EQ_U64(s.loader_wait_ns, 3 * SEC);
+	CHECK_EQ_U64(s.loader_wakeups, 300);
+	CHECK_EQ_U64(s.data_wait_ns, 3 * SEC);
+	CHECK_EQ_U64(s.other_wait_ns, SEC);
+	CHECK_EQ_U64(s.on_cpu_ns, 5 * SEC);
+	CHECK_EQ_U64(s.runnable_ns, 500 * MS);
+	CHECK_EQ_U64(s.wall_ns, 9500 * MS);
+	CHECK_REL(stall__share(&s), 3.0 / 9.0);
+	/* Wakers by name, most sleep first; the loop's own compute thread is not the loader. */
+	REQUIRE(s.nr_wakers == 3);
+	CHECK_STR(s.wakers[0].name, "tf_decode");
+	CHECK(s.wakers[0].loader);
+	CHECK_EQ_U64(s.wakers[0].threads, 2);
+	CHECK_EQ_U64(s.wakers[0].sleep_ns, 3 * SEC);
+	CHECK_STR(s.wakers[1].name, "(outside)");
+	CHECK(!s.wakers[1].loader);
+	CHECK_STR(s.wakers[2].name, "omp_worker");
+	CHECK(!s.wakers[2].loader);
+	trace_free(t);
+}
+
+TEST(stall_given_consumer)
+{
+	struct trace *t = pipeline();
+	struct stall_opts o = opts;
+	struct stall s;
+
+	REQUIRE(t);
+	o.consumer_comm = "omp_worker";
+	CHECK_EQ_INT(stall__measure(&s, t, &o), 0);
+	CHECK_EQ_INT(s.how, CONSUMER_GIVEN);
+	CHECK_EQ_INT(s.tid, 105);
+	/* Seen from it, the loop is fed by the decoders: the loader side. */
+	CHECK_EQ_U64(s.loader_wait_ns, 3 * SEC);
+	o.consumer_comm = NULL;
+	o.consumer_tid = 103;
+	CHECK_EQ_INT(stall__measure(&s, t, &o), 0);
+	CHECK_EQ_INT(s.tid, 103);
+	CHECK_EQ_U64(s.loader_wait_ns, SEC);	/* the reader that feeds it */
+	o.consumer_tid = 999;
+	CHECK_EQ_INT(stall__measure(&s, t, &o), 0);
+	CHECK_EQ_INT(s.how, CONSUMER_NONE);
+	CHECK(stall__share(&s) < 0);
+	trace_free(t);
+}
+
+/* Every thread reads, the launcher only joins them: nobody to measure. */
+TEST(stall_pure_reader)
+{
+	struct trace *t = trace_new();
+	struct stall s;
+
+	REQUIRE(t);
+	thread(t, 100, 100, "reader", (struct thread_stats){ .cpu_ns = 5 * MS,
+		.sleep_ns = 5 * SEC });
+	for (__u32 i = 101; i <= 104; i++) {
+		thread(t, i, 100, "reader", (struct thread_stats){ .reads = 500,
+			.read_ns = 4 * SEC, .cpu_ns = SEC, .io_wait_ns = 3 * SEC });
+		wake(t, 100, i, 1, SEC);	/* its exit ends the join */
+	}
+	CHECK_EQ_INT(stall__measure(&s, t, &opts), 0);
+	CHECK_EQ_INT(s.how, CONSUMER_NONE);
+	CHECK(!strncmp(s.why, "no consumer found", 17));
+	trace_free(t);
+}
+
+/* num_workers=0: the loop reads its files itself: that is its data wait. */
+TEST(stall_own_reads)
+{
+	struct trace *t = trace_new();
+	struct stall s;
+
+	REQUIRE(t);
+	thread(t, 100, 100, "python3", (struct thread_stats){ .reads = 2000,
+		.read_ns = 2 * SEC, .meta_ns = 100 * MS, .io_wait_ns = 1500 * MS,
+		.cpu_ns = 3 * SEC, .sleep_ns = 200 * MS });
+	CHECK_EQ_INT(stall__measure(&s, t, &opts), 0);
+	CHECK_EQ_INT(s.how, CONSUMER_ROOT);
+	CHECK_EQ_U64(s.own_io_ns, 2100 * MS);
+	CHECK_EQ_U64(s.data_wait_ns, 2100 * MS);
+	CHECK_EQ_U64(s.on_cpu_ns, 2400 * MS);	/* 600 ms of it was in the reads */
+	CHECK_EQ_U64(s.other_wait_ns, 200 * MS);
+	trace_free(t);
+}
+
+/*
+ * PyTorch: workers in their own processes read; their feeder threads,
+ * which read nothing, wake the loop through a pipe. The root given is a
+ * launcher that only waits: the loop is found as the process main thread
+ * the loader woke most.
+ */
+TEST(stall_dataloader_workers)
+{
+	struct trace *t = trace_new();
+	struct stall_opts o = opts;
+	struct stall s;
+
+	REQUIRE(t);
+	o.root_tgid = 90;
+	thread(t, 90, 90, "sh", (struct thread_stats){ .sleep_ns = 9 * SEC });
+	thread(t, 100, 100, "python3", (struct thread_stats){ .cpu_ns = 2 * SEC,
+		.sleep_ns = 6 * SEC });
+	for (__u32 w = 0; w < 2; w++) {
+		thread(t, 200 + w, 200 + w, "python3", (struct thread_stats){ .reads = 300,
+			.read_ns = 5 * SEC, .cpu_ns = SEC, .io_wait_ns = 4 * SEC });
+		thread(t, 210 + w, 200 + w, "QueueFeederThr", (struct thread_stats){
+			.cpu_ns = 100 * MS, .sleep_ns = 7 * SEC });
+		wake(t, 100, 210 + w, 40, 2500 * MS);
+		wake(t, 200 + w, 100, 40, SEC);		/* the index queue */
+	}
+	wake(t, 90, 100, 1, 9 * SEC);
+	CHECK_EQ_INT(stall__measure(&s, t, &o), 0);
+	CHECK_EQ_INT(s.how, CONSUMER_FED);
+	CHECK_EQ_INT(s.tid, 100);
+	CHECK_EQ_U64(s.loader_wakeups, 80);
+	CHECK_EQ_U64(s.data_wait_ns, 5 * SEC);
+	CHECK_REL(stall__share(&s), 5.0 / 8.0);
+	trace_free(t);
+}
