@@ -7,6 +7,7 @@
  */
 #include "maps.bpf.h"
 #include "target.bpf.h"
+#include "entry.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -52,5 +53,22 @@ int BPF_PROG(handle_sched_process_exit, struct task_struct *task)
 		return 0;
 	if (bpf_map_delete_elem(&targets, &tgid) == 0)
 		count(C_EXITS, 1);
+	return 0;
+}
+
+/*
+ * exec renames the thread ("python3" after "sh"): a thread entry made
+ * earlier in the interval would report the old name for the whole run.
+ */
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(handle_sched_process_exec, struct task_struct *task)
+{
+	struct thread_stats *ts;
+
+	if (!task_is_target(task))
+		return 0;
+	ts = thread_entry_of(task);
+	if (ts)
+		bpf_probe_read_kernel_str(ts->comm, sizeof(ts->comm), task->comm);
 	return 0;
 }

@@ -17,6 +17,7 @@ struct stall_ctx {
 	size_t nr_wakes;
 	bool *loader;		/* by index into s->threads */
 	bool *reads;		/* the thread's process read files */
+	__u64 all_reads;	/* file reads of every thread */
 };
 
 static int wake_cmp(const void *pa, const void *pb)
@@ -121,8 +122,9 @@ static __u64 loader_wait(const struct stall_ctx *x, long c, __u64 *wakeups)
 
 /*
  * A consumer computes (on CPU outside its file syscalls) and is fed: the
- * loader wakes it, or it reads files itself, as often as a loop takes
- * batches. A loop the loader always keeps ahead of is never woken by it:
+ * loader wakes it as often as a loop takes batches, or it does most of the
+ * target's file reads itself (num_workers=0; a shell reading its script
+ * does not). A loop the loader always keeps ahead of is never woken by it:
  * it qualifies by computing most of its time next to a loader. A thread
  * that only waits (a launcher joining its readers) or only reads (a pure
  * reader) is not one.
@@ -142,7 +144,8 @@ static bool is_consumer(struct stall_ctx *x, long c, const struct stall_opts *o,
 	compute = th->cpu_ns > in_sys ? th->cpu_ns - in_sys : 0;
 	if (!wall || compute < o->min_cpu_share * wall)
 		return false;
-	return *wakeups >= o->min_wakeups || th->reads >= o->min_wakeups ||
+	return *wakeups >= o->min_wakeups ||
+	       (th->reads >= o->min_wakeups && 2 * th->reads >= x->all_reads) ||
 	       (loader && compute >= CONSUMER_BUSY * wall);
 }
 
@@ -275,9 +278,11 @@ static int mark_reading(struct stall_ctx *x)
 
 	if (!tgids)
 		return -ENOMEM;
-	for (size_t i = 0; i < s->nr_threads; i++)
+	for (size_t i = 0; i < s->nr_threads; i++) {
+		x->all_reads += s->threads[i].reads;
 		if (s->threads[i].reads)
 			tgids[n++] = s->threads[i].tgid;
+	}
 	qsort(tgids, n, sizeof(*tgids), u32_cmp);
 	for (size_t i = 0; i < s->nr_threads; i++)
 		x->reads[i] = bsearch(&s->threads[i].tgid, tgids, n, sizeof(*tgids), u32_cmp);

@@ -85,7 +85,8 @@ struct stall_opts {
 	const char *consumer_comm;	/* --consumer COMM; NULL: not given */
 	__u32 root_tgid;	/* the process traced (-p's first, the command); 0: none */
 	double min_cpu_share;	/* a consumer computes this share of its time at least */
-	double min_wakeups;	/* and the loader woke it, or it read files, this often */
+	double min_wakeups;	/* and the loader woke it this often, or it did this many
+				 * reads and most of the target's */
 };
 
 /* Find the consumer of t and split its time into s. 0 or -ENOMEM. */
