@@ -562,15 +562,13 @@ static int read_proc(size_t p)
 	return in_threads(opt.threads, read_thread);
 }
 
-static int cmd_read(const char *dir)
+/* List dir's files in --order, at most --limit of them, and size the tally. */
+static int list_dataset(const char *dir)
 {
 	char *root = realpath(dir, NULL);
-	size_t t;
 
-	if (!root) {
-		fail("open", dir);
-		return 1;
-	}
+	if (!root)
+		return fail("open", dir);
 	if (walk(root))
 		return 1;
 	free(root);
@@ -579,6 +577,15 @@ static int cmd_read(const char *dir)
 		shuffle();
 	nread = opt.limit < nlist ? opt.limit : nlist;
 	tally_alloc(nread);
+	return 0;
+}
+
+static int cmd_read(const char *dir)
+{
+	size_t t;
+
+	if (list_dataset(dir))
+		return 1;
 	for (t = 0; t < opt.threads; t++)
 		bufs[t] = xalloc(malloc(opt.bufsize));
 	if (open_tally_and_gate())
@@ -919,20 +926,13 @@ static int cmd_pipeline(const char *dir)
 {
 	pthread_t th[2 * MAX_THREADS];
 	size_t nth = 0, k;
-	char *root = realpath(dir, NULL);
 	int err = 0;
 	void *ret;
 
 	if (opt.readers + opt.decoders > MAX_THREADS)
 		usage_error("--readers + --decoders is above %d", MAX_THREADS);
-	if (!root || walk(root))
-		return root ? 1 : fail("open", dir);
-	free(root);
-	qsort(paths, nlist, sizeof(*paths), cmp_path);
-	if (!strcmp(opt.order, "random"))
-		shuffle();
-	nread = opt.limit < nlist ? opt.limit : nlist;
-	tally_alloc(nread);
+	if (list_dataset(dir))
+		return 1;
 	for (k = 0; k < opt.readers + opt.decoders; k++)
 		bufs[k] = xalloc(malloc(opt.bufsize > 1024 ? opt.bufsize : 1024));
 	queue_init(&raw_q, opt.queue, opt.readers);
