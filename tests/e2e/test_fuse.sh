@@ -65,7 +65,7 @@ expect_tally_equal() {
 
 test_fuse_requests_exact() {
 	fusefs_mount mnt 200 2
-	"$IOSTORM" -q -j r.json -- "$WORKLOAD" read mnt --tally wl.txt --tally-files ||
+	"$IOSTORM" -q -j r.json --prom-file m.prom -- "$WORKLOAD" read mnt --tally wl.txt --tally-files ||
 		fail "iostorm exit $?"
 	fusefs_umount mnt
 	expect_tally_equal r.json
@@ -75,6 +75,14 @@ test_fuse_requests_exact() {
 	expect_eq "READ bytes = bytes read" "$(fuse_op r.json READ .target.out_bytes)" \
 		"$(tally wl.txt read_bytes)"
 	expect_eq "OPEN requests" "$(fuse_op r.json OPEN .target.reqs)" "$(tally wl.txt opens)"
+	# The metrics say the same, per mount and opcode.
+	expect_eq "metrics: READ requests" "$(sed -n 's/^iostorm_fuse_requests_total{.*opcode="READ",requester="target"} //p' m.prom)" \
+		"$(tally wl.txt reads)"
+	expect_eq "metrics: READ bytes" "$(sed -n 's/^iostorm_fuse_reply_bytes_total{.*opcode="READ"} //p' m.prom)" \
+		"$(tally wl.txt read_bytes)"
+	expect_eq "metrics: READ latency count" \
+		"$(sed -n 's/^iostorm_fuse_request_latency_seconds_count{.*opcode="READ"} //p' m.prom)" \
+		"$(tally wl.txt reads)"
 	expect_eq "RELEASE requests" "$(fuse_op r.json RELEASE '.all.reqs + .inflight_end')" \
 		"$(tally wl.txt closes)"
 	local p50 d s

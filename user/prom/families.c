@@ -231,6 +231,7 @@ int prom__render(FILE *out, const struct trace *t, const struct findings *f,
 	render_threads(&p, t);
 	render_consumer(&p, t);
 	prom__render_block(&p, t);
+	prom__render_fuse(&p, t);
 	render_layer(&p, t);
 	render_findings(&p, f);
 	render_health(&p, t);
