@@ -178,6 +178,33 @@ static void thread_figures(const json_t *r, struct diff_figures *f)
 		set(f, DM_IO_WAIT_SHARE, io / all);
 }
 
+/* The FUSE layer over every connection: requests per file opened, mean round trip. */
+static void fuse_figures(const json_t *r, struct diff_figures *f)
+{
+	const json_t *conns = json_object_get(json_object_get(r, "fuse"), "connections");
+	double reqs = 0, files = 0, ns = 0, n, v;
+	json_t *c;
+	size_t i;
+
+	if (!json_is_array(conns))
+		return;
+	json_array_foreach(conns, i, c) {
+		const json_t *l = json_object_get(c, "layers");
+
+		if (!get_num(l, "requests", &n) || n <= 0)
+			continue;
+		reqs += n;
+		if (get_num(l, "files_opened", &v))
+			files += v;
+		if (get_num(l, "rtt_mean_ns", &v))
+			ns += v * n;
+	}
+	if (files > 0)
+		set(f, DM_FUSE_REQS_PER_FILE, reqs / files);
+	if (reqs > 0)
+		set(f, DM_FUSE_RTT, ns / reqs);
+}
+
 /* stall.share: absent or null when no consumer was found. */
 static void stall_figures(const json_t *r, struct diff_figures *f)
 {
@@ -230,6 +257,7 @@ void diff__figures(const json_t *r, struct diff_figures *f)
 	block_figures(r, f);
 	thread_figures(r, f);
 	stall_figures(r, f);
+	fuse_figures(r, f);
 	finding_figures(r, f);
 }
 

@@ -49,6 +49,12 @@ const struct diff_metric_info diff_metrics[DM__MAX] = {
 	/* Whether training waits: what a loader change must not make worse. */
 	[DM_STALL_SHARE] = { "stall_share", DK_SHARE, "stall_share>+10pp", NULL,
 			     "the training loop's wait for data (stall.share)" },
+	/* Round trips per file are the loader's, like opens per file: exact. */
+	[DM_FUSE_REQS_PER_FILE] = { "fuse_requests_per_file", DK_RATIO,
+				    "fuse_requests_per_file>+10%", NULL,
+				    "the target's FUSE requests / files it opened on FUSE" },
+	[DM_FUSE_RTT] = { "fuse_rtt", DK_TIME, NULL, NULL,
+			  "mean FUSE round trip of the target (fuse.connections[].layers)" },
 	[DM_DURATION] = { "duration", DK_TIME, NULL, NULL, "traced wall time (duration_s)" },
 };
 

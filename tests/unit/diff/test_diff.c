@@ -136,7 +136,8 @@ static json_t *report(double opens, double reads, double read_p99)
 		" s:{s:[{s:i, s:i, s:i, s:{s:{s:{s:i, s:i}}}}]},"
 		" s:{s:{s:i, s:i, s:i}},"
 		" s:[{s:i, s:i, s:i, s:i}, {s:i}],"
-		" s:{s:f}, s:[{s:s, s:s}, {s:s, s:s}]}",
+		" s:{s:f}, s:{s:[{s:{s:i, s:i, s:f}}, {s:{s:i, s:i, s:f}}]},"
+		" s:[{s:s, s:s}, {s:s, s:s}]}",
 		"schema", DIFF_SCHEMA, "target", "command /usr/bin/python3 load.py",
 		"duration_s", 2.5,
 		"vfs", "files", 100, "opens", opens, "reads", reads, "read_bytes", 3000000,
@@ -151,6 +152,9 @@ static json_t *report(double opens, double reads, double read_p99)
 		"threads", "io_wait_ns", 3, "cpu_ns", 1, "runq_ns", 0, "sleep_ns", 0,
 		"tid", 7,
 		"stall", "share", 0.25,
+		"fuse", "connections", "layers", "requests", 300, "files_opened", 100,
+		"rtt_mean_ns", 2e6, "layers", "requests", 100, "files_opened", 0,
+		"rtt_mean_ns", 6e6,
 		"findings", "id", "small_file_storm", "severity", "WARN",
 		"id", "page_cache", "severity", "INFO");
 }
@@ -188,6 +192,8 @@ TEST(diff_figures_full)
 	/* The thread without sched times is left out. */
 	CHECK_REL(f.v[DM_IO_WAIT_SHARE], 0.75);
 	CHECK_REL(f.v[DM_STALL_SHARE], 0.25);
+	CHECK_REL(f.v[DM_FUSE_REQS_PER_FILE], 4);	/* 400 requests, 100 files */
+	CHECK_REL(f.v[DM_FUSE_RTT], 3e6);		/* weighted by requests */
 	CHECK_REL(f.v[DM_DURATION], 2.5e9);
 	for (int m = 0; m < DM__MAX; m++)
 		if (!f.have[m])
