@@ -221,10 +221,10 @@ test_block_interval_lines() {
 	"$IOSTORM" -i 0.25 -q -j - -- sh -c 'sleep 1.2' >out.json 2>err.txt ||
 		fail "iostorm exit $?"
 	jq -e .block out.json >/dev/null || fail "stdout is not the JSON report"
-	grep -q '^time  *files/s  *opens/s  *reads/s  *MiB/s  *rd_p50  *rd_p99  *dev_r/s  *r_await  *%util$' \
+	grep -q '^time  *files/s  *opens/s  *reads/s  *MiB/s  *rd_p50  *rd_p99  *dev_r/s  *r_await  *%util  *%stall$' \
 		err.txt || fail "no interval header: $(cat err.txt)"
 	local lines
-	lines=$(grep -cE '^[0-9]{2}:[0-9]{2}:[0-9]{2}( +[0-9]+\.[0-9]+){9}$' err.txt)
+	lines=$(grep -cE '^[0-9]{2}:[0-9]{2}:[0-9]{2}( +[0-9]+\.[0-9]+){9} +([0-9]+\.[0-9]+|-)$' err.txt)
 	expect_cmp "interval lines" "$lines" '>=' 3
 	expect_cmp "interval lines" "$lines" '<=' 5
 }
