@@ -692,6 +692,9 @@ static int fill_timeline(struct trace *t)
 		p.n[TL_IO_WAIT_NS] = share(loader[1], i, 10, 1);
 		p.n[TL_RUNQ_NS] = share(loader[2], i, 1, 1);
 		p.n[TL_SLEEP_NS] = share(loader[3], i, 1, 1);
+		/* The loop waits for data mostly while the cache is cold. */
+		p.n[TL_STALL_DATA_NS] = share(t->stall.data_wait_ns, i, 6, 1);
+		p.n[TL_STALL_CPU_NS] = share(t->stall.wall_ns - t->stall.runnable_ns, i, 1, 1);
 		timeline_lat(t, &p, i);
 		err = timeline__add(&t->timeline, &p);
 	}

@@ -103,6 +103,7 @@ static const struct series util[] = {
 static const struct series waits[] = {
 	{ "loader_cpu_share", 100, "on CPU" },
 	{ "loader_io_wait_share", 100, "I/O wait" },
+	{ "stall_share", 100, "training loop waits for data" },
 };
 static const struct series cache[] = {
 	{ "cache_misses_per_s", 1, "pages added to the page cache/s" },

@@ -31,6 +31,8 @@ struct tl_prev {
 	size_t nr_threads;
 	struct tl_dev *devs;
 	size_t nr_devs;
+	__u32 consumer;			/* the training loop's tid at the last point */
+	__u64 stall[2];			/* its data wait and time not runnable then */
 };
 
 int timeline__init(struct timeline *tl, __u64 start_ns, __u64 drain_ns)
@@ -283,6 +285,27 @@ static int take_threads(struct tl_point *p, struct tl_prev *pr, const struct sto
 	return 0;
 }
 
+/*
+ * The training loop's wait since the last interval: all of it when the
+ * consumer is first found; if the choice moves to another thread, that
+ * thread counts from then on (its earlier time is not in the timeline).
+ */
+static void take_stall(struct tl_point *p, struct tl_prev *pr, const struct stall *st)
+{
+	__u32 tid = st->how != CONSUMER_NONE ? st->tid : 0;
+	__u64 now[2] = { st->data_wait_ns, st->wall_ns - st->runnable_ns };
+
+	if (tid && !pr->consumer)
+		pr->stall[0] = pr->stall[1] = 0;
+	if (tid && (tid == pr->consumer || !pr->consumer)) {
+		p->n[TL_STALL_DATA_NS] = delta(now[0], pr->stall[0]);
+		p->n[TL_STALL_CPU_NS] = delta(now[1], pr->stall[1]);
+	}
+	pr->consumer = tid;
+	pr->stall[0] = now[0];
+	pr->stall[1] = now[1];
+}
+
 int timeline__take(struct timeline *tl, const struct trace *t, __u64 now_ns)
 {
 	struct tl_point p;
@@ -293,6 +316,7 @@ int timeline__take(struct timeline *tl, const struct trace *t, __u64 now_ns)
 	p.dur_ns = delta(now_ns, tl->last_ns);
 	p.intervals = 1;
 	take_counts(&p, tl->prev, t);
+	take_stall(&p, tl->prev, &t->stall);
 	err = take_busy(&p, tl->prev, &t->block);
 	if (!err)
 		err = take_threads(&p, tl->prev, &t->store);

@@ -45,6 +45,8 @@ enum tl_count {
 	TL_IO_WAIT_NS,		/* in I/O wait */
 	TL_RUNQ_NS,		/* waiting for a CPU */
 	TL_SLEEP_NS,		/* asleep otherwise */
+	TL_STALL_DATA_NS,	/* the training loop: its data wait (stall.data_wait_ns) */
+	TL_STALL_CPU_NS,	/* and its time not runnable (wall - runnable) */
 	TL__MAX,
 };
 
