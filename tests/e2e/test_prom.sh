@@ -100,6 +100,23 @@ test_prom_file_while_tracing() {
 	[ -z "$(ls out.prom.tmp.* 2>/dev/null)" ] || fail "temporary file left"
 }
 
+# A full file system is named as such on the --prom-file path, while
+# tracing and at the end, as --json names it (not "Input/output error").
+test_prom_file_disk_full() {
+	mkdir small
+	mount -t tmpfs -o size=8k tmpfs small || skip "cannot mount tmpfs"
+	head -c 8192 /dev/zero >small/filler 2>/dev/null || true
+	local rc=0 left
+	"$IOSTORM" -q -d 2 --prom-file small/out.prom -a >/dev/null 2>err.txt || rc=$?
+	left=$(ls -A small)
+	umount small
+	expect_eq "exit status" "$rc" 1
+	grep -q "cannot write 'small/out.prom': No space left on device" err.txt ||
+		fail "stderr: $(cat err.txt)"
+	grep -q "Input/output error" err.txt && fail "stderr: $(cat err.txt)"
+	expect_eq "files left" "$left" filler
+}
+
 # /metrics while tracing: promtool accepts it; a port taken is a clear error.
 test_prom_listen() {
 	need_promtool

@@ -225,6 +225,7 @@ int prom__render(FILE *out, const struct trace *t, const struct findings *f,
 {
 	struct prom p = { .out = out, .job = job && *job ? job : NULL };
 
+	errno = 0;
 	render_meta(&p, t);
 	render_vfs(&p, t);
 	render_vfs_hists(&p, t);
@@ -234,5 +235,7 @@ int prom__render(FILE *out, const struct trace *t, const struct findings *f,
 	render_layer(&p, t);
 	render_findings(&p, f);
 	render_health(&p, t);
-	return ferror(out) ? -EIO : 0;
+	if (!p.err && ferror(out))
+		p.err = -EIO;
+	return p.err;
 }

@@ -30,12 +30,20 @@ struct trace;
 #define PROM_BYTES_K_MIN	9	/* le 511 bytes (after le 0) */
 #define PROM_BYTES_K_MAX	30	/* le 1073741823 bytes */
 
+/*
+ * The longest --job: the label is on every sample (about 900), so a long one
+ * multiplies the text and the series a server stores; 128 bytes holds any
+ * Kubernetes or Slurm job name.
+ */
+#define PROM_JOB_MAX		128
+
 struct prom_server;
 
 /*
  * Write every metric of t and its findings f to out. job, when not NULL or
  * empty, labels every sample training_job="job" (not "job": Prometheus owns
- * that label and would rename ours to exported_job). Returns 0 or -EIO.
+ * that label and would rename ours to exported_job). Returns 0 or the first
+ * failed write's -errno (-ENOSPC on a full disk; -EIO when it is unknown).
  */
 int prom__render(FILE *out, const struct trace *t, const struct findings *f,
 		 const char *job);

@@ -227,7 +227,10 @@ static int fill_snapshot(FILE *f, const void *arg)
 {
 	const struct prom_server *s = arg;
 
-	return fwrite(s->text, 1, s->len, f) == s->len ? 0 : -EIO;
+	errno = 0;
+	if (fwrite(s->text, 1, s->len, f) == s->len)
+		return 0;
+	return errno ? -errno : -EIO;	/* ENOSPC must say so */
 }
 
 int prom__save(struct prom_server *s, const char *path)

@@ -231,10 +231,13 @@ static void publish_metrics(struct session *s)
 	if (!s->prom)
 		return;
 	err = prom__publish(s->prom, s->trace, NULL);
-	if (!err && s->o->prom_file)
-		err = prom__save(s->prom, s->o->prom_file);
-	if (err)
+	if (err) {
 		pr_err("cannot publish metrics: %s", strerror(-err));
+		return;
+	}
+	err = s->o->prom_file ? prom__save(s->prom, s->o->prom_file) : 0;
+	if (err)
+		pr_err("cannot write '%s': %s", s->o->prom_file, strerror(-err));
 }
 
 /* Why tracing stops now, or -1 to go on. */
