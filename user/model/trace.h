@@ -32,6 +32,7 @@ struct trace {
 	__u64 lost[L__MAX];		/* enum lost_reason */
 	__u64 prog_misses;		/* BPF runs the kernel skipped (recursion) */
 	__u64 maps_bytes;		/* kernel memory of iostorm's BPF maps */
+	__u64 drains;			/* of the files maps, early or on schedule */
 	__u64 open_errnos[ERRNO_SLOTS];
 	struct hist hists[H__MAX];	/* enum hist_id */
 	struct store store;

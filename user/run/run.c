@@ -28,7 +28,7 @@
 #include "run/options.h"
 #include "run/run.h"
 
-#define TICK_NS		(50 * 1000 * 1000)	/* the loop's period */
+#define TICK_NS		(50 * 1000 * 1000)	/* the loop's longest sleep */
 
 static volatile sig_atomic_t stop_signal;
 
@@ -267,7 +267,7 @@ static int tick(struct session *s, __u64 now, __u64 start, __u64 *next_drain)
 	int err;
 
 	if (now < *next_drain && !line)
-		return collector__filling(s->c) ?
+		return collector__filling(s->c, now) ?
 		       collector__refresh(s->c, s->trace, REFRESH_FILES, now) : 0;
 	if (s->prom)
 		what |= REFRESH_BLOCK_HISTS;
@@ -286,14 +286,19 @@ static int tick(struct session *s, __u64 now, __u64 start, __u64 *next_drain)
 	return 0;
 }
 
-/* Trace until the duration ends, a signal comes, or the target is gone. */
+/*
+ * Trace until the duration ends, a signal comes, or the target is gone.
+ * The loop wakes every TICK_NS, or sooner when the files map fills fast
+ * or is small (collector__next_look_ns()).
+ */
 static int trace_loop(struct session *s)
 {
-	const struct timespec period = { 0, TICK_NS };
 	__u64 start = now_ns(), next_drain = start + (__u64)(s->o->drain * 1e9), now;
+	struct timespec period = { 0, 0 };
 	int why, err;
 
 	for (;;) {
+		period.tv_nsec = collector__next_look_ns(s->c, TICK_NS);
 		nanosleep(&period, NULL);
 		now = now_ns();
 		why = stop_reason(s, now, start);
