@@ -77,6 +77,12 @@ int trace__snap(struct trace_snap *s, const struct trace *t, __u64 now_ns);
 void trace__snap_free(struct trace_snap *s);
 /* The machine's memory (/proc/meminfo) and page size into t. */
 void trace__machine(struct trace *t);
+/*
+ * Did the kernel's files map refuse files (lost.files_map_full)? Then every
+ * figure that counts files (distinct files and directories, files read,
+ * per-directory counts) is a lower bound, and each output says so.
+ */
+bool trace__files_lower_bound(const struct trace *t);
 /* Sum of lost[] and prog_misses: the events the report does not hold. */
 __u64 trace__lost_total(const struct trace *t);
 void trace__file_totals(const struct store *s, struct file_totals *tot);

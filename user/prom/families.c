@@ -89,6 +89,10 @@ static void render_vfs(struct prom *p, const struct trace *t)
 	prom__metric_u64(p, "iostorm_vfs_files", "gauge",
 			 "Distinct regular files seen by open, read or stat.", tot.files);
 	prom__metric_u64(p, "iostorm_vfs_dirs", "gauge", "Distinct directories seen.", tot.dirs);
+	prom__metric_u64(p, "iostorm_vfs_files_lower_bound", "gauge",
+			 "1 when the kernel's files map was full: iostorm_vfs_files and "
+			 "iostorm_vfs_dirs count at least that many.",
+			 trace__files_lower_bound(t));
 }
 
 /* Only read latency and size have exact sums: the kernel's read counters. */
