@@ -70,6 +70,13 @@ int prom__serve(struct prom_server **s, const char *addr_port, const char *job,
 int prom__publish(struct prom_server *s, const struct trace *t, const struct findings *f);
 
 /*
+ * As prom__publish() without f, but with the findings last judged (none
+ * before the first judgement): for a caller that cannot wait for a sort
+ * of every file now. Returns 0 or -errno.
+ */
+int prom__publish_quick(struct prom_server *s, const struct trace *t);
+
+/*
  * Write the last published snapshot to path atomically, as
  * prom__write_file() does: the per-interval --prom-file. -ENODATA before
  * the first publish.

@@ -270,22 +270,19 @@ static struct MHD_Response *metrics_response(char *text, size_t len)
 	return r;
 }
 
-int prom__publish(struct prom_server *s, const struct trace *t, const struct findings *f)
+/* Render t with the findings f and make it the snapshot. */
+static int publish(struct prom_server *s, const struct trace *t, const struct findings *f)
 {
 	struct MHD_Response *r, *old;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *out;
-	int err = 0;
+	int err;
 
-	if (!f && prom_findings__stale(&s->findings))
-		err = prom_findings__judge(&s->findings, t, &s->th);
-	if (err)
-		return err;
 	out = open_memstream(&text, &len);
 	if (!out)
 		return -ENOMEM;
-	err = prom__render(out, t, f ? f : &s->findings.f, s->job);
+	err = prom__render(out, t, f, s->job);
 	if (fclose(out) && !err)
 		err = -ENOMEM;
 	if (err) {
@@ -304,6 +301,22 @@ int prom__publish(struct prom_server *s, const struct trace *t, const struct fin
 	if (old)
 		MHD_destroy_response(old);	/* freed when its last scrape is sent */
 	return 0;
+}
+
+int prom__publish(struct prom_server *s, const struct trace *t, const struct findings *f)
+{
+	int err = 0;
+
+	if (!f && prom_findings__stale(&s->findings))
+		err = prom_findings__judge(&s->findings, t, &s->th);
+	if (err)
+		return err;
+	return publish(s, t, f ? f : &s->findings.f);
+}
+
+int prom__publish_quick(struct prom_server *s, const struct trace *t)
+{
+	return publish(s, t, &s->findings.f);
 }
 
 /* Only the caller's thread changes text, and resp keeps it: no lock needed. */
