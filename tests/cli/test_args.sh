@@ -13,6 +13,18 @@ test_cli_bad_input() {
 	expect_fail 2 "-q without --json" "$IOSTORM" -q -a
 }
 
+# A label is on every sample: a 100,000-byte --job made a 36 MB metrics
+# file. Over 128 bytes it is refused, without echoing it back.
+test_cli_job_bounded() {
+	local long
+	long=$(head -c 100000 /dev/zero | tr '\0' j)
+	expect_fail 2 "invalid value for --job: 100000 bytes, at most 128" \
+		"$IOSTORM" --job "$long" --prom-file x.prom -a
+	[ "$(wc -c <err.txt)" -lt 200 ] || fail "the message echoes the value: $(wc -c <err.txt) bytes"
+	expect_fail 2 "control character" "$IOSTORM" --job "$(printf 'a\nb')" -a
+	expect_fail 2 "nothing to trace" "$IOSTORM" --job "$(head -c 128 /dev/zero | tr '\0' j)"
+}
+
 test_cli_help_and_version() {
 	"$IOSTORM" --help >out.txt || fail "--help exit $?"
 	grep -q "usage: iostorm" out.txt || fail "--help: $(head -3 out.txt)"

@@ -50,8 +50,9 @@ struct probe_config {
 
 /* What collector__refresh() reads. */
 enum refresh_what {
-	REFRESH_FILES = 1,	/* drain the per-file and per-thread maps */
-	REFRESH_GLOBALS = 2,	/* counters, lost, errnos, histograms, block counts */
+	REFRESH_FILES = 1,	/* drain the per-file maps */
+	REFRESH_GLOBALS = 2,	/* counters, lost, errnos, histograms, block counts,
+				   and drain the per-thread maps */
 	REFRESH_BLOCK_HISTS = 4,	/* the block histograms too */
 };
 
@@ -71,8 +72,16 @@ int collector__attach(struct collector *c);
 void collector__start(struct collector *c, __u64 now_ns);
 /* Processes of a TARGET_PIDS target still alive. */
 int collector__targets(const struct collector *c);
-/* Is the files map being filled half full? Then refresh the files now. */
-bool collector__filling(struct collector *c);
+/*
+ * Will the files map being filled reach half its size before a look after
+ * this one could drain it, at the rate it fills? Then refresh the files now.
+ */
+bool collector__filling(struct collector *c, __u64 now_ns);
+/*
+ * How long the caller may sleep before it asks collector__filling() again
+ * (ns, at most max_ns): shorter the faster and the smaller the map fills.
+ */
+__u64 collector__next_look_ns(const struct collector *c, __u64 max_ns);
 /* Bring what the kernel counted into t (what: enum refresh_what). 0 or -errno. */
 int collector__refresh(struct collector *c, struct trace *t, unsigned int what,
 		       __u64 now_ns);

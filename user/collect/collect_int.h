@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <linux/types.h>
 #include "collect/collect.h"
+#include "lib/pace.h"
 #include "model/block.h"
 #include "model/trace.h"
 
@@ -55,8 +56,8 @@ struct drain {
 	int ncpus;
 	void *percpu;		/* buffer for one per-CPU value */
 	int counters_fd;
-	__u64 files_max;	/* entries an inner files map holds */
-	__u64 entries_at_swap;	/* C_FILE_ENTRIES when the files maps last swapped */
+	int lost_fd;
+	struct pace pace;	/* when the files maps are due to be drained */
 	size_t wakes_cap;	/* room in the trace's wakes array */
 };
 
@@ -71,13 +72,23 @@ struct block_maps {
 
 int drain__init(struct drain *d, struct iostorm_bpf *skel);
 void drain__free(struct drain *d);
-/* Swap to the other inner maps and merge the previous ones into the store. */
+/*
+ * Swap to the other inner files map and merge the previous one into the
+ * store. Each swap waits for an RCU grace period (~5-10 ms on this VM).
+ */
 int drain__files(struct drain *d, struct trace *t);
 /*
- * Is the files map being filled half full? Then drain now, not at the next
- * period: a storm must not overflow it (false when it cannot tell).
+ * The same for the threads maps: a few entries per thread, which cannot
+ * overflow, so they are drained on schedule only, not by the storm's pace
+ * (a second grace period per early drain halved how fast they could come).
  */
-bool drain__files_filling(struct drain *d);
+int drain__threads(struct drain *d, struct trace *t);
+/*
+ * Is a drain of the files maps due at now_ns, by their fill rate and size
+ * (lib/pace.h)? Then drain now, not at the next period: a storm must not
+ * overflow them (false when it cannot tell).
+ */
+bool drain__files_due(struct drain *d, __u64 now_ns);
 /* After detach: merge both inner maps, so nothing stays behind. */
 int drain__final(struct drain *d, struct trace *t);
 /* Read the (sleeper, waker) pairs into t->wakes (cumulative). */

@@ -75,9 +75,14 @@ int collector__targets(const struct collector *c)
 	return target__count(bpf_map__fd(c->skel->maps.targets));
 }
 
-bool collector__filling(struct collector *c)
+bool collector__filling(struct collector *c, __u64 now_ns)
 {
-	return drain__files_filling(&c->drain);
+	return drain__files_due(&c->drain, now_ns);
+}
+
+__u64 collector__next_look_ns(const struct collector *c, __u64 max_ns)
+{
+	return pace__next_ns(&c->drain.pace, max_ns);
 }
 
 /*
@@ -100,6 +105,8 @@ int collector__refresh(struct collector *c, struct trace *t, unsigned int what,
 			err = drain__fuse(&c->drain, c->skel, &t->fuse, block);
 		t->prog_misses = probe__misses(c->skel);
 	}
+	if (!err && what & REFRESH_GLOBALS)
+		err = drain__threads(&c->drain, t);
 	if (!err && what & REFRESH_FILES)
 		err = drain__files(&c->drain, t);
 	return err;

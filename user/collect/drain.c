@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <linux/types.h>
@@ -104,7 +105,8 @@ int drain__init(struct drain *d, struct iostorm_bpf *skel)
 	if (!d->percpu)
 		return -ENOMEM;
 	d->counters_fd = bpf_map__fd(skel->maps.counters);
-	d->files_max = bpf_map__max_entries(skel->maps.files_a);
+	d->lost_fd = bpf_map__fd(skel->maps.lost);
+	pace__init(&d->pace, bpf_map__max_entries(skel->maps.files_a), 0, 0);
 	err = gen__init(&d->files, skel->maps.files_gen, skel->maps.files_a,
 			skel->maps.files_b);
 	if (!err)
@@ -138,40 +140,77 @@ static int read_percpu(struct drain *d, int fd, __u32 key, __u64 *out, size_t n)
 	return 0;
 }
 
+/*
+ * Entries the programs created in the files maps, plus those they could
+ * not (the map was full): the pace sees a full map's rate too.
+ */
+static int files_count(struct drain *d, __u64 *count)
+{
+	__u64 made = 0, refused = 0;
+	int err;
+
+	err = read_percpu(d, d->counters_fd, C_FILE_ENTRIES, &made, 1);
+	if (!err)
+		err = read_percpu(d, d->lost_fd, L_FILES_FULL, &refused, 1);
+	*count = err ? 0 : made + refused;
+	return err;
+}
+
+static __u64 mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
 int drain__files(struct drain *d, struct trace *t)
 {
+	__u64 start = mono_ns(), count;
 	int err, fd = -1;
 
 	/* Read before the swap: the new map's fill is overestimated, never under. */
-	err = read_percpu(d, d->counters_fd, C_FILE_ENTRIES, &d->entries_at_swap, 1);
+	err = files_count(d, &count);
 	if (!err)
 		err = gen__swap(&d->files, &fd);
 	if (!err)
 		err = gen__empty(&d->files, fd, t, merge_file);
 	if (err)
 		return err;
+	pace__drained(&d->pace, count, mono_ns() - start);
+	t->drains = d->pace.drains;
+	return 0;
+}
+
+int drain__threads(struct drain *d, struct trace *t)
+{
+	int err, fd = -1;
+
 	err = gen__swap(&d->threads, &fd);
 	if (!err)
 		err = gen__empty(&d->threads, fd, t, merge_thread);
 	return err;
 }
 
-bool drain__files_filling(struct drain *d)
+bool drain__files_due(struct drain *d, __u64 now_ns)
 {
-	__u64 entries = 0;
+	__u64 count;
 
-	if (read_percpu(d, d->counters_fd, C_FILE_ENTRIES, &entries, 1))
+	if (files_count(d, &count))
 		return false;
-	return entries - d->entries_at_swap >= d->files_max / 2;
+	return pace__due(&d->pace, count, now_ns);
 }
 
 int drain__final(struct drain *d, struct trace *t)
 {
-	int err = drain__files(d, t);
+	int err = 0;
 
 	/* The swap waited for running programs; the now-active maps too. */
-	if (!err)
+	for (int i = 0; i < 2 && !err; i++) {
 		err = drain__files(d, t);
+		if (!err)
+			err = drain__threads(d, t);
+	}
 	return err;
 }
 

@@ -238,6 +238,7 @@ int evidence__from_trace(struct evidence *e, const struct trace *t)
 	if (err)
 		return err;
 	e->files_per_s = rate(e->files_read, t->duration_s);
+	e->files_lower_bound = trace__files_lower_bound(t);
 	e->reread_bytes = e->read_bytes > e->working_set_bytes ?
 			  e->read_bytes - e->working_set_bytes : 0;
 	e->mem_total_bytes = t->mem_bytes;

@@ -25,6 +25,7 @@ struct evidence {
 	double duration_s;
 	/* VFS */
 	__u64 files_read;		/* distinct regular files with reads */
+	bool files_lower_bound;		/* files_read and the like: at least (see trace.h) */
 	__u64 opens;
 	__u64 reads;
 	__u64 read_bytes;

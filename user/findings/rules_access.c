@@ -18,14 +18,21 @@ static void storm_advice(const struct evidence *e, const double *th, struct find
 	double shards = fmax(1, ceil(data / shard));
 	double packed_rps = e->read_bytes_per_s / packed;
 	double shard_ops = e->read_bytes_per_s / shard;
-	char buf[NBUF][32];
+	char buf[NBUF][32], what[96];
 
+	/* Files lost to a full map: their count and bytes are lower bounds. */
+	if (e->files_lower_bound)
+		snprintf(what, sizeof(what), "the files (at least %s, %s)",
+			 units__count(B(0), e->files_read), units__bytes(B(1), data));
+	else
+		snprintf(what, sizeof(what), "the %s files (%s)",
+			 units__count(B(0), e->files_read), units__bytes(B(1), data));
 	say(f->advice, sizeof(f->advice),
-	    "pack the %s files (%s) into %.0f shard%s of %s (TFRecord, WebDataset tar or "
+	    "pack %s into %.0f shard%s of %s (TFRecord, WebDataset tar or "
 	    "LMDB; 100 MB to 1 GB each) read sequentially in %s reads: at the same %s/s "
 	    "that is ~%s reads/s instead of %s, and %s shard opens/s instead of %s opens/s; "
 	    "shuffle the shard order and the samples in a shuffle buffer",
-	    units__count(B(0), e->files_read), units__bytes(B(1), data), shards,
+	    what, shards,
 	    shards == 1 ? "" : "s", units__bytes(B(2), shard), units__bytes(B(3), packed),
 	    units__bytes(B(4), e->read_bytes_per_s), units__num(B(5), packed_rps),
 	    units__num(B(6), e->reads_per_s), units__num(B(7), shard_ops),
@@ -56,12 +63,14 @@ int rule__storm(const struct evidence *e, const double *th, struct finding *f)
 		snprintf(whole, sizeof(whole), "%s read whole",
 			 units__pct(B(0), e->whole_file_share));
 	say(f->summary, sizeof(f->summary),
-	    "small-file storm: %s files of median %s %s%s at %s files/s%s",
-	    units__count(B(1), e->files_read), units__bytes(B(2), e->median_file_bytes), whole,
+	    "small-file storm: %s%s files of median %s %s%s%s%s files/s%s",
+	    e->files_lower_bound ? "at least " : "", units__count(B(1), e->files_read), units__bytes(B(2), e->median_file_bytes), whole,
 	    random ? " in random order" : ordered ? " in path order" : "",
-	    units__num(B(3), e->files_per_s),
+	    e->files_lower_bound ? ", at least " : " at ", units__num(B(3), e->files_per_s),
 	    from_cache(e, th) ? ", served from the page cache for now" : "");
 	fig(f, "files_read", e->files_read, "files");
+	if (e->files_lower_bound)
+		fig(f, "files_lower_bound", 1, "flag");
 	fig(f, "files_per_s", e->files_per_s, "files/s");
 	fig(f, "opens_per_s", e->opens_per_s, "opens/s");
 	fig(f, "median_file_bytes", e->median_file_bytes, "bytes");

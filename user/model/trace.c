@@ -30,6 +30,11 @@ void trace__machine(struct trace *t)
 	t->page_size = page > 0 ? page : 4096;
 }
 
+bool trace__files_lower_bound(const struct trace *t)
+{
+	return t->lost[L_FILES_FULL] > 0;
+}
+
 __u64 trace__lost_total(const struct trace *t)
 {
 	__u64 n = t->prog_misses;

@@ -32,6 +32,7 @@ struct trace {
 	__u64 lost[L__MAX];		/* enum lost_reason */
 	__u64 prog_misses;		/* BPF runs the kernel skipped (recursion) */
 	__u64 maps_bytes;		/* kernel memory of iostorm's BPF maps */
+	__u64 drains;			/* of the files maps, early or on schedule */
 	__u64 open_errnos[ERRNO_SLOTS];
 	struct hist hists[H__MAX];	/* enum hist_id */
 	struct store store;
@@ -76,6 +77,12 @@ int trace__snap(struct trace_snap *s, const struct trace *t, __u64 now_ns);
 void trace__snap_free(struct trace_snap *s);
 /* The machine's memory (/proc/meminfo) and page size into t. */
 void trace__machine(struct trace *t);
+/*
+ * Did the kernel's files map refuse files (lost.files_map_full)? Then every
+ * figure that counts files (distinct files and directories, files read,
+ * per-directory counts) is a lower bound, and each output says so.
+ */
+bool trace__files_lower_bound(const struct trace *t);
 /* Sum of lost[] and prog_misses: the events the report does not hold. */
 __u64 trace__lost_total(const struct trace *t);
 void trace__file_totals(const struct store *s, struct file_totals *tot);

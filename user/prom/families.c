@@ -89,6 +89,10 @@ static void render_vfs(struct prom *p, const struct trace *t)
 	prom__metric_u64(p, "iostorm_vfs_files", "gauge",
 			 "Distinct regular files seen by open, read or stat.", tot.files);
 	prom__metric_u64(p, "iostorm_vfs_dirs", "gauge", "Distinct directories seen.", tot.dirs);
+	prom__metric_u64(p, "iostorm_vfs_files_lower_bound", "gauge",
+			 "1 when the kernel's files map was full: iostorm_vfs_files and "
+			 "iostorm_vfs_dirs count at least that many.",
+			 trace__files_lower_bound(t));
 }
 
 /* Only read latency and size have exact sums: the kernel's read counters. */
@@ -225,6 +229,7 @@ int prom__render(FILE *out, const struct trace *t, const struct findings *f,
 {
 	struct prom p = { .out = out, .job = job && *job ? job : NULL };
 
+	errno = 0;
 	render_meta(&p, t);
 	render_vfs(&p, t);
 	render_vfs_hists(&p, t);
@@ -235,5 +240,7 @@ int prom__render(FILE *out, const struct trace *t, const struct findings *f,
 	render_layer(&p, t);
 	render_findings(&p, f);
 	render_health(&p, t);
-	return ferror(out) ? -EIO : 0;
+	if (!p.err && ferror(out))
+		p.err = -EIO;
+	return p.err;
 }

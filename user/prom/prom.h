@@ -30,12 +30,20 @@ struct trace;
 #define PROM_BYTES_K_MIN	9	/* le 511 bytes (after le 0) */
 #define PROM_BYTES_K_MAX	30	/* le 1073741823 bytes */
 
+/*
+ * The longest --job: the label is on every sample (about 900), so a long one
+ * multiplies the text and the series a server stores; 128 bytes holds any
+ * Kubernetes or Slurm job name.
+ */
+#define PROM_JOB_MAX		128
+
 struct prom_server;
 
 /*
  * Write every metric of t and its findings f to out. job, when not NULL or
  * empty, labels every sample training_job="job" (not "job": Prometheus owns
- * that label and would rename ours to exported_job). Returns 0 or -EIO.
+ * that label and would rename ours to exported_job). Returns 0 or the first
+ * failed write's -errno (-ENOSPC on a full disk; -EIO when it is unknown).
  */
 int prom__render(FILE *out, const struct trace *t, const struct findings *f,
 		 const char *job);
@@ -60,6 +68,13 @@ int prom__serve(struct prom_server **s, const char *addr_port, const char *job,
  * caller's time, else the last ones are shown. Returns 0 or -errno.
  */
 int prom__publish(struct prom_server *s, const struct trace *t, const struct findings *f);
+
+/*
+ * As prom__publish() without f, but with the findings last judged (none
+ * before the first judgement): for a caller that cannot wait for a sort
+ * of every file now. Returns 0 or -errno.
+ */
+int prom__publish_quick(struct prom_server *s, const struct trace *t);
 
 /*
  * Write the last published snapshot to path atomically, as

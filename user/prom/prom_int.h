@@ -25,6 +25,7 @@ struct label {
 struct prom {
 	FILE *out;
 	const char *job;	/* training_job on every sample; NULL: none */
+	int err;		/* the first failed write's -errno, kept for the caller */
 };
 
 enum hist_unit {

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * /metrics over HTTP (libmicrohttpd, --listen) and the snapshot it serves:
- * the caller's thread renders and swaps the text in under a lock
- * (prom__publish()), the server thread copies it out per scrape, and
- * prom__save() writes it for --prom-file. See prom.h and docs/metrics.md.
+ * the caller's thread renders the text and swaps in one response object
+ * under a lock (prom__publish()); every scrape queues that same response,
+ * which libmicrohttpd counts references to, so a thousand scrapes cost one
+ * copy of the text. prom__save() writes it for --prom-file. See prom.h and
+ * docs/metrics.md, which says why each limit below is what it is.
  */
 #include <errno.h>
 #include <microhttpd.h>
@@ -13,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include "lib/atomic_file.h"
 #include "lib/log.h"
 #include "lib/netaddr.h"
@@ -26,10 +29,24 @@ typedef int mhd_result;
 
 #define CONTENT_TYPE	"text/plain; version=0.0.4; charset=utf-8"
 
+/*
+ * The limits against idle, slow and reconnecting clients (docs/metrics.md,
+ * "Under pressure"). A fleet scrapes a node from 1 to 4 addresses (an HA
+ * pair of Prometheus servers, an agent), each with one connection.
+ */
+#define CONN_MAX	512		/* far above any fleet's scrapers */
+#define CONN_PER_IP	16		/* one address cannot take the rest */
+#define HEADER_TIMEOUT_S 2		/* idle before a request is complete */
+#define KEEPALIVE_S	75		/* idle between scrapes: a 60 s interval fits */
+#define CONN_MEMORY	(16 * 1024)	/* per connection: headers are ~300 bytes */
+#define LISTEN_BACKLOG	1024		/* a reconnect storm waits, not refused */
+#define FDS_SPARE	256		/* iostorm's own: BPF maps, links, files */
+
 struct prom_server {
 	struct MHD_Daemon *mhd;	/* NULL: no HTTP, snapshots for prom__save() only */
-	pthread_mutex_t lock;	/* guards text and len against the server thread */
-	char *text;		/* what a scrape gets; NULL before the first publish */
+	pthread_mutex_t lock;	/* guards resp against the server thread */
+	struct MHD_Response *resp;	/* 200 with text; NULL before the first publish */
+	const char *text;	/* resp's body (resp frees it): the caller's thread only */
 	size_t len;
 	char *job;
 	struct thresholds th;		/* for the live findings */
@@ -64,34 +81,52 @@ static mhd_result respond_text(struct MHD_Connection *c, unsigned int status,
 		      MHD_NO;
 }
 
-/* The snapshot, copied under the lock: publish may free it any time after. */
+/*
+ * The current snapshot's response, queued under the lock: queueing takes a
+ * reference, so a publish may drop ours any time after.
+ */
 static mhd_result serve_metrics(struct prom_server *s, struct MHD_Connection *c)
 {
-	char *body = NULL;
-	size_t len = 0;
+	mhd_result ret = MHD_NO;
+	bool none;
 
 	pthread_mutex_lock(&s->lock);
-	if (s->text) {
-		body = malloc(s->len ? s->len : 1);
-		if (body) {
-			memcpy(body, s->text, s->len);
-			len = s->len;
-		}
-	}
+	none = !s->resp;
+	if (s->resp)
+		ret = MHD_queue_response(c, MHD_HTTP_OK, s->resp);
 	pthread_mutex_unlock(&s->lock);
-	if (!body)
+	if (none)
 		return respond_text(c, MHD_HTTP_SERVICE_UNAVAILABLE,
 				    "iostorm: no metrics yet\n");
-	return respond(c, MHD_HTTP_OK, body, len, CONTENT_TYPE);
+	return ret;
 }
 
-/* GET or HEAD of /metrics; / says where the metrics are; the rest is 404. */
+/*
+ * GET or HEAD of /metrics; / says where the metrics are; the rest is 404.
+ * libmicrohttpd calls this once the headers are in, then once per piece of
+ * body and once more at the end; it closes a connection whose response is
+ * queued on the first call (the body might be unread), so a GET is answered
+ * on a later call: that keeps the connection alive for the next scrape.
+ */
 static mhd_result handle(void *cls, struct MHD_Connection *c, const char *url,
 			 const char *method, const char *version, const char *upload,
 			 size_t *upload_len, void **req)
 {
+	static int seen;	/* any non-NULL marker: the headers were seen */
+
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
 		return respond_text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET and HEAD\n");
+	if (!*req) {
+		*req = &seen;
+		/* A whole request came: a scraper; keep it between scrapes. */
+		MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT,
+					  (unsigned int)KEEPALIVE_S);
+		return MHD_YES;
+	}
+	if (*upload_len) {
+		*upload_len = 0;	/* a GET's body means nothing: dropped */
+		return MHD_YES;
+	}
 	if (!strcmp(url, "/metrics"))
 		return serve_metrics(cls, c);
 	if (!strcmp(url, "/"))
@@ -108,7 +143,7 @@ static int listen_on(const struct sockaddr_storage *sa, socklen_t len)
 	if (fd < 0)
 		return -errno;
 	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
-	    bind(fd, (const struct sockaddr *)sa, len) || listen(fd, 64)) {
+	    bind(fd, (const struct sockaddr *)sa, len) || listen(fd, LISTEN_BACKLOG)) {
 		int err = -errno;
 
 		close(fd);
@@ -118,8 +153,32 @@ static int listen_on(const struct sockaddr_storage *sa, socklen_t len)
 }
 
 /*
- * The server thread inherits the signal mask: with every signal blocked
- * there, SIGINT and SIGTERM reach the main loop's handler.
+ * Connections to accept: CONN_MAX when the open-file limit allows it, which
+ * is raised up to the hard limit if need be (the soft one is often 1024);
+ * else what fits beside iostorm's own FDS_SPARE.
+ */
+static unsigned int conn_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return 64;
+	if (rl.rlim_cur < CONN_MAX + FDS_SPARE && rl.rlim_max > rl.rlim_cur) {
+		rl.rlim_cur = rl.rlim_max < CONN_MAX + FDS_SPARE ? rl.rlim_max :
+								    CONN_MAX + FDS_SPARE;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (rl.rlim_cur >= CONN_MAX + FDS_SPARE)
+		return CONN_MAX;
+	return rl.rlim_cur > FDS_SPARE + 16 ? rl.rlim_cur - FDS_SPARE : 16;
+}
+
+/*
+ * One internal thread polls every connection (epoll where it exists), so a
+ * slow client delays no other: nothing blocks on a socket. It inherits the
+ * signal mask: with every signal blocked there, SIGINT and SIGTERM reach
+ * the main loop's handler.
  */
 static struct MHD_Daemon *start_daemon(struct prom_server *s, int fd)
 {
@@ -131,8 +190,10 @@ static struct MHD_Daemon *start_daemon(struct prom_server *s, int fd)
 	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO, 0, NULL, NULL,
 			     handle, s,
 			     MHD_OPTION_LISTEN_SOCKET, fd,
-			     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)32,
-			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)10,
+			     MHD_OPTION_CONNECTION_LIMIT, conn_limit(),
+			     MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)CONN_PER_IP,
+			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)HEADER_TIMEOUT_S,
+			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONN_MEMORY,
 			     MHD_OPTION_END);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return d;
@@ -192,42 +253,81 @@ out_free_server:
 	return err;
 }
 
-int prom__publish(struct prom_server *s, const struct trace *t, const struct findings *f)
+/* text as the 200 response of /metrics; it owns text from now on, even on failure. */
+static struct MHD_Response *metrics_response(char *text, size_t len)
 {
-	char *text = NULL, *old;
+	struct MHD_Response *r;
+
+	r = MHD_create_response_from_buffer(len, text, MHD_RESPMEM_MUST_FREE);
+	if (!r) {
+		free(text);
+		return NULL;
+	}
+	if (MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, CONTENT_TYPE) != MHD_YES) {
+		MHD_destroy_response(r);
+		return NULL;
+	}
+	return r;
+}
+
+/* Render t with the findings f and make it the snapshot. */
+static int publish(struct prom_server *s, const struct trace *t, const struct findings *f)
+{
+	struct MHD_Response *r, *old;
+	char *text = NULL;
 	size_t len = 0;
 	FILE *out;
-	int err = 0;
+	int err;
 
-	if (!f && prom_findings__stale(&s->findings))
-		err = prom_findings__judge(&s->findings, t, &s->th);
-	if (err)
-		return err;
 	out = open_memstream(&text, &len);
 	if (!out)
 		return -ENOMEM;
-	err = prom__render(out, t, f ? f : &s->findings.f, s->job);
+	err = prom__render(out, t, f, s->job);
 	if (fclose(out) && !err)
 		err = -ENOMEM;
 	if (err) {
 		free(text);
 		return err;
 	}
+	r = metrics_response(text, len);
+	if (!r)
+		return -ENOMEM;
 	pthread_mutex_lock(&s->lock);
-	old = s->text;
+	old = s->resp;
+	s->resp = r;
+	pthread_mutex_unlock(&s->lock);
 	s->text = text;
 	s->len = len;
-	pthread_mutex_unlock(&s->lock);
-	free(old);
+	if (old)
+		MHD_destroy_response(old);	/* freed when its last scrape is sent */
 	return 0;
 }
 
-/* Only the caller's thread changes text: reading it needs no lock. */
+int prom__publish(struct prom_server *s, const struct trace *t, const struct findings *f)
+{
+	int err = 0;
+
+	if (!f && prom_findings__stale(&s->findings))
+		err = prom_findings__judge(&s->findings, t, &s->th);
+	if (err)
+		return err;
+	return publish(s, t, f ? f : &s->findings.f);
+}
+
+int prom__publish_quick(struct prom_server *s, const struct trace *t)
+{
+	return publish(s, t, &s->findings.f);
+}
+
+/* Only the caller's thread changes text, and resp keeps it: no lock needed. */
 static int fill_snapshot(FILE *f, const void *arg)
 {
 	const struct prom_server *s = arg;
 
-	return fwrite(s->text, 1, s->len, f) == s->len ? 0 : -EIO;
+	errno = 0;
+	if (fwrite(s->text, 1, s->len, f) == s->len)
+		return 0;
+	return errno ? -errno : -EIO;	/* ENOSPC must say so */
 }
 
 int prom__save(struct prom_server *s, const char *path)
@@ -243,8 +343,9 @@ void prom__stop(struct prom_server *s)
 		return;
 	if (s->mhd)
 		MHD_stop_daemon(s->mhd);	/* closes the listening socket too */
+	if (s->resp)
+		MHD_destroy_response(s->resp);	/* frees text */
 	pthread_mutex_destroy(&s->lock);
-	free(s->text);
 	free(s->job);
 	free(s);
 }

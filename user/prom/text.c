@@ -4,6 +4,7 @@
  * and TYPE lines, samples with escaped labels, numbers in exact decimal,
  * and histograms folded into cumulative `le` buckets. See prom_int.h.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -69,12 +70,24 @@ static void put_escaped(FILE *out, const char *s, bool label_value)
 	}
 }
 
+/*
+ * Keep the cause of the first failed write: ferror() alone says only that
+ * one failed, and "No space left on device" must reach the user. Called
+ * after each line; no call in between clears errno.
+ */
+static void check_stream(struct prom *p)
+{
+	if (!p->err && ferror(p->out))
+		p->err = errno ? -errno : -EIO;
+}
+
 /* The HELP and TYPE lines of a family. */
 void prom__family(struct prom *p, const char *name, const char *type, const char *help)
 {
 	fprintf(p->out, "# HELP %s ", name);
 	put_escaped(p->out, help, false);
 	fprintf(p->out, "\n# TYPE %s %s\n", name, type);
+	check_stream(p);
 }
 
 static void put_label(struct prom *p, const char **sep, const char *name, const char *value)
@@ -99,6 +112,7 @@ void prom__sample(struct prom *p, const char *name, const char *suffix,
 	if (le)
 		put_label(p, &sep, "le", le);
 	fprintf(p->out, "%s %s\n", *sep == ',' ? "}" : "", value);
+	check_stream(p);
 }
 
 static const char *fmt_u64(char *buf, size_t len, __u64 v)

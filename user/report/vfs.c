@@ -3,6 +3,7 @@
  * The VFS section of both reports: totals of opens, reads, metadata and
  * mappings, the access pattern, and the latency and size distributions.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include "lib/json.h"
 #include "lib/units.h"
@@ -32,9 +33,13 @@ static void print_totals(FILE *out, const struct trace *t, const struct file_tot
 	double d = t->duration_s;
 	char buf[32];
 
-	fprintf(out, "files     %llu distinct files, %llu %s, %.1f files read/s\n",
-		tot->files, tot->dirs, tot->dirs == 1 ? "directory" : "directories",
-		units__rate(tot->files_read, d));
+	bool lower = trace__files_lower_bound(t);
+	const char *least = lower ? "at least " : "";
+
+	fprintf(out, "files     %s%llu distinct files, %llu %s, %.1f files read/s%s\n",
+		least, tot->files, tot->dirs, tot->dirs == 1 ? "directory" : "directories",
+		units__rate(tot->files_read, d),
+		lower ? " (lower bounds: the kernel's files map was full, see lost)" : "");
 	fprintf(out, "opens     %llu (%.1f/s)", c[C_OPENS], units__rate(c[C_OPENS], d));
 	if (c[C_OPEN_ERRORS])
 		print_open_errors(out, t);
@@ -123,6 +128,8 @@ static void write_vfs(struct json *j, const struct trace *t, const struct file_t
 	json__begin_object(j);
 	json__kv_u64(j, "files", tot->files);
 	json__kv_u64(j, "dirs", tot->dirs);
+	json__key(j, "files_lower_bound");
+	json__bool(j, trace__files_lower_bound(t));
 	json__kv_u64(j, "opens", c[C_OPENS]);
 	json__kv_u64(j, "open_errors", c[C_OPEN_ERRORS]);
 	json__key(j, "open_errnos");

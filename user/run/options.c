@@ -11,6 +11,7 @@
 #include "findings/findings.h"
 #include "lib/log.h"
 #include "lib/netaddr.h"
+#include "prom/prom.h"
 #include "run/options.h"
 
 
@@ -70,7 +71,7 @@ static const char usage[] =
 "      --listen ADDR:PORT  serve /metrics while tracing (e.g. 127.0.0.1:9436)\n"
 "      --prom-file PATH    write the metrics to PATH every drain, atomically,\n"
 "                          for node_exporter's textfile collector\n"
-"      --job NAME          a training_job=\"NAME\" label on every metric\n"
+"      --job NAME          a training_job=\"NAME\" label on every metric (<= 128 bytes)\n"
 "\n"
 "Tuning:\n"
 "      --drain SECONDS     how often kernel maps are drained into iostorm's\n"
@@ -180,6 +181,29 @@ static int parse_pids(struct options *o, const char *arg)
 	return err;
 }
 
+/*
+ * --job labels every sample: bounded (PROM_JOB_MAX), printable, and too
+ * long a value is not echoed back whole.
+ */
+static int parse_job(struct options *o, const char *arg)
+{
+	size_t len = strlen(arg);
+
+	if (len > PROM_JOB_MAX) {
+		pr_err("invalid value for --job: %zu bytes, at most %d", len, PROM_JOB_MAX);
+		return -EINVAL;
+	}
+	for (const char *p = arg; *p; p++) {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+			pr_err("invalid value for --job: a control character at byte %zu",
+			       (size_t)(p - arg));
+			return -EINVAL;
+		}
+	}
+	o->job = arg;
+	return 0;
+}
+
 static int parse_one(struct options *o, int c, const char *arg)
 {
 	long v;
@@ -247,8 +271,7 @@ static int parse_one(struct options *o, int c, const char *arg)
 		o->prom_file = arg;
 		return 0;
 	case 'J':
-		o->job = arg;
-		return 0;
+		return parse_job(o, arg);
 	case 'v':
 		o->verbose = true;
 		return 0;

@@ -212,6 +212,28 @@ TEST(verdict_packed_shards)
 }
 
 /* Scenario 3: the storm again, from a warm page cache. */
+/* Files lost to a full kernel map: the storm's counts say "at least". */
+TEST(verdict_storm_lower_bound)
+{
+	struct evidence e;
+	struct judged j;
+	const struct finding *f;
+
+	storm_cold_capped(&e);
+	e.files_read = 127000;
+	e.files_lower_bound = true;
+	judge(&e, NULL, &j);
+	f = get(&j, "small_file_storm");
+	REQUIRE(f);
+	CHECK_HAS(f->summary, "small-file storm: at least 127k files of median 78 KiB");
+	CHECK_HAS(f->summary, "in random order, at least 1.0k files/s");
+	CHECK_HAS(f->advice, "pack the files (at least 127k, 1.5 GiB) into");
+	CHECK_EQ_INT(figure(f, "files_lower_bound"), 1);
+	storm_cold_capped(&e);
+	judge(&e, NULL, &j);
+	CHECK(isnan(figure(get(&j, "small_file_storm"), "files_lower_bound")));
+}
+
 TEST(verdict_storm_warm_cache)
 {
 	struct evidence e;

@@ -527,6 +527,18 @@ TEST(prom_write_file)
 	trace_free(s.t);
 }
 
+/* A full disk is named as such, not as "Input/output error". */
+TEST(prom_render_full)
+{
+	struct sample_trace s = trace_sample();
+	FILE *full = fopen("/dev/full", "w");
+
+	REQUIRE(s.t && full);
+	CHECK_EQ_INT(prom__render(full, s.t, judged(s.t), "j"), -ENOSPC);
+	fclose(full);
+	trace_free(s.t);
+}
+
 /* A port free on loopback now (the kernel's pick), as "127.0.0.1:PORT". */
 static int free_port(char *buf, size_t len)
 {

@@ -199,13 +199,17 @@ static void check_sample_json(json_t *root, const struct trace *t)
 	CHECK(json_is_null(json_object_get(root, "exit_status")));
 
 	vfs = json_object_get(root, "vfs");
-	CHECK_KEYS(vfs, "vfs", "files", "dirs", "opens", "open_errors", "open_errnos",
+	CHECK_KEYS(vfs, "vfs", "files", "dirs", "files_lower_bound", "opens", "open_errors",
+		   "open_errnos",
 		   "reads", "read_bytes", "read_errors", "stats", "stat_errors",
 		   "closes", "getdents", "mmaps", "faults", "cache_pages", "read_ns",
 		   "meta_ns", "reads_consecutive", "reads_sequential", "reads_random",
 		   "rates");
 	CHECK_EQ_U64(u64_at(vfs, "files"), 3);
 	CHECK_EQ_U64(u64_at(vfs, "dirs"), 1);
+	CHECK(json_is_boolean(json_object_get(vfs, "files_lower_bound")));
+	CHECK(json_is_true(json_object_get(vfs, "files_lower_bound")) ==
+	      (t->lost[L_FILES_FULL] > 0));
 	CHECK_EQ_U64(u64_at(vfs, "opens"), 3);
 	CHECK_EQ_U64(u64_at(vfs, "open_errors"), 5);
 	errs = json_object_get(vfs, "open_errnos");
