@@ -74,22 +74,23 @@ struct session {
 static int prepare_target(struct session *s, __u64 *cgid)
 {
 	const struct options *o = s->o;
+	int err = 0;
 
+	if (o->nr_pids)
+		err = target__check_pids(o->pids, o->nr_pids);
+	if (err)
+		return err;
 	target__describe(s->trace->target, sizeof(s->trace->target), o->mode,
 			 o->pids, o->nr_pids, o->cgroup, o->cmd);
 	if (o->mode == TARGET_CGROUP)
 		return target__cgroup_id(o->cgroup, cgid);
 	if (o->cmd) {
-		int err = target__launch(o->cmd, &s->launch);
-
+		err = target__launch(o->cmd, &s->launch);
 		if (err)
 			pr_err("cannot start '%s': %s", o->cmd[0], strerror(-err));
 		s->launched = !err;
-		return err;
 	}
-	if (o->nr_pids)
-		return target__check_pids(o->pids, o->nr_pids);
-	return 0;
+	return err;
 }
 
 /* Check, resolve the target, load, and serve metrics: all before attaching. */
@@ -359,8 +360,12 @@ static int session__reap(struct session *s)
 
 	if (!s->launched)
 		return -1;
-	if (s->trace->stopped_by != STOP_TARGET_EXIT)
+	if (s->launch.gate_fd >= 0) {
+		close(s->launch.gate_fd);	/* never let run: it exits at EOF */
+		s->launch.gate_fd = -1;
+	} else if (s->trace->stopped_by != STOP_TARGET_EXIT) {
 		kill(s->launch.pid, SIGTERM);
+	}
 	while (waitpid(s->launch.pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -1;
