@@ -98,3 +98,59 @@ test_harden_killed_while_loading() {
 	st=$(ps -o stat= -p "$child" 2>/dev/null || true)
 	[ -z "$st" ] || [[ $st == Z* ]] || fail "the held command $child is still alive ($st)"
 }
+
+# Every output path is checked before tracing starts: a missing or
+# read-only directory exits 1 at once, and COMMAND never runs.
+test_harden_output_checked_first() {
+	mkdir ro
+	mount -t tmpfs -o ro,size=64k tmpfs ro || skip "cannot mount tmpfs"
+	local rc=0
+	(outputs_fail_first) || rc=$?
+	umount ro
+	return $rc
+}
+
+outputs_fail_first() {
+	local opt path rc
+	for opt in -j --html --prom-file; do
+		for path in missing/out ro/out; do
+			rm -f ran
+			SECONDS=0
+			rc=0
+			"$IOSTORM" -q "$opt" "$path" -- sh -c 'echo ran >ran; sleep 3' \
+				>/dev/null 2>err.txt || rc=$?
+			expect_eq "exit status of $opt $path" "$rc" 1
+			grep -q "cannot write '$path': " err.txt || fail "stderr: $(cat err.txt)"
+			grep -q "Ctrl-C" err.txt && fail "tracing started for $opt $path"
+			[ ! -e ran ] || fail "COMMAND ran although $opt $path cannot be written"
+			[ "$SECONDS" -le 1 ] || fail "$opt $path took ${SECONDS}s to fail"
+		done
+	done
+}
+
+# A device node is written in place, never replaced; a symlink is written
+# through (the link stays, its file gets the report, created if missing);
+# a link into a missing directory fails before tracing. The same for
+# --json, --html and --prom-file.
+test_harden_output_device_and_symlink() {
+	mknod null1 c 1 3 && mknod null2 c 1 3 && mknod null3 c 1 3 || skip "cannot mknod"
+	"$IOSTORM" -q -j null1 --html null2 --prom-file null3 -- cat /etc/hostname \
+		>/dev/null 2>err.txt || fail "exit $?: $(cat err.txt)"
+	local f
+	for f in null1 null2 null3; do
+		[ -c "$f" ] || fail "$f was replaced: $(ls -l "$f")"
+	done
+	ln -s real.json link.json && ln -s real.html link.html && ln -s real.prom link.prom
+	touch real.json
+	"$IOSTORM" -q -j link.json --html link.html --prom-file link.prom -- cat /etc/hostname \
+		>/dev/null 2>err.txt || fail "exit $?: $(cat err.txt)"
+	for f in json html prom; do
+		[ -L "link.$f" ] || fail "link.$f was replaced by a file"
+		[ -s "real.$f" ] || fail "real.$f did not get the report"
+	done
+	expect_eq "schema through the link" "$(jqr link.json .schema)" iostorm.report/1
+	grep -q '^iostorm_' real.prom || fail "real.prom holds no metric"
+	ln -s nowhere/x.json dangling.json
+	expect_fail 1 "cannot write 'dangling.json': No such file or directory" \
+		"$IOSTORM" -q -j dangling.json -- true
+}

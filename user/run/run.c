@@ -19,6 +19,7 @@
 #include "collect/collect.h"
 #include "findings/findings.h"
 #include "html/html.h"
+#include "lib/atomic_file.h"
 #include "lib/log.h"
 #include "model/diskstats.h"
 #include "model/trace.h"
@@ -93,6 +94,24 @@ static int prepare_target(struct session *s, __u64 *cgid)
 	return err;
 }
 
+/* Every output path, before anything runs: a bad one fails now, not after the trace. */
+static int check_outputs(const struct options *o)
+{
+	const char *paths[] = { o->json, o->html, o->prom_file };
+	int err;
+
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		if (!paths[i])
+			continue;
+		err = atomic_file__check(paths[i]);
+		if (err) {
+			pr_err("cannot write '%s': %s", paths[i], strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
 /* Check, resolve the target, load, and serve metrics: all before attaching. */
 static int session__open(struct session *s)
 {
@@ -102,7 +121,9 @@ static int session__open(struct session *s)
 	};
 	int err;
 
-	err = probe__check_env();
+	err = check_outputs(o);
+	if (!err)
+		err = probe__check_env();
 	if (err)
 		return err;
 	s->trace = calloc(1, sizeof(*s->trace));
