@@ -300,6 +300,7 @@ int options__parse(struct options *o, int argc, char **argv)
 	o->top = 10;
 	o->drain = 1.0;
 	o->map_files = 32768;
+	optind = 0;	/* glibc: start afresh, so a second parse (a fuzzer's) is a clean one */
 	opterr = 1;
 	/* '+': stop at the first non-option, the start of COMMAND. */
 	while ((c = getopt_long(argc, argv, "+p:ad:i:j:T:qvhV", long_opts, NULL)) != -1) {
