@@ -183,3 +183,50 @@ test_harden_caps_only() {
 		"$(jqr out.json '[.files[] | select(.path == "/etc/hostname") | .opens] | add')" 1
 	expect_eq "lost" "$(jqr out.json '[.lost[]] | add')" 0
 }
+
+# A dataset staged by copying (cat, cp, shutil) reads through sendfile,
+# copy_file_range and splice: each call counts as a read of its source file,
+# with its bytes, exactly as the copier's own tally.
+test_harden_copies_count_as_reads() {
+	head -c 300000 /dev/urandom >sf.bin
+	head -c 200000 /dev/urandom >cfr.bin
+	head -c 100000 /dev/urandom >sp.bin
+	cat >copy.py <<-'EOF_PY'
+	import os
+	calls = {}
+	def tally(name, n):
+	    calls[name] = calls.get(name, 0) + 1
+	    return n
+	out = os.open("/dev/null", os.O_WRONLY)
+	fd = os.open("sf.bin", os.O_RDONLY)
+	while tally("sf.bin", os.sendfile(out, fd, None, 65536)):
+	    pass
+	off = 0
+	while True:	# with an offset pointer: the file position stays
+	    n = tally("sf.bin", os.sendfile(out, fd, off, 100000))
+	    if not n:
+	        break
+	    off += n
+	src = os.open("cfr.bin", os.O_RDONLY)
+	dst = os.open("cfr.copy", os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+	while tally("cfr.bin", os.copy_file_range(src, dst, 65536)):
+	    pass
+	src = os.open("sp.bin", os.O_RDONLY)
+	r, w = os.pipe()
+	while tally("sp.bin", os.splice(src, w, 65536)):
+	    os.read(r, 65536)
+	for name, n in sorted(calls.items()):
+	    print(name, n)
+	EOF_PY
+	"$IOSTORM" -q -j out.json -- python3 copy.py >calls.txt 2>err.txt || fail "exit $?: $(cat err.txt)"
+	local f calls
+	for f in sf.bin cfr.bin sp.bin; do
+		calls=$(awk -v f="$f" '$1 == f {print $2}' calls.txt)
+		[ -n "$calls" ] || fail "no tally for $f: $(cat calls.txt)"
+		expect_eq "$f reads" "$(jqr out.json "[.files[] | select(.path == \"$PWD/$f\") | .reads] | add")" "$calls"
+	done
+	expect_eq "sf.bin bytes (twice)" "$(jqr out.json "[.files[] | select(.path == \"$PWD/sf.bin\") | .read_bytes] | add")" 600000
+	expect_eq "cfr.bin bytes" "$(jqr out.json "[.files[] | select(.path == \"$PWD/cfr.bin\") | .read_bytes] | add")" 200000
+	expect_eq "sp.bin bytes" "$(jqr out.json "[.files[] | select(.path == \"$PWD/sp.bin\") | .read_bytes] | add")" 100000
+	expect_eq "lost" "$(jqr out.json '[.lost[]] | add')" 0
+}

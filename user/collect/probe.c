@@ -90,6 +90,9 @@ static int fill_syscalls(int fd)
 		{ SYS_close, SK_CLOSE },
 		{ SYS_getdents64, SK_GETDENTS },
 		{ SYS_mmap, SK_MMAP },
+		{ SYS_copy_file_range, SK_COPY },
+		{ SYS_splice, SK_COPY },
+		{ SYS_sendfile, SK_SENDFILE },
 	};
 
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
