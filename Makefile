@@ -59,7 +59,7 @@ else
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all test check unit layers install clean demo bench bench-refs
+.PHONY: all test check unit layers fuzz install clean demo bench bench-refs
 
 all: iostorm $(OUTPUT)/iostorm-workload $(OUTPUT)/iostorm-fusefs
 
@@ -129,7 +129,36 @@ layers:
 test: all $(OUTPUT)/unit-tests
 	$(Q)tests/run.sh
 
-check: layers test
+# libFuzzer targets (tests/fuzz/*.c) under ASan and UBSan, built from the
+# core's sources (and run/options.c) with clang; `make fuzz` runs each for
+# FUZZ_RUNS inputs from its committed corpus (tests/fuzz/<target>/), new
+# inputs going to a scratch directory. Part of `make check`, not `make test`.
+FUZZ_CC ?= clang
+FUZZ_RUNS ?= 20000
+FUZZ_TARGETS := diff_load options
+FUZZ_BINS := $(FUZZ_TARGETS:%=$(OUTPUT)/fuzz/fuzz-%)
+FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Wno-string-plus-int \
+	       -std=gnu11 -D_GNU_SOURCE -DIOSTORM_VERSION='"$(IOSTORM_VERSION)"' -Ibpf -Iuser
+
+$(OUTPUT)/fuzz:
+	$(Q)mkdir -p $@
+
+$(OUTPUT)/fuzz/fuzz-%: tests/fuzz/%.c $(CORE_SRCS) user/run/options.c | $(OUTPUT)/fuzz
+	$(call msg,FUZZ-CC,$@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $^ $(CORE_LDLIBS) -o $@
+
+fuzz: $(FUZZ_BINS)
+	$(Q)for t in $(FUZZ_TARGETS); do \
+		new=$$(mktemp -d) || exit 1; \
+		echo "  FUZZ     $$t: $(FUZZ_RUNS) runs"; \
+		$(OUTPUT)/fuzz/fuzz-$$t -runs=$(FUZZ_RUNS) -seed=1 -close_fd_mask=3 \
+			-max_len=131072 -dict=tests/fuzz/$$t.dict "$$new" tests/fuzz/$$t \
+			>$(OUTPUT)/fuzz/$$t.log 2>&1; rc=$$?; rm -rf "$$new"; \
+		tail -n 1 $(OUTPUT)/fuzz/$$t.log; \
+		[ $$rc = 0 ] || { tail -n 40 $(OUTPUT)/fuzz/$$t.log; exit 1; }; \
+	done
+
+check: layers test fuzz
 	$(Q)cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
 		--suppress=missingIncludeSystem -Ibpf -Iuser user/
 

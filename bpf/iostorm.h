@@ -61,6 +61,8 @@ enum sys_kind {
 	SK_CLOSE,		/* close(fd) */
 	SK_GETDENTS,		/* getdents64(fd, ...) */
 	SK_MMAP,		/* mmap(addr, len, prot, flags, fd, off) */
+	SK_COPY,		/* copy_file_range, splice(fd_in, *off_in, ...): read of fd_in */
+	SK_SENDFILE,		/* sendfile(out_fd, in_fd, *offset, count): read of in_fd */
 	SK__MAX,
 };
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * VFS/syscall layer: opens, reads, stats, closes, getdents and mmaps of the
- * target, counted per file (dev, ino), per thread and in total.
+ * target, counted per file (dev, ino), per thread and in total. Copies
+ * (sendfile, copy_file_range, splice) count as reads of their source.
  *
  * One program on sys_enter and one on sys_exit. The syscalls map turns a
  * syscall number into a kind, so untraced syscalls cost one array lookup.
@@ -27,6 +28,27 @@ struct {
 	__type(key, __u32);
 	__type(value, __u8);
 } syscalls SEC(".maps");
+
+/*
+ * The source of a copy, counted as a read of it: copy_file_range and
+ * splice(fd_in, off_in *, ...), sendfile(out_fd, in_fd, offset *, ...).
+ * With an offset pointer the copy starts there (the file position stays);
+ * with NULL, at the file position.
+ */
+static __always_inline void record_copy(struct inflight *in, struct pt_regs *regs)
+{
+	bool sf = in->kind == SK_SENDFILE;
+	struct file *file;
+	__u64 uoff;
+	__s64 pos = 0;
+
+	file = fd_file(sf ? PT_REGS_PARM2_CORE_SYSCALL(regs) : PT_REGS_PARM1_CORE_SYSCALL(regs));
+	uoff = sf ? PT_REGS_PARM3_CORE_SYSCALL(regs) : PT_REGS_PARM2_CORE_SYSCALL(regs);
+	in->file = (__u64)file;
+	if (!uoff || bpf_probe_read_user(&pos, sizeof(pos), (void *)uoff))
+		pos = file ? file->f_pos : 0;
+	in->off = pos;
+}
 
 static __always_inline void record_entry(struct inflight *in, struct pt_regs *regs)
 {
@@ -79,6 +101,10 @@ static __always_inline void record_entry(struct inflight *in, struct pt_regs *re
 	case SK_MMAP:
 		if (!(PT_REGS_PARM4_CORE_SYSCALL(regs) & MAP_ANONYMOUS))
 			in->file = (__u64)fd_file(PT_REGS_PARM5_CORE_SYSCALL(regs));
+		break;
+	case SK_COPY:
+	case SK_SENDFILE:
+		record_copy(in, regs);
 		break;
 	}
 }
@@ -459,6 +485,8 @@ int BPF_PROG(handle_sys_exit, struct pt_regs *regs, long ret)
 	case SK_READ:
 	case SK_PREAD:
 	case SK_PREADV2:
+	case SK_COPY:
+	case SK_SENDFILE:
 		read_exit(in, ret, lat, now);
 		break;
 	case SK_STAT:

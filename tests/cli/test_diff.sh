@@ -43,3 +43,43 @@ test_diff_unusable_fixtures() {
 	expect_diff 2 "invalid limit 'opens_per_file'" --fail-on opens_per_file new.json new.json
 	expect_diff 2 "Try 'iostorm diff --help'" new.json
 }
+
+# A report whose per-record arrays (threads, files, dirs, timeline, fuse)
+# are large loads in bounded memory: the stream filter drops them unparsed
+# (100,000 thread records, 25 MB, once took ~350 MB); the I/O wait share
+# still comes from thread_groups.
+test_diff_big_threads_bounded_memory() {
+	python3 - "$GOLDEN/report.json" >big.json <<-'EOF_PY'
+	import json, sys
+	r = json.load(open(sys.argv[1]))
+	t = r["threads"][0]
+	r["threads"] = []
+	text = json.dumps(r)
+	head, tail = text.split('"threads": []', 1)
+	sys.stdout.write(head + '"threads": [')
+	sys.stdout.write(",\n".join(json.dumps(dict(t, tid=i)) for i in range(100000)))
+	sys.stdout.write("]" + tail)
+	EOF_PY
+	[ "$(stat -c %s big.json)" -gt 20000000 ] || fail "big.json is small"
+	(ulimit -v 150000 && "$IOSTORM" diff --json big.json "$GOLDEN/report.json" >d.json) ||
+		fail "diff of a report with 100,000 threads within 150 MB: exit $?"
+	expect_eq "io_wait_share from thread_groups" \
+		"$(jqr d.json '.metrics[] | select(.name == "io_wait_share") | .base')" \
+		"$(jqr "$GOLDEN/report.json" '[.thread_groups[] | .io_wait_ns] as $io |
+			[.thread_groups[] | .cpu_ns + .io_wait_ns + .runq_ns + .sleep_ns] as $all |
+			($io | add) / ($all | add) * 1e10 | round / 1e10')"
+}
+
+# --json holds every metric the text shows, even when a change is not a
+# finite number (a base of 1e-320 opens: +inf% in the text).
+test_diff_json_keeps_every_metric() {
+	local all
+	all=$("$IOSTORM" diff --json "$GOLDEN/report.json" "$GOLDEN/report.json" | jq -c '[.metrics[].name]')
+	for v in 1e-320 5e-324 1e308 0; do
+		jq ".vfs.opens = $v | .vfs.reads = $v" "$GOLDEN/report.json" >odd.json
+		"$IOSTORM" diff --force odd.json "$GOLDEN/report.json" >text.txt || true
+		"$IOSTORM" diff --force --json odd.json "$GOLDEN/report.json" >d.json || true
+		expect_eq "metrics with a base of $v" "$(jq -c '[.metrics[].name]' d.json)" "$all"
+		grep -q '^opens ' text.txt || fail "text lacks opens: $(cat text.txt)"
+	done
+}

@@ -26,8 +26,11 @@ struct launch {
 	int err_fd;		/* read end: exec's errno, or EOF on success */
 };
 
-/* Fail with a clear message unless every pid exists. */
-int target__check_pids(const pid_t *pids, int n);
+/*
+ * Fail with a clear message unless every pid is a live process (not
+ * iostorm, not a zombie); a thread id is replaced by its process id, said.
+ */
+int target__check_pids(pid_t *pids, int n);
 /* Fork COMMAND, held before exec until target__release(). */
 int target__launch(char **argv, struct launch *l);
 /* Let the command exec; fails (-errno) if exec did. */

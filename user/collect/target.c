@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <bpf/bpf.h>
@@ -16,36 +17,110 @@
 #include "collect/collect_int.h"
 #include "lib/log.h"
 
-int target__check_pids(const pid_t *pids, int n)
-{
-	char path[64];
+/* A held command's exit status when it was never let run (as 128 + SIGKILL). */
+#define LAUNCH_ABANDONED	137
 
-	for (int i = 0; i < n; i++) {
-		snprintf(path, sizeof(path), "/proc/%d/stat", pids[i]);
-		if (access(path, F_OK) == 0)
-			continue;
-		pr_err("cannot attach to pid %d: no such process",
-			pids[i]);
-		return -ESRCH;
-	}
-	return 0;
-}
-
-/* Parent pid of pid from /proc/PID/stat, or -1 when it is gone. */
-static pid_t parent_of(pid_t pid)
+/*
+ * A process's state letter and parent from /proc/PID/stat: 0, or -ESRCH
+ * when it is gone. comm may hold spaces and parentheses: parse after the
+ * last ')'.
+ */
+static int proc_stat(pid_t pid, char *state, pid_t *ppid)
 {
 	char path[64], buf[512], *p;
-	pid_t ppid = -1;
+	int n = 0;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
 	f = fopen(path, "re");
 	if (!f)
-		return -1;
-	/* comm may hold spaces and parentheses: parse after the last ')'. */
+		return -ESRCH;
 	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')))
-		sscanf(p + 1, " %*c %d", &ppid);
+		n = sscanf(p + 1, " %c %d", state, ppid);
 	fclose(f);
+	return n == 2 ? 0 : -ESRCH;
+}
+
+/* The thread group and thread count of a task, from /proc/TID/status: 0 or -ESRCH. */
+static int proc_status(pid_t tid, pid_t *tgid, int *threads)
+{
+	char path[64], line[128];
+	int found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return -ESRCH;
+	while (found < 2 && fgets(line, sizeof(line), f))
+		found += sscanf(line, "Tgid: %d", tgid) + sscanf(line, "Threads: %d", threads);
+	fclose(f);
+	return found == 2 ? 0 : -ESRCH;
+}
+
+/*
+ * Has the process exited (a zombie its parent has not reaped, or dead)?
+ * Then no exit event will come. A leader that called pthread_exit() is a
+ * zombie too, but its other threads still run: Threads counts them.
+ */
+static bool proc_exited(pid_t pid, char state)
+{
+	pid_t tgid;
+	int threads;
+
+	if (state != 'Z' && state != 'X' && state != 'x')
+		return false;
+	return proc_status(pid, &tgid, &threads) || threads <= 1;
+}
+
+/* One -p pid: a live process, or a thread whose process is traced instead. */
+static int check_pid(pid_t *pid)
+{
+	pid_t tgid = -1, ppid;
+	int threads;
+	char state;
+
+	if (*pid == getpid()) {
+		pr_err("cannot attach to pid %d: it is iostorm itself", *pid);
+		return -EINVAL;
+	}
+	if (proc_stat(*pid, &state, &ppid)) {
+		pr_err("cannot attach to pid %d: no such process", *pid);
+		return -ESRCH;
+	}
+	if (proc_exited(*pid, state)) {
+		pr_err("cannot attach to pid %d: it has exited (a zombie its parent %d "
+		       "has not reaped)", *pid, ppid);
+		return -ESRCH;
+	}
+	if (!proc_status(*pid, &tgid, &threads) && tgid > 0 && tgid != *pid) {
+		pr_err("pid %d is a thread of process %d: tracing process %d, "
+		       "all its threads", *pid, tgid, tgid);
+		*pid = tgid;
+	}
+	return 0;
+}
+
+int target__check_pids(pid_t *pids, int n)
+{
+	int err;
+
+	for (int i = 0; i < n; i++) {
+		err = check_pid(&pids[i]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Parent pid of a live process, or -1 when it is gone or has exited. */
+static pid_t parent_of(pid_t pid)
+{
+	pid_t ppid;
+	char state;
+
+	if (proc_stat(pid, &state, &ppid) || proc_exited(pid, state))
+		return -1;
 	return ppid;
 }
 
@@ -61,10 +136,12 @@ static int add_pid(int map_fd, pid_t pid)
 
 /*
  * Add each process whose ancestor is in the map, repeating until nothing
- * changes, so grandchildren are found whatever the /proc order.
+ * changes, so grandchildren are found whatever the /proc order. Exited
+ * processes (zombies) are left out: their exit event has passed.
  */
 static int add_descendants(int map_fd)
 {
+	pid_t self = getpid();
 	int added, err = 0;
 
 	do {
@@ -79,7 +156,8 @@ static int add_descendants(int map_fd)
 			__u32 key = pid, pkey;
 			__u8 v;
 
-			if (pid <= 0 || !bpf_map_lookup_elem(map_fd, &key, &v))
+			/* iostorm itself, a child of the target too, counts nothing. */
+			if (pid <= 0 || pid == self || !bpf_map_lookup_elem(map_fd, &key, &v))
 				continue;
 			ppid = parent_of(pid);
 			pkey = ppid;
@@ -95,6 +173,34 @@ static int add_descendants(int map_fd)
 	return err;
 }
 
+/*
+ * Remove the processes that exited before the programs were attached (or
+ * between two scans): the exit program never saw them go, and a stale
+ * entry would keep tracing "until the target exits" forever.
+ */
+static int prune_exited(int map_fd)
+{
+	__u32 key, next, gone[256];
+	const int max = sizeof(gone) / sizeof(gone[0]);
+	void *prev;
+	int n;
+
+	do {
+		prev = NULL;
+		n = 0;
+		while (n < max && bpf_map_get_next_key(map_fd, prev, &next) == 0) {
+			key = next;
+			prev = &key;
+			if (parent_of(key) < 0)
+				gone[n++] = key;
+		}
+		for (int i = 0; i < n; i++)
+			if (bpf_map_delete_elem(map_fd, &gone[i]) && errno != ENOENT)
+				return -errno;
+	} while (n == max);
+	return 0;
+}
+
 int target__seed(int map_fd, const pid_t *pids, int n)
 {
 	int err;
@@ -104,7 +210,10 @@ int target__seed(int map_fd, const pid_t *pids, int n)
 		if (err)
 			return err;
 	}
-	return add_descendants(map_fd);
+	err = add_descendants(map_fd);
+	if (!err)
+		err = prune_exited(map_fd);
+	return err;
 }
 
 int target__count(int map_fd)
@@ -121,15 +230,41 @@ int target__count(int map_fd)
 	return n;
 }
 
-/* The child: wait at the gate, then exec; report exec's errno on err_fd. */
-static void launch_child(char **argv, int gate_rd, int err_wr)
+/*
+ * The child, before exec: it must never run untraced. It dies with iostorm
+ * while held (PR_SET_PDEATHSIG, checked against a parent that died before
+ * it was set), and exits when the gate closes without a go (EOF: iostorm
+ * died or gave up). The signal dispositions iostorm set (its SIGINT and
+ * SIGTERM handlers, SIGPIPE ignored) are reset first: an ignored SIGPIPE
+ * would survive exec, and a handler would keep a held child from dying.
+ */
+static int launch_hold(int gate_rd, pid_t parent)
 {
+	ssize_t n;
 	char c;
+
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		return -ECHILD;
+	do
+		n = read(gate_rd, &c, 1);
+	while (n < 0 && errno == EINTR);
+	close(gate_rd);
+	if (n != 1)
+		return -ECHILD;
+	/* Released: from now on COMMAND is the user's job, and outlives iostorm. */
+	return prctl(PR_SET_PDEATHSIG, 0) ? -errno : 0;
+}
+
+/* The child: wait at the gate, then exec; report exec's errno on err_fd. */
+static void launch_child(char **argv, int gate_rd, int err_wr, pid_t parent)
+{
 	int e;
 
-	while (read(gate_rd, &c, 1) < 0 && errno == EINTR)
-		;
-	close(gate_rd);
+	if (launch_hold(gate_rd, parent))
+		_exit(LAUNCH_ABANDONED);
 	execvp(argv[0], argv);
 	e = errno;
 	if (write(err_wr, &e, sizeof(e)) < 0)
@@ -140,6 +275,7 @@ static void launch_child(char **argv, int gate_rd, int err_wr)
 
 int target__launch(char **argv, struct launch *l)
 {
+	pid_t parent = getpid();
 	int gate[2], err[2], ret;
 
 	if (pipe2(gate, O_CLOEXEC))
@@ -156,7 +292,7 @@ int target__launch(char **argv, struct launch *l)
 	if (l->pid == 0) {
 		close(gate[1]);
 		close(err[0]);
-		launch_child(argv, gate[0], err[1]);
+		launch_child(argv, gate[0], err[1], parent);
 	}
 	close(gate[0]);
 	close(err[1]);

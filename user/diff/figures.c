@@ -155,10 +155,14 @@ static void block_figures(const json_t *r, struct diff_figures *f)
 			    f, DM_BLK_P50, DM_BLK_P99);
 }
 
+/*
+ * The I/O wait share of all threads' time, from "thread_groups" (every
+ * thread, summed by name): the loader never parses the per-thread list.
+ */
 static void thread_figures(const json_t *r, struct diff_figures *f)
 {
 	static const char *const others[] = { "cpu_ns", "runq_ns", "sleep_ns" };
-	const json_t *threads = json_object_get(r, "threads");
+	const json_t *threads = json_object_get(r, "thread_groups");
 	double io = 0, all = 0, v;
 	bool any = false;
 	json_t *t;

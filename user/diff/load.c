@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * iostorm diff: loading a report. A streaming filter drops the per-file
+ * iostorm diff: loading a report. A streaming filter drops the per-record
  * lists unparsed, then the schema is checked.
  */
 #include <ctype.h>
@@ -14,11 +14,13 @@
 
 /*
  * jansson holds ~3.5 KiB per parsed file record, so a 1M-file report
- * (~400 MB) would take ~4 GB; nothing here needs "files" or "dirs". The
- * filter passes everything but the value of those two top-level keys,
- * which it turns into "[" + the newlines it held + "]" (line numbers of
- * parse errors stay right). It tracks strings and nesting only: a value
- * that does not balance runs to the end and fails to parse.
+ * (~400 MB) would take ~4 GB. The figures need none of the per-record
+ * arrays: not "files", "dirs" or "threads" (thread time comes from
+ * "thread_groups", the same sums by name), nor "timeline" points ("fuse",
+ * a few connections and opcodes, is kept: fuse_* figures). The filter passes everything but the value of those
+ * top-level keys, which it turns into "[" + the newlines it held + "]"
+ * (line numbers of parse errors stay right). It tracks strings and nesting
+ * only: a value that does not balance runs to the end and fails to parse.
  */
 struct skim {
 	FILE *f;
@@ -32,14 +34,18 @@ struct skim {
 	bool key_done;		/* a top-level key ended, its ':' is due */
 	bool value_due;		/* ':' of a skipped key seen, its value is next */
 	bool skipping;		/* inside a skipped value */
-	char key[8];
+	char key[16];
 	size_t key_len;
 };
 
 static bool skipped_key(const struct skim *s)
 {
-	return (s->key_len == 5 && !memcmp(s->key, "files", 5)) ||
-	       (s->key_len == 4 && !memcmp(s->key, "dirs", 4));
+	static const char *const skipped[] = { "files", "dirs", "threads", "timeline" };
+
+	for (size_t i = 0; i < sizeof(skipped) / sizeof(skipped[0]); i++)
+		if (s->key_len == strlen(skipped[i]) && !memcmp(s->key, skipped[i], s->key_len))
+			return true;
+	return false;
 }
 
 static void skim_string_byte(struct skim *s, int c)

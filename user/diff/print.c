@@ -154,6 +154,18 @@ static json_t *json_num(int m, bool have, double v)
 	return json_real(v);
 }
 
+/* (new - base) / base; null when it is not a finite number (a base near 0). */
+static json_t *json_change(bool both, double b, double n)
+{
+	double v = both && b > 0 ? (n - b) / b : NAN;
+
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/*
+ * Every metric has its entry: json_real() of an infinite change once made
+ * json_pack() fail and the metric vanish from the array, silently.
+ */
 static json_t *json_metrics(const struct diff_run *r)
 {
 	static const char *const units[] = {
@@ -166,13 +178,15 @@ static json_t *json_metrics(const struct diff_run *r)
 	for (int m = 0; m < DM__MAX; m++) {
 		bool both = b->have[m] && n->have[m];
 
-		json_array_append_new(a, json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}",
+		if (json_array_append_new(a, json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}",
 			"name", diff_metrics[m].name, "unit", units[diff_metrics[m].kind],
 			"base", json_num(m, b->have[m], b->v[m]),
 			"new", json_num(m, n->have[m], n->v[m]),
 			"delta", json_num(m, both, n->v[m] - b->v[m]),
-			"change", both && b->v[m] > 0 ?
-				json_real((n->v[m] - b->v[m]) / b->v[m]) : json_null()));
+			"change", json_change(both, b->v[m], n->v[m])))) {
+			json_decref(a);
+			return NULL;	/* json_pack() of the document fails: -ENOMEM */
+		}
 	}
 	return a;
 }

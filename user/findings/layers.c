@@ -71,7 +71,7 @@ static const char *const words[LAYER__MAX] = {
 	[LAYER_ABOVE] = "time is spent above the block layer (throttling, e.g. a cloud "
 			"volume's IOPS cap or a cgroup io limit, or lock/page-cache contention)",
 	[LAYER_CACHE] = "reads are served from the page cache",
-	[LAYER_QUEUE] = "the device is saturated: requests wait in the queue",
+	[LAYER_QUEUE] = "requests wait in the queue before the device",
 	[LAYER_DEVICE] = "the device itself is slow",
 	[LAYER_OK] = "the storage keeps up: block reads take less than 1 ms on average",
 };

@@ -23,21 +23,54 @@ static const char *io_wait_words(const struct evidence *e, char *buf, size_t len
 }
 
 /*
+ * Requests wait in the queue, yet the device is idle most of the time with
+ * few in flight: the wait is not the device's (a few % busy with 0.1
+ * requests in flight once read "device saturated").
+ */
+static bool queued_idle(const struct evidence *e, const double *th)
+{
+	return e->layer == LAYER_QUEUE && e->blk_util < th[TH_UTIL_IDLE] &&
+	       e->blk_inflight_mean < th[TH_READERS_MANY];
+}
+
+/*
  * The device serves all it can: requests wait in the block queue, or (SATA
  * NCQ, NVMe queues) inside the device, which is then busy all the time
  * with many requests in flight.
  */
 static bool saturated(const struct evidence *e, const double *th)
 {
-	return e->layer == LAYER_QUEUE ||
-	       (e->layer == LAYER_DEVICE && e->blk_util >= th[TH_UTIL_BUSY] &&
-		e->blk_inflight_mean >= th[TH_READERS_MANY]);
+	if (e->layer == LAYER_QUEUE)
+		return !queued_idle(e, th);
+	return e->layer == LAYER_DEVICE && e->blk_util >= th[TH_UTIL_BUSY] &&
+	       e->blk_inflight_mean >= th[TH_READERS_MANY];
 }
 
 /* Storage capped or saturated: more readers only queue longer. */
 static bool capped(const struct evidence *e, const double *th)
 {
 	return e->layer == LAYER_ABOVE || saturated(e, th);
+}
+
+static void bottleneck_queued(const struct evidence *e, enum severity sev, const char *wait,
+			      struct finding *f)
+{
+	char buf[NBUF][32];
+
+	finding_init(f, "storage_bottleneck", sev, "queued before an idle device",
+		     "find what holds requests in the queue");
+	say(f->summary, sizeof(f->summary),
+	    "block reads wait in the queue, not in the device: await %s (%s of it "
+	    "queued before the device) while the device is %s busy with %s reads in "
+	    "flight: not saturated%s", units__us(B(0), e->blk_await_ms * 1e3),
+	    units__pct(B(1), e->blk_queue_share), units__pct(B(2), e->blk_util),
+	    units__num(B(3), e->blk_inflight_mean), wait);
+	say(f->advice, sizeof(f->advice),
+	    "the device has headroom; requests wait in the block layer before it: an "
+	    "I/O scheduler holding reads back (bfq, mq-deadline serving writes first), "
+	    "a cgroup io.weight or io.latency, or other I/O on the same device "
+	    "(writeback, flushes). Check /sys/block/DEV/queue/scheduler and what else "
+	    "writes to the device");
 }
 
 static void bottleneck_block(const struct evidence *e, const double *th, struct finding *f)
@@ -48,6 +81,10 @@ static void bottleneck_block(const struct evidence *e, const double *th, struct 
 	char buf[NBUF][32], wait[80];
 
 	io_wait_words(e, wait, sizeof(wait));
+	if (queued_idle(e, th)) {
+		bottleneck_queued(e, sev, wait, f);
+		return;
+	}
 	switch (saturated(e, th) ? LAYER_QUEUE : e->layer) {
 	case LAYER_ABOVE:
 		finding_init(f, "storage_bottleneck", sev, "throttled above the device",

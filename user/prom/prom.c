@@ -66,5 +66,5 @@ int prom__write_file(const char *path, const struct trace *t, const struct findi
 {
 	struct render_args a = { t, f, job };
 
-	return atomic_file__write(path, false, fill_render, &a);
+	return atomic_file__output_sync(path, false, fill_render, &a);
 }

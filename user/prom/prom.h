@@ -90,8 +90,9 @@ void prom__stop(struct prom_server *s);
  * Render t and its findings f (the final file) to path atomically: to
  * "path.tmp.<pid>" in the same directory (mode 0644 less the umask, so
  * node_exporter can read it), renamed over path; a failure leaves the
- * previous file intact and no temporary file. Returns 0 or -errno; the
- * caller says what failed.
+ * previous file intact and no temporary file. As every report is written
+ * (atomic_file__output()): a symlink through, a device or FIFO in place,
+ * "-" to stdout. Returns 0 or -errno; the caller says what failed.
  */
 int prom__write_file(const char *path, const struct trace *t, const struct findings *f,
 		     const char *job);

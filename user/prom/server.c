@@ -334,7 +334,7 @@ int prom__save(struct prom_server *s, const char *path)
 {
 	if (!s->text)
 		return -ENODATA;
-	return atomic_file__write(path, false, fill_snapshot, s);
+	return atomic_file__output_sync(path, false, fill_snapshot, s);
 }
 
 void prom__stop(struct prom_server *s)

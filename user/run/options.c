@@ -30,9 +30,11 @@ static const char usage[] =
 "What to trace (one of):\n"
 "  -p, --pid PID[,PID...]  running processes: all their threads, and every\n"
 "                          process they fork (DataLoader workers), existing\n"
-"                          children included\n"
+"                          children included (never iostorm); a thread id\n"
+"                          traces its process; a zombie is refused\n"
 "  -- COMMAND [ARGS...]    run COMMAND, traced from its first instruction;\n"
-"                          iostorm exits with COMMAND's exit status\n"
+"                          iostorm exits with COMMAND's exit status; if\n"
+"                          iostorm dies first, COMMAND never runs\n"
 "  -a, --all               every process on the system but iostorm\n"
 "      --cgroup PATH       the processes of a cgroup v2 (a container)\n"
 "\n"
@@ -44,7 +46,9 @@ static const char usage[] =
 "Output:\n"
 "  -j, --json FILE         also write the report as JSON to FILE ('-' for\n"
 "                          stdout); written to a temporary file and renamed,\n"
-"                          so FILE is complete or untouched\n"
+"                          so FILE is complete or untouched; through a\n"
+"                          symlink; in place on a device or FIFO. Every\n"
+"                          output path is checked before tracing starts\n"
 "      --html FILE         also write the HTML report to FILE ('-' for stdout):\n"
 "                          one self-contained page (charts over time, heat\n"
 "                          map, histograms, findings) to open in a browser;\n"
@@ -81,12 +85,15 @@ static const char usage[] =
 "                          iostorm drains early when one is half full, and\n"
 "                          files beyond N in one drain are counted as lost\n"
 "\n"
-"Exit status: 0 on success, 1 when tracing or writing the report failed,\n"
-"2 on a bad command line; with COMMAND, COMMAND's own status (128+N when\n"
-"killed by signal N).\n"
+"Exit status: 0 on success, 1 when tracing could not start (checked before\n"
+"COMMAND runs: a bad pid or zombie, an output path that cannot be written,\n"
+"privileges, BTF, tracefs) or writing the report failed, 2 on a bad command\n"
+"line; with COMMAND, COMMAND's own status (128+N when killed by signal N,\n"
+"127 not found, 126 not runnable).\n"
 "\n"
-"Needs root (or CAP_BPF and CAP_PERFMON), a kernel with BTF\n"
-"(/sys/kernel/btf/vmlinux) and tracepoints; no kprobes are used.\n"
+"Needs root (or CAP_BPF and CAP_PERFMON, plus CAP_DAC_READ_SEARCH to read\n"
+"tracefs), a kernel with BTF (/sys/kernel/btf/vmlinux) and tracepoints;\n"
+"no kprobes are used.\n"
 "\n"
 "Examples:\n"
 "  iostorm -p $(pgrep -f train.py) -d 60       one minute of a running job\n"
@@ -316,6 +323,7 @@ int options__parse(struct options *o, int argc, char **argv)
 	o->top = 10;
 	o->drain = 1.0;
 	o->map_files = 32768;
+	optind = 0;	/* glibc: start afresh, so a second parse (a fuzzer's) is a clean one */
 	opterr = 1;
 	/* '+': stop at the first non-option, the start of COMMAND. */
 	while ((c = getopt_long(argc, argv, "+p:ad:i:j:T:qvhV", long_opts, NULL)) != -1) {

@@ -42,7 +42,8 @@ struct options {
 
 /*
  * Fill o from argv. Returns 0 to go on, 1 when --help or --version was
- * printed, or -EINVAL after printing what is wrong.
+ * printed, or -EINVAL after printing what is wrong; never exits, and may be
+ * called again (options__free() first). o->cmd points into argv.
  */
 int options__parse(struct options *o, int argc, char **argv);
 /* The exit status of a parse that stopped: 0 after --help, 2 for -EINVAL, else 1. */

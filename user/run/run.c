@@ -19,6 +19,7 @@
 #include "collect/collect.h"
 #include "findings/findings.h"
 #include "html/html.h"
+#include "lib/atomic_file.h"
 #include "lib/log.h"
 #include "model/diskstats.h"
 #include "model/trace.h"
@@ -75,21 +76,40 @@ struct session {
 static int prepare_target(struct session *s, __u64 *cgid)
 {
 	const struct options *o = s->o;
+	int err = 0;
 
+	if (o->nr_pids)
+		err = target__check_pids(o->pids, o->nr_pids);
+	if (err)
+		return err;
 	target__describe(s->trace->target, sizeof(s->trace->target), o->mode,
 			 o->pids, o->nr_pids, o->cgroup, o->cmd);
 	if (o->mode == TARGET_CGROUP)
 		return target__cgroup_id(o->cgroup, cgid);
 	if (o->cmd) {
-		int err = target__launch(o->cmd, &s->launch);
-
+		err = target__launch(o->cmd, &s->launch);
 		if (err)
 			pr_err("cannot start '%s': %s", o->cmd[0], strerror(-err));
 		s->launched = !err;
-		return err;
 	}
-	if (o->nr_pids)
-		return target__check_pids(o->pids, o->nr_pids);
+	return err;
+}
+
+/* Every output path, before anything runs: a bad one fails now, not after the trace. */
+static int check_outputs(const struct options *o)
+{
+	const char *paths[] = { o->json, o->html, o->prom_file };
+	int err;
+
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		if (!paths[i])
+			continue;
+		err = atomic_file__check(paths[i]);
+		if (err) {
+			pr_err("cannot write '%s': %s", paths[i], strerror(-err));
+			return err;
+		}
+	}
 	return 0;
 }
 
@@ -102,7 +122,9 @@ static int session__open(struct session *s)
 	};
 	int err;
 
-	err = probe__check_env();
+	err = check_outputs(o);
+	if (!err)
+		err = probe__check_env();
 	if (err)
 		return err;
 	s->trace = calloc(1, sizeof(*s->trace));
@@ -382,8 +404,12 @@ static int session__reap(struct session *s)
 
 	if (!s->launched)
 		return -1;
-	if (s->trace->stopped_by != STOP_TARGET_EXIT)
+	if (s->launch.gate_fd >= 0) {
+		close(s->launch.gate_fd);	/* never let run: it exits at EOF */
+		s->launch.gate_fd = -1;
+	} else if (s->trace->stopped_by != STOP_TARGET_EXIT) {
 		kill(s->launch.pid, SIGTERM);
+	}
 	while (waitpid(s->launch.pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -1;

@@ -149,7 +149,7 @@ static json_t *report(double opens, double reads, double read_p99)
 		"block", "devices", "reads", 999, "sequential", 999, "writes", 5,
 		"ops", "read", "target", "reqs", 10, "sequential", 2,
 		"layers", "block_total", "count", 150, "p50", 200000, "p99", 900000,
-		"threads", "io_wait_ns", 3, "cpu_ns", 1, "runq_ns", 0, "sleep_ns", 0,
+		"thread_groups", "io_wait_ns", 3, "cpu_ns", 1, "runq_ns", 0, "sleep_ns", 0,
 		"tid", 7,
 		"stall", "share", 0.25,
 		"fuse", "connections", "layers", "requests", 300, "files_opened", 100,
@@ -595,4 +595,30 @@ TEST(diff_load_skips_file_lists)
 	CHECK_EQ_INT(RUN(c, p, p), DIFF_EXIT_UNUSABLE);
 	CHECK_HAS(c->err, "is not JSON");
 	free(c);
+}
+
+/* threads and timeline are skipped too; fuse (fuse_* figures) and thread_groups are kept. */
+TEST(diff_load_skips_record_lists)
+{
+	const char *p = write_file("records.json",
+		"{\"schema\": \"iostorm.report/1\", \"vfs\": {\"opens\": 3},\n"
+		" \"threads\": [{\"comm\": \"]\", \"io_wait_ns\": 5}],\n"
+		" \"timeline\": {\"points\": [[1, 2], {\"x\": \"}\"}]},\n"
+		" \"fuse\": {\"connections\": [{}]},\n"
+		" \"thread_groups\": [{\"io_wait_ns\": 1, \"cpu_ns\": 3}],\n"
+		" \"threadsx\": [1]}\n");
+	struct diff_figures f;
+	json_t *r;
+
+	REQUIRE(diff__load(p, &r) == 0);
+	CHECK_EQ_INT(json_array_size(json_object_get(r, "threads")), 0);
+	CHECK(json_is_array(json_object_get(r, "timeline")));
+	CHECK_EQ_INT(json_array_size(json_object_get(r, "timeline")), 0);
+	CHECK(json_is_array(json_object_get(json_object_get(r, "fuse"), "connections")));
+	CHECK_EQ_INT(json_array_size(json_object_get(r, "thread_groups")), 1);
+	CHECK_EQ_INT(json_array_size(json_object_get(r, "threadsx")), 1);
+	diff__figures(r, &f);
+	CHECK(f.have[DM_IO_WAIT_SHARE]);
+	CHECK_REL(f.v[DM_IO_WAIT_SHARE], 0.25);
+	json_decref(r);
 }

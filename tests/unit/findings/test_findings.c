@@ -393,6 +393,38 @@ TEST(verdict_too_many_readers)
 	CHECK_STR(get(&j, "storage_bottleneck")->label, "slow device");
 }
 
+/*
+ * Requests queued before a device that is idle most of the time: not
+ * "device saturated" (once said at 2% busy with 0.1 requests in flight),
+ * and more readers are not called useless for it.
+ */
+TEST(verdict_queued_idle_device_not_saturated)
+{
+	struct evidence e;
+	struct judged j;
+	const struct finding *f;
+
+	storm_cold_capped(&e);
+	e.layer = LAYER_QUEUE;
+	e.blk_queue_share = 0.9;
+	e.blk_await_ms = 3;
+	e.blk_util = 0.02;
+	e.blk_inflight_mean = 0.1;
+	judge(&e, NULL, &j);
+	f = get(&j, "storage_bottleneck");
+	REQUIRE(f);
+	CHECK_STR(f->label, "queued before an idle device");
+	CHECK_HAS(f->summary, "device is 2% busy with 0.1 reads in flight: not saturated");
+	CHECK(!strstr(f->summary, "device saturated"));
+	f = get(&j, "parallelism");
+	CHECK(!f || !strstr(f->advice, "saturated device"));
+	/* Busy, or many in flight: saturated after all. */
+	e.blk_util = 0.95;
+	e.blk_inflight_mean = 12;
+	judge(&e, NULL, &j);
+	CHECK_STR(get(&j, "storage_bottleneck")->label, "device saturated");
+}
+
 TEST(verdict_too_few_readers)
 {
 	struct evidence e;

@@ -82,6 +82,6 @@ TEST(layers_judge_thresholds)
 	CHECK_EQ_INT(layers__judge(&s), LAYER_OK);
 	CHECK_STR(layers__key(LAYER_ABOVE), "above_block");
 	CHECK(strstr(layers__words(LAYER_ABOVE), "above the block layer") != NULL);
-	CHECK_STR(layers__words(LAYER_QUEUE), "the device is saturated: requests wait in the queue");
+	CHECK_STR(layers__words(LAYER_QUEUE), "requests wait in the queue before the device");
 	CHECK_STR(layers__key(LAYER__MAX), "unknown");
 }
