@@ -85,3 +85,23 @@ test_container_cgroup_errors() {
 	expect_fail 2 "give only one of -p, -a, --cgroup" "$IOSTORM" -p 1 --cgroup "$POD" -d 1
 	expect_fail 2 "give one cgroup" "$IOSTORM" --cgroup "$POD/c1" --cgroup "$POD/c2" -d 1
 }
+
+# One directory bind-mounted twice: files opened through each mount keep
+# that mount's path (the kernel's cache of directory paths is keyed by the
+# mount too), though the directory is one dentry.
+test_container_bind_mount_dir_cache() {
+	command -v unshare >/dev/null || skip "no unshare"
+	"$WORKLOAD" gen data --files 40 --dirs 1 >/dev/null || fail "gen"
+	mkdir mA mB
+	local dir
+	dir=$(basename data/*)
+	ls "data/$dir" | head -20 >first
+	ls "data/$dir" | tail -20 >second
+	"$IOSTORM" -q -j out.json -- unshare -m --propagation private sh -c "
+		mount --bind $PWD/data $PWD/mA && mount --bind $PWD/data $PWD/mB || exit 1
+		for f in \$(cat first); do cat $PWD/mA/$dir/\$f >/dev/null; done
+		for f in \$(cat second); do cat $PWD/mB/$dir/\$f >/dev/null; done" ||
+		fail "iostorm exit $?"
+	expect_eq "files through mA" "$(count_under out.json "$PWD/mA/$dir/")" 20
+	expect_eq "files through mB" "$(count_under out.json "$PWD/mB/$dir/")" 20
+}
