@@ -105,3 +105,32 @@ test_container_bind_mount_dir_cache() {
 	expect_eq "files through mA" "$(count_under out.json "$PWD/mA/$dir/")" 20
 	expect_eq "files through mB" "$(count_under out.json "$PWD/mB/$dir/")" 20
 }
+
+# The exporter: two "containers" reading at once, each one's series equal
+# its own tally; promtool accepts the page.
+test_container_exporter_series() {
+	pod_tree "iostorm-exp-$$"
+	"$WORKLOAD" gen d1 --files 120 --dirs 2 >/dev/null &&
+	"$WORKLOAD" gen d2 --files 80 --dirs 2 >/dev/null || fail "gen"
+	local port ipid
+	port=$(free_port)
+	"$IOSTORM" -a -q --listen "127.0.0.1:$port" 2>err.txt &
+	ipid=$!
+	wait_for err.txt "Ctrl-C to stop"
+	in_cgroup "$POD/c1" "$WORKLOAD" read "$PWD/d1" --threads 2 --tally t1
+	local p1=$!
+	in_cgroup "$POD/c2" "$WORKLOAD" read "$PWD/d2" --threads 2 --tally t2
+	wait $p1 $! || fail "readers"
+	sleep 2.5	# two drains
+	http_get "$port" /metrics >metrics.txt || fail "GET /metrics"
+	kill -INT $ipid
+	wait $ipid || fail "iostorm exit $?"
+	command -v promtool >/dev/null && { promtool check metrics <metrics.txt || fail "promtool"; }
+	local rel=${POD#$CG2} c f
+	for c in 1 2; do
+		for f in reads read_bytes opens; do
+			expect_eq "c$c $f" "$(sed -n "s|^iostorm_cgroup_${f}_total{cgroup=\"$rel/c$c\",[^}]*} ||p" metrics.txt)" \
+				"$(tally t$c $f)"
+		done
+	done
+}
