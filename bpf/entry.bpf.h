@@ -60,6 +60,7 @@ static __always_inline struct thread_stats *thread_entry_of(struct task_struct *
 	if (ts)
 		return ts;
 	init.tgid = task->tgid;
+	init.cgid = task->cgroups->dfl_cgrp->kn->id;
 	bpf_probe_read_kernel_str(init.comm, sizeof(init.comm), task->comm);
 	ts = map_lookup_or_init(threads, &tid, &init);
 	if (!ts)

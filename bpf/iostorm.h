@@ -11,7 +11,7 @@
 enum target_mode {
 	TARGET_PIDS = 0,	/* tgids in the targets map, followed over fork */
 	TARGET_ALL = 1,		/* every task but iostorm itself */
-	TARGET_CGROUP = 2,	/* tasks whose cgroup v2 id is targ_cgid */
+	TARGET_CGROUP = 2,	/* tasks in the cgroup v2 targ_cgid or below it */
 };
 
 /*
@@ -355,6 +355,7 @@ struct thread_stats {
 	__u64 io_wait_ns;	/* off CPU inside a file syscall, or in D state */
 	__u64 runq_ns;		/* runnable, waiting for a CPU */
 	__u64 sleep_ns;		/* off CPU otherwise: queues, locks, timers */
+	__u64 cgid;		/* its cgroup v2 id when the entry was made */
 };
 
 /*

@@ -162,10 +162,15 @@ struct {
 	__type(value, struct path_scratch);
 } path_scratch SEC(".maps") __weak;
 
-/* The directory-path cache of path.bpf.h: (dev, ino, dentry) -> path. */
+/*
+ * The directory-path cache of path.bpf.h: (dev, ino, dentry, mount) ->
+ * path. The mount is part of the key: one directory bind-mounted twice has
+ * one dentry and two paths.
+ */
 struct dir_key {
 	__u64 ino;
 	__u64 dentry;
+	__u64 mnt;		/* struct vfsmount */
 	__u32 dev;
 	__u32 pad;
 };

@@ -219,7 +219,7 @@ static __always_inline void path_store(struct file_stats *fs,
 
 /*
  * Directory paths already walked live in dir_paths (maps.bpf.h), keyed by
- * the directory's (dev, ino) and dentry: a file's path is then its
+ * the directory's (dev, ino), dentry and mount: a file's path is then its
  * directory's plus its name, one lookup instead of a walk up the tree (a
  * storm opens thousands of files in each class directory). A cache: an
  * evicted entry is walked again, and so is one older than DIR_PATH_TTL_NS,
@@ -280,6 +280,7 @@ static __always_inline void path_of_file(struct file_stats *fs, struct file *fil
 	key.ino = dir->d_inode->i_ino;
 	key.dev = dir->d_sb->s_dev;
 	key.dentry = (__u64)dir;
+	key.mnt = (__u64)mnt;
 	now = bpf_ktime_get_ns();	/* once per file and interval */
 	dp = bpf_map_lookup_elem(&dir_paths, &key);
 	if (dp && now - dp->at < DIR_PATH_TTL_NS &&

@@ -13,8 +13,29 @@
 extern const volatile __u32 targ_mode;
 extern const volatile __u32 targ_self_tgid;
 extern const volatile __u64 targ_cgid;
+extern const volatile __u32 targ_cg_level;
 /* The traced window's start (CLOCK_MONOTONIC ns), 0 before; set by user space. */
 extern __u64 window_start_ns;
+
+/*
+ * TARGET_CGROUP covers the target cgroup's whole subtree (a pod and its
+ * containers): a task is in it when its cgroup v2's ancestor at the
+ * target's level (the cgroup itself at that level) is the target. A task
+ * that moves in is in at once; no per-task state.
+ */
+#define CG_LEVELS	64	/* ancestors[] indexes kept in bounds */
+
+static __always_inline bool cgroup_in_target(struct cgroup *cg)
+{
+	__u32 level = targ_cg_level & (CG_LEVELS - 1);
+	struct cgroup *anc = NULL;
+
+	if (!cg || cg->level < (int)level)
+		return false;
+	bpf_probe_read_kernel(&anc, sizeof(anc), (void *)((__u64)cg +
+			      bpf_core_field_offset(struct cgroup, ancestors) + level * 8));
+	return anc && BPF_CORE_READ(anc, kn, id) == targ_cgid;
+}
 
 /* Is the current task part of the traced target? */
 static __always_inline bool is_target(void)
@@ -25,7 +46,7 @@ static __always_inline bool is_target(void)
 	case TARGET_ALL:
 		return tgid != targ_self_tgid;
 	case TARGET_CGROUP:
-		return bpf_get_current_cgroup_id() == targ_cgid;
+		return bpf_get_current_ancestor_cgroup_id(targ_cg_level) == targ_cgid;
 	default:
 		return bpf_map_lookup_elem(&targets, &tgid) != NULL;
 	}
@@ -44,7 +65,7 @@ static __always_inline bool task_is_target(struct task_struct *task)
 	case TARGET_ALL:
 		return tgid != targ_self_tgid && task->pid != 0;
 	case TARGET_CGROUP:
-		return task->cgroups->dfl_cgrp->kn->id == targ_cgid;
+		return cgroup_in_target(task->cgroups->dfl_cgrp);
 	default:
 		return bpf_map_lookup_elem(&targets, &tgid) != NULL;
 	}

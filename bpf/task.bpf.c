@@ -16,6 +16,7 @@ const volatile __u32 targ_mode = TARGET_PIDS;
 __u64 window_start_ns;
 const volatile __u32 targ_self_tgid = 0;
 const volatile __u64 targ_cgid = 0;
+const volatile __u32 targ_cg_level = 0;	/* of targ_cgid: 0 for the root */
 
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(handle_sched_process_fork, struct task_struct *parent,

@@ -27,6 +27,8 @@
 #define DISK_NVME	(259 << 20 | 0)
 #define DISK_SDA	(8 << 20 | 0)
 #define TGID		4242
+#define CG_TRAINER	7001			/* cgroup ids of the two containers */
+#define CG_LOADER	7002
 
 /* The metadata calls of a network file system: slow opens and stats. */
 #define OPEN_NS		(800 * US)
@@ -284,9 +286,29 @@ static int fill_files(struct trace *t)
 static int add_thread(struct trace *t, __u32 tid, const char *comm,
 		      struct thread_stats ts)
 {
+	int err;
+
 	ts.tgid = TGID;
 	snprintf(ts.comm, sizeof(ts.comm), "%s", comm);
-	return store__merge_thread(&t->store, tid, &ts);
+	/* The trainer's container, and the DataLoader workers' sidecar-like one. */
+	ts.cgid = strcmp(comm, "pt_data_worker") ? CG_TRAINER : CG_LOADER;
+	err = store__merge_thread(&t->store, tid, &ts);
+	return err ?: cgroups__add(&t->cgroups, &ts);
+}
+
+/* The two containers' paths, as cgroups__resolve() would find them. */
+static int name_cgroups(struct trace *t)
+{
+	struct cgroup_rec *a = cgroups__find(&t->cgroups, CG_TRAINER);
+	struct cgroup_rec *b = cgroups__find(&t->cgroups, CG_LOADER);
+
+	if (!a || !b)
+		return -ENOENT;
+	return cgroup__set_path(a, "/kubepods.slice/kubepods-burstable.slice/"
+				"kubepods-burstable-pod8f2c1d4e_97ab_4c1e_b7a2_5d3e9f0a1b2c.slice/"
+				"cri-containerd-3f9a8c7e6d5b4a392817f6e5d4c3b2a19f8e7d6c5b4a39281706f5e4d3c2b1a0.scope") ?:
+		cgroup__set_path(b, "/kubepods/besteffort/pod0b1c2d3e-4f50-4617-8293-a4b5c6d7e8f9/"
+				 "9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d");
 }
 
 /* The main thread, a tf.data pool of three, two PyTorch workers, an idle helper. */
@@ -771,7 +793,7 @@ int fixture__trace(struct trace *t)
 	if (err)
 		return err;
 	fill_run(t);
-	err = fill_files(t) ?: fill_threads(t) ?: block_devs(&t->block) ?:
+	err = fill_files(t) ?: fill_threads(t) ?: name_cgroups(t) ?: block_devs(&t->block) ?:
 	      block_hists(&t->block) ?: block_diskstats(&t->block) ?:
 	      fill_mounts(&t->mounts) ?: fill_fuse(&t->fuse);
 	if (err) {
@@ -792,6 +814,7 @@ void fixture__free(struct trace *t)
 	block__free(&t->block);
 	fuse_layer__free(&t->fuse);
 	mounts__free(&t->mounts);
+	cgroups__free(&t->cgroups);
 	store__free(&t->store);
 	free(t->wakes);
 	t->wakes = NULL;

@@ -35,8 +35,11 @@ int target__check_pids(pid_t *pids, int n);
 int target__launch(char **argv, struct launch *l);
 /* Let the command exec; fails (-errno) if exec did. */
 int target__release(struct launch *l, const char *cmd);
-/* The cgroup v2 id of a cgroup directory (its inode number). */
-int target__cgroup_id(const char *path, __u64 *id);
+/*
+ * The id (inode number) and level (0: the root) of a cgroup v2 directory;
+ * -ENOTDIR or -EMEDIUMTYPE, said on stderr, for anything else.
+ */
+int target__cgroup_id(const char *path, __u64 *id, __u32 *level);
 /* "pid 1234 (python3)" and so on, for the report header. */
 void target__describe(char *buf, size_t len, enum target_mode mode, const pid_t *pids,
 		      int n, const char *cgroup, char **cmd);
@@ -47,6 +50,7 @@ void target__describe(char *buf, size_t len, enum target_mode mode, const pid_t 
 struct probe_config {
 	enum target_mode mode;
 	__u64 cgid;		/* TARGET_CGROUP: the cgroup v2 id */
+	__u32 cg_level;		/* and its level, 0 for the root */
 	unsigned int map_files;
 	bool verbose;
 };

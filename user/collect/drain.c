@@ -63,7 +63,9 @@ static int merge_file(struct trace *t, const void *key, const void *value)
 
 static int merge_thread(struct trace *t, const void *key, const void *value)
 {
-	return store__merge_thread(&t->store, *(const __u32 *)key, value);
+	int err = store__merge_thread(&t->store, *(const __u32 *)key, value);
+
+	return err ? err : cgroups__add(&t->cgroups, value);
 }
 
 /* Empty one inner map into the store, in batches; ENOENT ends the map. */
@@ -189,7 +191,12 @@ int drain__threads(struct drain *d, struct trace *t)
 	err = gen__swap(&d->threads, &fd);
 	if (!err)
 		err = gen__empty(&d->threads, fd, t, merge_thread);
-	return err;
+	if (err)
+		return err;
+	cgroups__tick(&t->cgroups);
+	/* New cgroups get their path now, while they exist. */
+	err = cgroups__resolve(&t->cgroups, NULL);
+	return err == -ENOMEM ? err : 0;
 }
 
 bool drain__files_due(struct drain *d, __u64 now_ns)

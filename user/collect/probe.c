@@ -132,6 +132,7 @@ int probe__load(struct iostorm_bpf **skelp, const struct probe_config *c)
 	skel->rodata->targ_mode = c->mode;
 	skel->rodata->targ_self_tgid = getpid();
 	skel->rodata->targ_cgid = c->cgid;
+	skel->rodata->targ_cg_level = c->cg_level;
 	bpf_map__set_max_entries(skel->maps.files_a, c->map_files);
 	bpf_map__set_max_entries(skel->maps.files_b, c->map_files);
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/types.h>
 #include <bpf/bpf.h>
 #include <linux/types.h>
@@ -333,20 +334,60 @@ int target__release(struct launch *l, const char *cmd)
 	return -e;
 }
 
-int target__cgroup_id(const char *path, __u64 *id)
+#define CGROUP2_MAGIC	0x63677270	/* CGROUP2_SUPER_MAGIC */
+#define CGROUP1_MAGIC	0x27e0eb	/* CGROUP_SUPER_MAGIC */
+
+/* Directories above dir on the same cgroup v2 file system: its level. */
+static int cgroup_level(const char *dir, dev_t dev, __u32 *level)
 {
+	char *up = realpath(dir, NULL), *slash;
 	struct stat st;
 
-	if (stat(path, &st)) {
-		int err = -errno;
+	if (!up)
+		return -errno;
+	*level = 0;
+	while ((slash = strrchr(up, '/')) && slash != up) {
+		*slash = '\0';
+		if (stat(up, &st) || st.st_dev != dev)
+			break;
+		(*level)++;
+	}
+	if (slash == up && !stat("/", &st) && st.st_dev == dev)
+		(*level)++;	/* cgroup2 mounted on / itself */
+	free(up);
+	return 0;
+}
 
-		pr_err("cannot use cgroup '%s': %s", path,
-			strerror(errno));
+/*
+ * A cgroup v2 directory's id (its inode number) and level (0 for the
+ * root). A plain directory or a cgroup v1 one is refused: traced by id,
+ * it would match nothing and trace nothing, silently.
+ */
+int target__cgroup_id(const char *path, __u64 *id, __u32 *level)
+{
+	struct statfs sfs;
+	struct stat st;
+	int err;
+
+	if (stat(path, &st) || statfs(path, &sfs)) {
+		err = -errno;
+		pr_err("cannot use cgroup '%s': %s", path, strerror(-err));
 		return err;
 	}
 	if (!S_ISDIR(st.st_mode)) {
 		pr_err("cannot use cgroup '%s': not a directory", path);
 		return -ENOTDIR;
+	}
+	if (sfs.f_type != CGROUP2_MAGIC) {
+		pr_err("cannot use cgroup '%s': not a cgroup v2 directory%s", path,
+		       sfs.f_type == CGROUP1_MAGIC ? " (a cgroup v1 hierarchy)" : "");
+		fprintf(stderr, "Give a directory under the cgroup2 mount (see 'grep cgroup2 /proc/mounts').\n");
+		return -EMEDIUMTYPE;
+	}
+	err = cgroup_level(path, st.st_dev, level);
+	if (err) {
+		pr_err("cannot use cgroup '%s': %s", path, strerror(-err));
+		return err;
 	}
 	*id = st.st_ino;
 	return 0;

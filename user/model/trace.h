@@ -13,6 +13,7 @@
 #include <linux/types.h>
 #include "iostorm.h"
 #include "model/block.h"
+#include "model/cgroup.h"
 #include "model/stall.h"
 #include "model/fuse.h"
 #include "model/mount.h"
@@ -43,6 +44,7 @@ struct trace {
 	struct timeline timeline;	/* the run, one point per drain interval */
 	struct fuse_layer fuse;		/* FUSE requests per connection and opcode */
 	struct mounts mounts;		/* the target's mounts, by device */
+	struct cgroups cgroups;		/* the cgroups that did I/O: containers */
 	__u64 mem_bytes;		/* the machine's MemTotal; 0 when unknown */
 	__u32 page_size;		/* bytes of a page-cache page */
 	int exit_status;		/* of a launched command, else -1 */

@@ -235,6 +235,7 @@ int prom__render(FILE *out, const struct trace *t, const struct findings *f,
 	render_vfs_hists(&p, t);
 	render_threads(&p, t);
 	render_consumer(&p, t);
+	prom__render_cgroups(&p, t);
 	prom__render_block(&p, t);
 	prom__render_fuse(&p, t);
 	render_layer(&p, t);

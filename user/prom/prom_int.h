@@ -59,6 +59,8 @@ void prom__hist_samples(struct prom *p, const char *name, const struct label *l,
 
 /* The block layer's families. */
 void prom__render_block(struct prom *p, const struct trace *t);
+/* Per cgroup (container) families, bounded (cgroups.c). */
+void prom__render_cgroups(struct prom *p, const struct trace *t);
 /* The FUSE layer's families (fuse.c). */
 void prom__render_fuse(struct prom *p, const struct trace *t);
 

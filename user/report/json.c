@@ -39,6 +39,8 @@ static int write_report(FILE *out, const struct trace *t, const struct findings 
 	report_block__json(&j, t);
 	report_fuse__json(&j, t);
 	err = report_lists__json(&j, t);
+	if (!err)
+		err = report_cgroups__json(&j, &t->cgroups);
 	if (err)
 		return err;
 	report_lost__json(&j, t);

@@ -41,6 +41,9 @@ int report_lists__json(struct json *j, const struct trace *t);
 /* Threads rolled up by name: "thread_groups". 0 or -ENOMEM. */
 int report_threads__text(FILE *out, const struct store *s, size_t top);
 int report_threads__json(struct json *j, const struct store *s);
+/* The cgroups that did I/O and their containers: "cgroups", "cgroups_folded". 0 or -ENOMEM. */
+int report_cgroups__text(FILE *out, const struct cgroups *c, size_t top);
+int report_cgroups__json(struct json *j, const struct cgroups *c);
 /* The verdict line and the findings (f NULL: not judged): "verdict", "findings". */
 void report_findings__text(FILE *out, const struct findings *f);
 void report_findings__json(struct json *j, const struct findings *f);

@@ -46,6 +46,8 @@ int report__print_text(FILE *out, const struct trace *t, const struct findings *
 		report_block__text(out, t);
 		report_fuse__text(out, t);
 		err = report_lists__text(out, t, top);
+		if (!err)
+			err = report_cgroups__text(out, &t->cgroups, top);
 		fputc('\n', out);
 	}
 	report_lost__text(out, t);

@@ -36,7 +36,9 @@ static const char usage[] =
 "                          iostorm exits with COMMAND's exit status; if\n"
 "                          iostorm dies first, COMMAND never runs\n"
 "  -a, --all               every process on the system but iostorm\n"
-"      --cgroup PATH       the processes of a cgroup v2 (a container)\n"
+"      --cgroup PATH       the processes of a cgroup v2 directory and of every\n"
+"                          cgroup below it (a pod and its containers), those\n"
+"                          that move in included\n"
 "\n"
 "When to stop (the report is printed in every case):\n"
 "  -d, --duration SECONDS  after SECONDS\n"
@@ -220,10 +222,11 @@ static int parse_one(struct options *o, int c, const char *arg)
 	case 'p':
 		return parse_pids(o, arg);
 	case 'a':
-		o->mode = TARGET_ALL;
+		o->all = true;
 		return 0;
 	case 'C':
-		o->mode = TARGET_CGROUP;
+		if (o->cgroup)
+			return bad_value("--cgroup", arg, "give one cgroup (its subtree is traced)");
 		o->cgroup = arg;
 		return 0;
 	case 'd':
@@ -297,9 +300,12 @@ static int parse_one(struct options *o, int c, const char *arg)
 /* Exactly one of -p, -a, --cgroup and COMMAND says what to trace. */
 static int check_scope(struct options *o)
 {
-	int n = (o->nr_pids > 0) + (o->mode == TARGET_ALL) +
-		(o->mode == TARGET_CGROUP) + (o->cmd != NULL);
+	int n = (o->nr_pids > 0) + o->all + (o->cgroup != NULL) + (o->cmd != NULL);
 
+	if (o->all)
+		o->mode = TARGET_ALL;
+	else if (o->cgroup)
+		o->mode = TARGET_CGROUP;
 	if (n == 1)
 		return 0;
 	if (n)

@@ -30,6 +30,7 @@ struct options {
 	const char *html;	/* --html FILE, "-" for stdout */
 	int top;		/* -T rows of the file, directory, thread tables */
 	unsigned int map_files;	/* --map-files: per-interval kernel file entries */
+	bool all;		/* -a given */
 	bool quiet;		/* -q: no text report (with --json -) */
 	bool verbose;		/* -v: libbpf's messages */
 	struct thresholds *thresholds;	/* defaults, then --threshold */

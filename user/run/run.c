@@ -73,7 +73,7 @@ struct session {
 };
 
 /* Resolve the target before loading: a bad pid or cgroup fails early. */
-static int prepare_target(struct session *s, __u64 *cgid)
+static int prepare_target(struct session *s, struct probe_config *pc)
 {
 	const struct options *o = s->o;
 	int err = 0;
@@ -85,7 +85,7 @@ static int prepare_target(struct session *s, __u64 *cgid)
 	target__describe(s->trace->target, sizeof(s->trace->target), o->mode,
 			 o->pids, o->nr_pids, o->cgroup, o->cmd);
 	if (o->mode == TARGET_CGROUP)
-		return target__cgroup_id(o->cgroup, cgid);
+		return target__cgroup_id(o->cgroup, &pc->cgid, &pc->cg_level);
 	if (o->cmd) {
 		err = target__launch(o->cmd, &s->launch);
 		if (err)
@@ -137,7 +137,7 @@ static int session__open(struct session *s)
 	trace__machine(s->trace);
 	err = setup_signals();
 	if (!err)
-		err = prepare_target(s, &pc.cgid);
+		err = prepare_target(s, &pc);
 	if (!err)
 		err = collector__open(&s->c, &pc);
 	if (err)
@@ -507,6 +507,7 @@ static void session__close(struct session *s)
 		block__free(&s->trace->block);
 		fuse_layer__free(&s->trace->fuse);
 		mounts__free(&s->trace->mounts);
+		cgroups__free(&s->trace->cgroups);
 		store__free(&s->trace->store);
 		free(s->trace->wakes);
 		timeline__free(&s->trace->timeline);
