@@ -620,6 +620,7 @@ static void fill_meta_hists(struct trace *t)
 static void fill_run(struct trace *t)
 {
 	t->mem_bytes = 16384000ULL * 1024;	/* ~15.6 GiB */
+	t->drains = 75;				/* 60 on schedule, 15 early */
 	t->page_size = 4096;
 	snprintf(t->target, sizeof(t->target), "command 'python3 train.py --epochs 40' (pid %d)",
 		 TGID);
