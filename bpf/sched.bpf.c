@@ -196,3 +196,26 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 		switch_in(next, now);
 	return 0;
 }
+
+/*
+ * A thread's last stretch on a CPU ends at its exit, whose final switch is
+ * no longer the target's (the process left the targets map): charge it
+ * here. Only target threads have switch state, so no target test is needed.
+ */
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(handle_sched_thread_exit, struct task_struct *task)
+{
+	struct switch_state *st = bpf_task_storage_get(&sched_tasks, task, 0, 0);
+	struct thread_stats *ts;
+	__u64 now;
+
+	if (!st || !st->on_ts)
+		return 0;
+	now = bpf_ktime_get_ns();
+	ts = thread_entry_of(task);
+	if (ts)
+		ts->cpu_ns += now - st->on_ts;
+	st->on_ts = 0;
+	st->off_ts = now;	/* so its final switch-out charges nothing more */
+	return 0;
+}

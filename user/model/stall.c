@@ -9,6 +9,7 @@
 
 #define LOADER_ROUNDS	16	/* passes over the wakes: pipelines are a few stages deep */
 #define CONSUMER_BUSY	0.5	/* a loop never woken by the loader computes this much */
+#define CONSUMER_LIFETIME 0.5	/* of the trace, at least, a loop is traced */
 
 /* What the measure works on: the threads, and the wakes sorted by sleeper. */
 struct stall_ctx {
@@ -18,6 +19,7 @@ struct stall_ctx {
 	bool *loader;		/* by index into s->threads */
 	bool *reads;		/* the thread's process read files */
 	__u64 all_reads;	/* file reads of every thread */
+	double traced_ns;	/* the trace's duration; 0 when not known */
 };
 
 static int wake_cmp(const void *pa, const void *pb)
@@ -126,8 +128,9 @@ static __u64 loader_wait(const struct stall_ctx *x, long c, __u64 *wakeups)
  * target's file reads itself (num_workers=0; a shell reading its script
  * does not). A loop the loader always keeps ahead of is never woken by it:
  * it qualifies by computing most of its time next to a loader. A thread
- * that only waits (a launcher joining its readers) or only reads (a pure
- * reader) is not one.
+ * that only waits (a launcher joining its readers), only reads (a pure
+ * reader) or lives for a moment of the trace (a launcher's readlink) is
+ * not one: the loop runs for most of the trace.
  */
 static bool is_consumer(struct stall_ctx *x, long c, const struct stall_opts *o,
 			__u64 *wakeups)
@@ -142,7 +145,8 @@ static bool is_consumer(struct stall_ctx *x, long c, const struct stall_opts *o,
 		loader = x->loader[i];
 	in_sys = io > th->io_wait_ns ? io - th->io_wait_ns : 0;
 	compute = th->cpu_ns > in_sys ? th->cpu_ns - in_sys : 0;
-	if (!wall || compute < o->min_cpu_share * wall)
+	if (!wall || compute < o->min_cpu_share * wall ||
+	    wall < CONSUMER_LIFETIME * x->traced_ns)
 		return false;
 	return *wakeups >= o->min_wakeups ||
 	       (th->reads >= o->min_wakeups && 2 * th->reads >= x->all_reads) ||
@@ -292,7 +296,9 @@ static int mark_reading(struct stall_ctx *x)
 
 int stall__measure(struct stall *st, const struct trace *t, const struct stall_opts *o)
 {
-	struct stall_ctx x = { .s = &t->store, .nr_wakes = t->nr_wakes };
+	struct stall_ctx x = {
+		.s = &t->store, .nr_wakes = t->nr_wakes, .traced_ns = t->duration_s * 1e9,
+	};
 	size_t n = t->store.nr_threads;
 	long c;
 	int err = -ENOMEM;

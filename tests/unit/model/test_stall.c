@@ -212,3 +212,28 @@ TEST(stall_dataloader_workers)
 	CHECK_REL(stall__share(&s), 5.0 / 8.0);
 	trace_free(t);
 }
+
+/*
+ * A launcher's helper (readlink) that ran a millisecond, all on CPU, next
+ * to a loader is not the loop: a pure reader behind a shell has no consumer.
+ */
+TEST(stall_short_helper_is_no_consumer)
+{
+	struct trace *t = trace_new();
+	struct stall_opts o = opts;
+	struct stall s;
+
+	REQUIRE(t);
+	t->duration_s = 7;
+	o.root_tgid = 90;
+	thread(t, 90, 90, "run-capped.sh", (struct thread_stats){ .cpu_ns = 3 * MS,
+		.sleep_ns = 7 * SEC });
+	thread(t, 91, 91, "readlink", (struct thread_stats){ .cpu_ns = 600 * 1000,
+		.sleep_ns = 300 * 1000 });
+	for (__u32 i = 101; i <= 104; i++)
+		thread(t, i, 100, "iostorm-workloa", (struct thread_stats){ .reads = 500,
+			.read_ns = 6 * SEC, .cpu_ns = SEC / 2, .io_wait_ns = 6 * SEC });
+	CHECK_EQ_INT(stall__measure(&s, t, &o), 0);
+	CHECK_EQ_INT(s.how, CONSUMER_NONE);
+	trace_free(t);
+}
