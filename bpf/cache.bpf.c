@@ -63,7 +63,7 @@ int handle_filemap_add(struct trace_event_raw_mm_filemap_op_page_cache *ctx)
 		fs = bpf_map_lookup_elem(files, &key);
 	if (!fs) {
 		overlay_key(&key);
-		fs = file_entry(&key, false, &need_path);
+		fs = file_entry(&key, 0, false, &need_path);
 	}
 	if (fs)
 		__sync_fetch_and_add(&fs->cache_pages, pages);
@@ -78,7 +78,7 @@ static __always_inline void count_fault(__u64 ino, __u32 dev)
 	bool need_path;
 
 	count(C_FAULTS, 1);
-	fs = file_entry(&key, false, &need_path);
+	fs = file_entry(&key, 0, false, &need_path);
 	if (fs)
 		__sync_fetch_and_add(&fs->faults, 1);
 }

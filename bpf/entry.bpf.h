@@ -11,12 +11,13 @@
 #include "target.bpf.h"
 
 /*
- * The entry for key in the current files map, created when missing. When
+ * The entry for key in the current files map, created when missing and
+ * stamped with now (the caller's clock read; 0 to read it here). When
  * want_path is set and the entry has no path yet, *need_path tells the one
  * caller that claimed it to resolve the path. NULL when the map is full:
  * that is counted as lost.
  */
-static __always_inline struct file_stats *file_entry(struct file_key *key,
+static __always_inline struct file_stats *file_entry(struct file_key *key, __u64 now,
 						     bool want_path, bool *need_path)
 {
 	void *files = current_files_map();
@@ -33,7 +34,8 @@ static __always_inline struct file_stats *file_entry(struct file_key *key,
 		return NULL;
 	}
 	/* A new entry: several CPUs may find it unstamped, one stamps it. */
-	if (!fs->first_ts && !__sync_val_compare_and_swap(&fs->first_ts, 0, bpf_ktime_get_ns()))
+	if (!fs->first_ts &&
+	    !__sync_val_compare_and_swap(&fs->first_ts, 0, now ?: bpf_ktime_get_ns()))
 		count(C_FILE_ENTRIES, 1);
 	if (want_path && !(fs->flags & FILE_F_PATH)) {
 		old = __sync_fetch_and_or(&fs->flags, FILE_F_CLAIM);

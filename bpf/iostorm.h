@@ -9,10 +9,19 @@
 
 /* Scope of the trace: which tasks count as the target. */
 enum target_mode {
-	TARGET_PIDS = 0,	/* tgids in the targets map, followed over fork */
+	TARGET_PIDS = 0,	/* tgids in the targets bitmap, followed over fork */
 	TARGET_ALL = 1,		/* every task but iostorm itself */
 	TARGET_CGROUP = 2,	/* tasks in the cgroup v2 targ_cgid or below it */
 };
+
+/*
+ * The targets map (TARGET_PIDS) is a bitmap with a bit for every possible
+ * tgid: PID_MAX_LIMIT on 64-bit kernels is 4M, so 512 KiB. A bit test is an
+ * inlined array load, cheap enough to run first in every program, and a
+ * bitmap cannot fill up. Bit (tgid & 63) of word (tgid >> 6).
+ */
+#define TARGET_PID_LIMIT	(1U << 22)
+#define TARGET_WORDS		(TARGET_PID_LIMIT / 64)
 
 /*
  * Log-linear histogram: values below 16 get a slot each; above, each power
@@ -99,7 +108,6 @@ enum counter {
 enum lost_reason {
 	L_FILES_FULL = 0,	/* per-file map full: the event is in totals only */
 	L_THREADS_FULL,		/* per-thread map full */
-	L_TARGETS_FULL,		/* a forked child could not be added to the target */
 	L_INFLIGHT,		/* no per-task slot: a syscall or a switch not timed */
 	L_FD_UNRESOLVED,	/* fd -> file walk failed on a traced read */
 	L_STATBUF,		/* stat buffer unreadable: stat in totals only */

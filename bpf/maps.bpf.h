@@ -15,12 +15,16 @@
 #include <asm-generic/errno-base.h>
 #include "iostorm.h"
 
-/* tgid -> 1 for every process of the target (TARGET_PIDS). */
+/*
+ * A bit for every process of the target (TARGET_PIDS), see iostorm.h.
+ * Mapped by user space, which seeds and counts it with loads and stores.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 65536);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, TARGET_WORDS);
 	__type(key, __u32);
-	__type(value, __u8);
+	__type(value, __u64);
 } targets SEC(".maps") __weak;
 
 /* enum counter -> count; per CPU, summed by user space. */

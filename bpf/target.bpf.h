@@ -37,6 +37,21 @@ static __always_inline bool cgroup_in_target(struct cgroup *cg)
 	return anc && BPF_CORE_READ(anc, kn, id) == targ_cgid;
 }
 
+/* The word of the targets bitmap that holds tgid's bit; NULL never happens. */
+static __always_inline __u64 *target_word(__u32 tgid)
+{
+	__u32 w = (tgid >> 6) & (TARGET_WORDS - 1);
+
+	return bpf_map_lookup_elem(&targets, &w);
+}
+
+static __always_inline bool tgid_in_targets(__u32 tgid)
+{
+	__u64 *w = target_word(tgid);
+
+	return w && (*w >> (tgid & 63)) & 1;
+}
+
 /* Is the current task part of the traced target? */
 static __always_inline bool is_target(void)
 {
@@ -48,7 +63,7 @@ static __always_inline bool is_target(void)
 	case TARGET_CGROUP:
 		return bpf_get_current_ancestor_cgroup_id(targ_cg_level) == targ_cgid;
 	default:
-		return bpf_map_lookup_elem(&targets, &tgid) != NULL;
+		return tgid_in_targets(tgid);
 	}
 }
 
@@ -67,7 +82,7 @@ static __always_inline bool task_is_target(struct task_struct *task)
 	case TARGET_CGROUP:
 		return cgroup_in_target(task->cgroups->dfl_cgrp);
 	default:
-		return bpf_map_lookup_elem(&targets, &tgid) != NULL;
+		return tgid_in_targets(tgid);
 	}
 }
 

@@ -23,19 +23,13 @@ int BPF_PROG(handle_sched_process_fork, struct task_struct *parent,
 	     struct task_struct *child)
 {
 	__u32 ptgid = parent->tgid, ctgid = child->tgid;
-	__u8 one = 1;
-	long err;
+	__u64 bit = 1ULL << (ctgid & 63), *w;
 
-	if (targ_mode != TARGET_PIDS || ptgid == ctgid)
+	if (targ_mode != TARGET_PIDS || ptgid == ctgid || !tgid_in_targets(ptgid))
 		return 0;
-	if (!bpf_map_lookup_elem(&targets, &ptgid))
-		return 0;
-	err = bpf_map_update_elem(&targets, &ctgid, &one, BPF_NOEXIST);
-	if (err && err != -EEXIST) {
-		count_lost(L_TARGETS_FULL);
-		return 0;
-	}
-	count(C_FORKS, 1);
+	w = target_word(ctgid);
+	if (w && !(__sync_fetch_and_or(w, bit) & bit))
+		count(C_FORKS, 1);
 	return 0;
 }
 
@@ -47,12 +41,14 @@ SEC("tp_btf/sched_process_exit")
 int BPF_PROG(handle_sched_process_exit, struct task_struct *task)
 {
 	__u32 tgid = task->tgid;
+	__u64 bit = 1ULL << (tgid & 63), *w;
 
 	if (targ_mode != TARGET_PIDS)
 		return 0;
 	if (BPF_CORE_READ(task, signal, live.counter) != 0)
 		return 0;
-	if (bpf_map_delete_elem(&targets, &tgid) == 0)
+	w = target_word(tgid);
+	if (w && (__sync_fetch_and_and(w, ~bit) & bit))
 		count(C_EXITS, 1);
 	return 0;
 }

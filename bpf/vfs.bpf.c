@@ -42,8 +42,8 @@ static __always_inline void record_copy(struct inflight *in, struct pt_regs *reg
 	__u64 uoff;
 	__s64 pos = 0;
 
-	file = fd_file(sf ? PT_REGS_PARM2_CORE_SYSCALL(regs) : PT_REGS_PARM1_CORE_SYSCALL(regs));
-	uoff = sf ? PT_REGS_PARM3_CORE_SYSCALL(regs) : PT_REGS_PARM2_CORE_SYSCALL(regs);
+	file = fd_file(sf ? PT_REGS_PARM2_SYSCALL(regs) : PT_REGS_PARM1_SYSCALL(regs));
+	uoff = sf ? PT_REGS_PARM3_SYSCALL(regs) : PT_REGS_PARM2_SYSCALL(regs);
 	in->file = (__u64)file;
 	if (!uoff || bpf_probe_read_user(&pos, sizeof(pos), (void *)uoff))
 		pos = file ? file->f_pos : 0;
@@ -57,50 +57,50 @@ static __always_inline void record_entry(struct inflight *in, struct pt_regs *re
 
 	switch (in->kind) {
 	case SK_READ:
-		file = fd_file(PT_REGS_PARM1_CORE_SYSCALL(regs));
+		file = fd_file(PT_REGS_PARM1_SYSCALL(regs));
 		in->file = (__u64)file;
 		in->off = file ? file->f_pos : 0;
 		break;
 	case SK_PREAD:
-		in->file = (__u64)fd_file(PT_REGS_PARM1_CORE_SYSCALL(regs));
-		in->off = PT_REGS_PARM4_CORE_SYSCALL(regs);
+		in->file = (__u64)fd_file(PT_REGS_PARM1_SYSCALL(regs));
+		in->off = PT_REGS_PARM4_SYSCALL(regs);
 		break;
 	case SK_PREADV2:
-		file = fd_file(PT_REGS_PARM1_CORE_SYSCALL(regs));
+		file = fd_file(PT_REGS_PARM1_SYSCALL(regs));
 		in->file = (__u64)file;
-		pos = PT_REGS_PARM4_CORE_SYSCALL(regs);
+		pos = PT_REGS_PARM4_SYSCALL(regs);
 		if (pos == -1)
 			pos = file ? file->f_pos : 0;
 		in->off = pos;
 		break;
 	case SK_STAT:
 		in->fd = AT_FDCWD;
-		in->path = PT_REGS_PARM1_CORE_SYSCALL(regs);
-		in->buf = PT_REGS_PARM2_CORE_SYSCALL(regs);
+		in->path = PT_REGS_PARM1_SYSCALL(regs);
+		in->buf = PT_REGS_PARM2_SYSCALL(regs);
 		break;
 	case SK_FSTATAT:
-		in->fd = PT_REGS_PARM1_CORE_SYSCALL(regs);
-		in->path = PT_REGS_PARM2_CORE_SYSCALL(regs);
-		in->buf = PT_REGS_PARM3_CORE_SYSCALL(regs);
-		in->flags = PT_REGS_PARM4_CORE_SYSCALL(regs);
+		in->fd = PT_REGS_PARM1_SYSCALL(regs);
+		in->path = PT_REGS_PARM2_SYSCALL(regs);
+		in->buf = PT_REGS_PARM3_SYSCALL(regs);
+		in->flags = PT_REGS_PARM4_SYSCALL(regs);
 		break;
 	case SK_STATX:
-		in->fd = PT_REGS_PARM1_CORE_SYSCALL(regs);
-		in->path = PT_REGS_PARM2_CORE_SYSCALL(regs);
-		in->flags = PT_REGS_PARM3_CORE_SYSCALL(regs);
-		in->buf = PT_REGS_PARM5_CORE_SYSCALL(regs);
+		in->fd = PT_REGS_PARM1_SYSCALL(regs);
+		in->path = PT_REGS_PARM2_SYSCALL(regs);
+		in->flags = PT_REGS_PARM3_SYSCALL(regs);
+		in->buf = PT_REGS_PARM5_SYSCALL(regs);
 		break;
 	case SK_FSTAT:
-		in->fd = PT_REGS_PARM1_CORE_SYSCALL(regs);
-		in->buf = PT_REGS_PARM2_CORE_SYSCALL(regs);
+		in->fd = PT_REGS_PARM1_SYSCALL(regs);
+		in->buf = PT_REGS_PARM2_SYSCALL(regs);
 		break;
 	case SK_CLOSE:
 	case SK_GETDENTS:
-		in->file = (__u64)fd_file(PT_REGS_PARM1_CORE_SYSCALL(regs));
+		in->file = (__u64)fd_file(PT_REGS_PARM1_SYSCALL(regs));
 		break;
 	case SK_MMAP:
-		if (!(PT_REGS_PARM4_CORE_SYSCALL(regs) & MAP_ANONYMOUS))
-			in->file = (__u64)fd_file(PT_REGS_PARM5_CORE_SYSCALL(regs));
+		if (!(PT_REGS_PARM4_SYSCALL(regs) & MAP_ANONYMOUS))
+			in->file = (__u64)fd_file(PT_REGS_PARM5_SYSCALL(regs));
 		break;
 	case SK_COPY:
 	case SK_SENDFILE:
@@ -118,25 +118,13 @@ int BPF_PROG(handle_sys_enter, struct pt_regs *regs, long id)
 	__u8 *kind;
 
 	kind = bpf_map_lookup_elem(&syscalls, &nr);
-	if (!kind || *kind == SK_NONE)
+	if (!kind || *kind == SK_NONE || !is_target())
 		return 0;
-	/*
-	 * Only the target's tasks get a slot, and a process stays in the
-	 * target until it exits: a slot found means a target task, and saves
-	 * the targets lookup on every syscall. A cgroup is checked each time
-	 * (a task may move), at the cost of no lookup.
-	 */
 	task = bpf_get_current_task_btf();
-	in = bpf_task_storage_get(&inflight, task, 0, 0);
-	if (!in || targ_mode == TARGET_CGROUP) {
-		if (!is_target())
-			return 0;
-		in = bpf_task_storage_get(&inflight, task, 0,
-					  BPF_LOCAL_STORAGE_GET_F_CREATE);
-		if (!in) {
-			count_lost(L_INFLIGHT);
-			return 0;
-		}
+	in = bpf_task_storage_get(&inflight, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!in) {
+		count_lost(L_INFLIGHT);
+		return 0;
 	}
 	in->kind = *kind;
 	in->file = 0;
@@ -168,14 +156,14 @@ __noinline int entry_path(struct file_stats *fs, __u64 file, int dirfd, __u64 na
 }
 
 /* The entry of the file at addr, created when missing; its path resolved once. */
-static __always_inline struct file_stats *entry_of_file(__u64 addr)
+static __always_inline struct file_stats *entry_of_file(__u64 addr, __u64 now)
 {
 	struct file_key key;
 	struct file_stats *fs;
 	bool need_path;
 
 	file_key_of(BTF_CAST(struct file, addr), &key);
-	fs = file_entry(&key, true, &need_path);
+	fs = file_entry(&key, now, true, &need_path);
 	if (fs && need_path)
 		entry_path(fs, addr, 0, 0);
 	return fs;
@@ -249,7 +237,7 @@ static __always_inline void open_exit(long ret, __u64 lat, __u64 now)
 		count(C_OPENS_OTHER, 1);
 		return;
 	}
-	fs = entry_of_file(addr);
+	fs = entry_of_file(addr, now);
 	if (!fs)
 		return;
 	set_flag(fs, mode == S_IFDIR ? FILE_F_DIR : FILE_F_REG);
@@ -312,7 +300,7 @@ static __always_inline void read_exit(struct inflight *in, long ret,
 		ts->read_bytes += ret;
 		ts->read_ns += lat;
 	}
-	fs = entry_of_file(in->file);
+	fs = entry_of_file(in->file, now);
 	if (!fs)
 		return;
 	set_flag(fs, FILE_F_REG);
@@ -401,7 +389,7 @@ static __always_inline void stat_exit(struct inflight *in, long ret,
 	}
 	if (!reg_or_dir(mode))
 		return;
-	fs = file_entry(&key, true, &need_path);
+	fs = file_entry(&key, now, true, &need_path);
 	if (!fs)
 		return;
 	if (need_path) {
@@ -424,7 +412,7 @@ static __always_inline void close_exit(struct inflight *in, long ret,
 	hist_add(H_CLOSE_LAT, lat);
 	if (!in->file || ret < 0 || !reg_or_dir(file_mode(BTF_CAST(struct file, in->file))))
 		return;
-	fs = entry_of_file(in->file);
+	fs = entry_of_file(in->file, now);
 	count(C_CLOSES, 1);
 	meta_done(lat);
 	if (fs) {
@@ -441,7 +429,7 @@ static __always_inline void getdents_exit(struct inflight *in, long ret,
 	hist_add(H_GETDENTS_LAT, lat);
 	if (!in->file || ret < 0 || !reg_or_dir(file_mode(BTF_CAST(struct file, in->file))))
 		return;
-	fs = entry_of_file(in->file);
+	fs = entry_of_file(in->file, now);
 	count(C_GETDENTS, 1);
 	meta_done(lat);
 	if (fs) {
@@ -451,7 +439,7 @@ static __always_inline void getdents_exit(struct inflight *in, long ret,
 }
 
 /* A file mapping: counted, but no metadata time (the call only maps). */
-static __always_inline void mmap_exit(struct inflight *in, long ret)
+static __always_inline void mmap_exit(struct inflight *in, long ret, __u64 now)
 {
 	struct file_stats *fs;
 
@@ -459,7 +447,7 @@ static __always_inline void mmap_exit(struct inflight *in, long ret)
 		return;		/* anonymous, or failed */
 	if (!reg_or_dir(file_mode(BTF_CAST(struct file, in->file))))
 		return;
-	fs = entry_of_file(in->file);
+	fs = entry_of_file(in->file, now);
 	count(C_MMAPS, 1);
 	if (fs)
 		__sync_fetch_and_add(&fs->mmaps, 1);
@@ -471,6 +459,13 @@ int BPF_PROG(handle_sys_exit, struct pt_regs *regs, long ret)
 	struct inflight *in;
 	__u64 now, lat;
 
+	/*
+	 * A process outside the target pays a bit test (its syscalls never
+	 * left anything in flight); a target's task that entered a traced
+	 * call has a slot.
+	 */
+	if (targ_mode == TARGET_PIDS && !tgid_in_targets(bpf_get_current_pid_tgid() >> 32))
+		return 0;
 	in = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0, 0);
 	if (!in || in->kind == SK_NONE)
 		return 0;
@@ -502,7 +497,7 @@ int BPF_PROG(handle_sys_exit, struct pt_regs *regs, long ret)
 		getdents_exit(in, ret, lat, now);
 		break;
 	case SK_MMAP:
-		mmap_exit(in, ret);
+		mmap_exit(in, ret, now);
 		break;
 	}
 	in->kind = SK_NONE;

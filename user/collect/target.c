@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -125,22 +126,58 @@ static pid_t parent_of(pid_t pid)
 	return ppid;
 }
 
-static int add_pid(int map_fd, pid_t pid)
-{
-	__u32 key = pid;
-	__u8 one = 1;
+/*
+ * The targets map is a bitmap, a bit per tgid (iostorm.h), mapped into
+ * iostorm: seeding and counting are loads and stores, not a syscall per
+ * pid. The fork and exit programs flip bits concurrently, so writes here
+ * are atomic too.
+ */
+struct target_bits {
+	__u64 *w;
+};
 
-	if (bpf_map_update_elem(map_fd, &key, &one, BPF_ANY))
+static int bits_map(struct target_bits *b, int map_fd)
+{
+	void *p = mmap(NULL, TARGET_WORDS * sizeof(__u64), PROT_READ | PROT_WRITE,
+		       MAP_SHARED, map_fd, 0);
+
+	if (p == MAP_FAILED)
 		return -errno;
+	b->w = p;
 	return 0;
 }
 
+static void bits_unmap(struct target_bits *b)
+{
+	munmap(b->w, TARGET_WORDS * sizeof(__u64));
+}
+
+static bool bits_has(const struct target_bits *b, pid_t pid)
+{
+	if (pid <= 0 || (unsigned int)pid >= TARGET_PID_LIMIT)
+		return false;
+	return __atomic_load_n(&b->w[pid >> 6], __ATOMIC_RELAXED) >> (pid & 63) & 1;
+}
+
+static int bits_add(struct target_bits *b, pid_t pid)
+{
+	if (pid <= 0 || (unsigned int)pid >= TARGET_PID_LIMIT)
+		return -ERANGE;		/* above the kernel's PID_MAX_LIMIT */
+	__atomic_fetch_or(&b->w[pid >> 6], 1ULL << (pid & 63), __ATOMIC_RELAXED);
+	return 0;
+}
+
+static void bits_del(struct target_bits *b, pid_t pid)
+{
+	__atomic_fetch_and(&b->w[pid >> 6], ~(1ULL << (pid & 63)), __ATOMIC_RELAXED);
+}
+
 /*
- * Add each process whose ancestor is in the map, repeating until nothing
+ * Add each process whose ancestor is in the set, repeating until nothing
  * changes, so grandchildren are found whatever the /proc order. Exited
  * processes (zombies) are left out: their exit event has passed.
  */
-static int add_descendants(int map_fd)
+static int add_descendants(struct target_bits *b)
 {
 	pid_t self = getpid();
 	int added, err = 0;
@@ -154,17 +191,14 @@ static int add_descendants(int map_fd)
 		added = 0;
 		while ((de = readdir(proc))) {
 			pid_t pid = atoi(de->d_name), ppid;
-			__u32 key = pid, pkey;
-			__u8 v;
 
 			/* iostorm itself, a child of the target too, counts nothing. */
-			if (pid <= 0 || pid == self || !bpf_map_lookup_elem(map_fd, &key, &v))
+			if (pid <= 0 || pid == self || bits_has(b, pid))
 				continue;
 			ppid = parent_of(pid);
-			pkey = ppid;
-			if (ppid <= 0 || bpf_map_lookup_elem(map_fd, &pkey, &v))
+			if (ppid <= 0 || !bits_has(b, ppid))
 				continue;
-			err = add_pid(map_fd, pid);
+			err = bits_add(b, pid);
 			if (err)
 				break;
 			added++;
@@ -177,57 +211,50 @@ static int add_descendants(int map_fd)
 /*
  * Remove the processes that exited before the programs were attached (or
  * between two scans): the exit program never saw them go, and a stale
- * entry would keep tracing "until the target exits" forever.
+ * bit would keep tracing "until the target exits" forever.
  */
-static int prune_exited(int map_fd)
+static void prune_exited(struct target_bits *b)
 {
-	__u32 key, next, gone[256];
-	const int max = sizeof(gone) / sizeof(gone[0]);
-	void *prev;
-	int n;
+	for (__u32 i = 0; i < TARGET_WORDS; i++) {
+		__u64 w = __atomic_load_n(&b->w[i], __ATOMIC_RELAXED);
 
-	do {
-		prev = NULL;
-		n = 0;
-		while (n < max && bpf_map_get_next_key(map_fd, prev, &next) == 0) {
-			key = next;
-			prev = &key;
-			if (parent_of(key) < 0)
-				gone[n++] = key;
+		while (w) {
+			pid_t pid = i * 64 + __builtin_ctzll(w);
+
+			w &= w - 1;
+			if (parent_of(pid) < 0)
+				bits_del(b, pid);
 		}
-		for (int i = 0; i < n; i++)
-			if (bpf_map_delete_elem(map_fd, &gone[i]) && errno != ENOENT)
-				return -errno;
-	} while (n == max);
-	return 0;
+	}
 }
 
 int target__seed(int map_fd, const pid_t *pids, int n)
 {
-	int err;
+	struct target_bits b = { 0 };
+	int err = bits_map(&b, map_fd);
 
-	for (int i = 0; i < n; i++) {
-		err = add_pid(map_fd, pids[i]);
-		if (err)
-			return err;
-	}
-	err = add_descendants(map_fd);
+	if (err)
+		return err;
+	for (int i = 0; !err && i < n; i++)
+		err = bits_add(&b, pids[i]);
 	if (!err)
-		err = prune_exited(map_fd);
+		err = add_descendants(&b);
+	if (!err)
+		prune_exited(&b);
+	bits_unmap(&b);
 	return err;
 }
 
 int target__count(int map_fd)
 {
-	__u32 key, next;
-	int n = 0;
-	void *prev = NULL;
+	struct target_bits b = { 0 };
+	int n = 0, err = bits_map(&b, map_fd);
 
-	while (bpf_map_get_next_key(map_fd, prev, &next) == 0) {
-		key = next;
-		prev = &key;
-		n++;
-	}
+	if (err)
+		return err;
+	for (__u32 i = 0; i < TARGET_WORDS; i++)
+		n += __builtin_popcountll(__atomic_load_n(&b.w[i], __ATOMIC_RELAXED));
+	bits_unmap(&b);
 	return n;
 }
 

@@ -140,7 +140,6 @@ const char *trace__stop_name(enum stop_reason stopped_by)
 static const char *const lost_keys[L__MAX] = {
 	[L_FILES_FULL] = "files_map_full",
 	[L_THREADS_FULL] = "threads_map_full",
-	[L_TARGETS_FULL] = "targets_map_full",
 	[L_INFLIGHT] = "inflight",
 	[L_FD_UNRESOLVED] = "fd_unresolved",
 	[L_STATBUF] = "statbuf",
@@ -159,7 +158,6 @@ static const char *const lost_keys[L__MAX] = {
 static const char *const lost_words[L__MAX] = {
 	[L_FILES_FULL] = "files map full",
 	[L_THREADS_FULL] = "threads map full",
-	[L_TARGETS_FULL] = "targets map full",
 	[L_INFLIGHT] = "no per-task slot",
 	[L_FD_UNRESOLVED] = "fd unresolved",
 	[L_STATBUF] = "stat buffer unreadable",

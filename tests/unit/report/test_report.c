@@ -307,7 +307,7 @@ static void check_sample_json(json_t *root, const struct trace *t)
 
 	lost = json_object_get(root, "lost");
 	CHECK_KEYS(lost, "lost", "total", "files_map_full", "threads_map_full",
-		   "targets_map_full", "inflight", "fd_unresolved", "statbuf",
+		   "inflight", "fd_unresolved", "statbuf",
 		   "block_reqs_full", "block_stats_full", "block_hists_full",
 		   "block_devs_full", "block_missed_full", "wakes_full", "fuse_reqs_full",
 		   "fuse_stats_full", "fuse_hists_full", "fuse_conns_full", "prog_misses");
