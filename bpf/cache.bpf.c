@@ -137,12 +137,8 @@ static __always_inline void count_fault(__u64 ino, __u32 dev)
 
 	count(C_FAULTS, 1);
 	fs = file_entry(&key, false, &need_path);
-	if (!fs)
-		return;
-	__sync_fetch_and_add(&fs->faults, 1);
-	/* Only regular files are mapped: one never opened in the trace is one too. */
-	if (!(fs->flags & FILE_F_REG))
-		__sync_fetch_and_or(&fs->flags, FILE_F_REG);
+	if (fs)
+		__sync_fetch_and_add(&fs->faults, 1);
 }
 
 /* Arm the task's fault state: the pages it adds next are this fault's. */

@@ -78,8 +78,12 @@ void trace__file_totals(const struct store *s, struct file_totals *tot)
 			continue;
 		if (f->flags & FILE_F_DIR)
 			tot->dirs++;
-		if (!(f->flags & FILE_F_REG))
+		if (!(f->flags & FILE_F_REG)) {
+			/* Faulted on only (mapped before the attach): data all the same. */
+			if (!(f->flags & FILE_F_DIR) && f->fault_reads && !kind__rec_is_code(f))
+				mapped_add(tot, f);
 			continue;
+		}
 		tot->files++;
 		tot->files_read += f->reads > 0;
 		tot->reads += f->reads;
