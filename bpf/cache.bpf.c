@@ -4,8 +4,15 @@
  * included when the target's own thread runs it) and faults on its file
  * mappings: a fault is seen by fault-around (pages already cached), by
  * filemap_fault (the page was not mapped around), or by both when
- * fault-around ran and missed; `faults` counts these events. Both tracepoints fire in the task that caused them and name the
- * file by (s_dev, i_ino), the same key as the VFS layer's.
+ * fault-around ran and missed; `faults` counts these events. Both
+ * tracepoints fire in the task that caused them and name the file by
+ * (s_dev, i_ino), the same key as the VFS layer's.
+ *
+ * A mapped dataset (LMDB, np.memmap, Arrow) is read by faults, not by
+ * read(): mm_filemap_fault arms the task's fault state, and the first page
+ * the task then adds to that file's cache outside a traced syscall makes
+ * it a fault that read from storage (fault_reads), whose pages, and those
+ * of its read-around, are fault_pages.
  */
 #include "maps.bpf.h"
 #include "target.bpf.h"
@@ -39,6 +46,56 @@ static __always_inline void overlay_key(struct file_key *key)
 		key->dev = dev;
 }
 
+/* The interval's previous major fault on the file: is this one in its stride? */
+static __always_inline void fault_classify(struct file_stats *fs, __u64 index)
+{
+	if (fs->fault_end) {
+		if (index >= fs->fault_prev && index <= fs->fault_end)
+			__sync_fetch_and_add(&fs->fault_seq, 1);
+		else
+			__sync_fetch_and_add(&fs->fault_rand, 1);
+	}
+	fs->fault_prev = index;
+	fs->fault_end = 0;
+}
+
+/*
+ * Pages a fault of this task on this file brought in: not those of a read()
+ * (a traced syscall in flight), nor those of another file. The first page
+ * after mm_filemap_fault counts the fault as a read from storage.
+ */
+static __always_inline void fault_pages(const struct file_key *key, __u64 index,
+					__u64 pages, struct file_stats *fs,
+					struct thread_stats *ts)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct fault_state *st;
+	struct inflight *in;
+
+	st = bpf_task_storage_get(&faulting, task, 0, 0);
+	if (!st || st->ino != key->ino || st->dev != key->dev)
+		return;
+	in = bpf_task_storage_get(&inflight, task, 0, 0);
+	if (in && in->kind != SK_NONE)
+		return;
+	count(C_FAULT_PAGES, pages);
+	if (st->armed) {
+		st->armed = 0;
+		count(C_FAULT_READS, 1);
+		if (ts)
+			ts->fault_reads += 1;
+		if (fs) {
+			__sync_fetch_and_add(&fs->fault_reads, 1);
+			fault_classify(fs, st->index);
+		}
+	}
+	if (!fs)
+		return;
+	__sync_fetch_and_add(&fs->fault_pages, pages);
+	if (index + pages > fs->fault_end)
+		fs->fault_end = index + pages;
+}
+
 SEC("tracepoint/filemap/mm_filemap_add_to_page_cache")
 int handle_filemap_add(struct trace_event_raw_mm_filemap_op_page_cache *ctx)
 {
@@ -67,6 +124,7 @@ int handle_filemap_add(struct trace_event_raw_mm_filemap_op_page_cache *ctx)
 	}
 	if (fs)
 		__sync_fetch_and_add(&fs->cache_pages, pages);
+	fault_pages(&key, ctx->index, pages, fs, ts);
 	return 0;
 }
 
@@ -83,12 +141,32 @@ static __always_inline void count_fault(__u64 ino, __u32 dev)
 		__sync_fetch_and_add(&fs->faults, 1);
 }
 
+/* Arm the task's fault state: the pages it adds next are this fault's. */
+static __always_inline void fault_arm(__u64 ino, __u32 dev, __u64 index)
+{
+	struct fault_state *st;
+
+	st = bpf_task_storage_get(&faulting, bpf_get_current_task_btf(), 0,
+				  BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!st) {
+		count_lost(L_INFLIGHT);
+		return;
+	}
+	st->ino = ino;
+	st->dev = dev;
+	st->index = index;
+	st->armed = 1;
+	st->waiting = 1;
+}
+
 /* The page was not mapped by fault-around: looked up, or read from storage. */
 SEC("tracepoint/filemap/mm_filemap_fault")
 int handle_filemap_fault(struct trace_event_raw_mm_filemap_fault *ctx)
 {
-	if (is_target())
-		count_fault(ctx->i_ino, ctx->s_dev);
+	if (!is_target())
+		return 0;
+	count_fault(ctx->i_ino, ctx->s_dev);
+	fault_arm(ctx->i_ino, ctx->s_dev, ctx->index);
 	return 0;
 }
 

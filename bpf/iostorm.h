@@ -93,6 +93,9 @@ enum counter {
 	C_GETDENTS,
 	C_MMAPS,		/* mmaps of regular files */
 	C_FAULTS,		/* page-cache faults on file mappings */
+	C_FAULT_READS,		/* of those, faults that read pages from storage */
+	C_FAULT_PAGES,		/* pages those faults added to the page cache */
+	C_FAULT_NS,		/* D-state wait outside syscalls after a file fault */
 	C_CACHE_PAGES,		/* pages added to the page cache by the target */
 	C_META_NS,		/* open + stat + close + getdents time */
 	C_FORKS,		/* processes that joined the target by fork */
@@ -309,6 +312,7 @@ enum file_flags {
 	FILE_F_REG = 16,
 	FILE_F_RELPATH = 32,	/* path[] came from a stat: may hold "." and ".." */
 	FILE_F_CLAIM = 64,	/* a program is resolving the path (BPF only) */
+	FILE_F_EXEC = 128,	/* mapped with PROT_EXEC: code (a library, a binary) */
 };
 
 /*
@@ -339,6 +343,19 @@ struct file_stats {
 	__u64 mmaps;
 	__u64 faults;
 	__u64 cache_pages;
+	/*
+	 * Faults that read from storage (major faults), classified as reads
+	 * are: sequential when the faulting page lies from the previous such
+	 * fault's page to the end of what it brought in, else random. The
+	 * interval's first has no predecessor and is in neither class.
+	 */
+	__u64 fault_reads;
+	__u64 fault_pages;	/* pages they added to the page cache */
+	__u64 fault_seq;
+	__u64 fault_rand;
+	__u64 fault_ns;		/* D-state wait of the faulting threads */
+	__u64 fault_prev;	/* BPF only: the previous major fault's page */
+	__u64 fault_end;	/* BPF only: the end of what it brought in; 0 none */
 	__u64 first_ts;		/* ns, CLOCK_MONOTONIC (bpf_ktime_get_ns) */
 	__u64 last_ts;
 	__u32 flags;		/* enum file_flags */
@@ -358,6 +375,7 @@ struct thread_stats {
 	__u64 stats;
 	__u64 meta_ns;
 	__u64 cache_pages;
+	__u64 fault_reads;	/* faults that read from storage */
 	/* Where the thread's time went, from sched_switch (see sched.bpf.c). */
 	__u64 cpu_ns;		/* on a CPU */
 	__u64 io_wait_ns;	/* off CPU inside a file syscall, or in D state */

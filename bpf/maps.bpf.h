@@ -148,6 +148,29 @@ struct {
 } inflight SEC(".maps") __weak;
 
 /*
+ * The last fault of a task on a file mapping (cache.bpf.c): armed by
+ * mm_filemap_fault, disarmed by the first page that fault adds to the page
+ * cache, which makes it a fault that read from storage. The scheduler hook
+ * (sched.bpf.c) charges the first D-state sleep outside syscalls after it
+ * to this file: the fault's wait for its page.
+ */
+struct fault_state {
+	__u64 ino;
+	__u32 dev;
+	__u32 armed;		/* the fault has added no page yet */
+	__u64 index;		/* the faulting page */
+	__u32 waiting;		/* no D-state sleep charged since the fault */
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct fault_state);
+} faulting SEC(".maps") __weak;
+
+/*
  * The path walk's per-CPU buffer (laid out in path.bpf.h): PATH_SCRATCH
  * bytes where a path is built backwards, then a spare tail that stages a
  * struct dir_path on its way into dir_paths.

@@ -8,7 +8,9 @@
  * Off-CPU time counts as I/O wait when the thread left the CPU inside a
  * traced file syscall (open, read, stat...) or in uninterruptible sleep
  * (D state: page-cache misses, mmap faults). A switch-out with preempt set,
- * or in TASK_RUNNING, is run-queue wait.
+ * or in TASK_RUNNING, is run-queue wait. A D-state sleep outside syscalls
+ * after a fault on a file mapping is also charged to that file (fault_ns):
+ * the time a mapped dataset's reader waits for its pages.
  *
  * A sleep is also charged to the thread that ended it (sched_waking runs in
  * the waker: current wakes p), per (sleeper, waker) pair: that is how the
@@ -26,6 +28,7 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 enum off_kind {
 	OFF_NONE = 0,
 	OFF_IO,
+	OFF_FAULT,		/* I/O wait outside syscalls, after a file fault */
 	OFF_RUNQ,
 	OFF_SLEEP,
 };
@@ -56,14 +59,18 @@ struct {
 static __always_inline __u32 off_kind(struct task_struct *prev, bool preempt,
 				      unsigned int state)
 {
+	struct fault_state *fst;
 	struct inflight *in;
 
 	if (preempt || state == TASK_RUNNING)
 		return OFF_RUNQ;
 	in = bpf_task_storage_get(&inflight, prev, 0, 0);
-	if ((in && in->kind != SK_NONE) || (state & TASK_UNINTERRUPTIBLE))
+	if (in && in->kind != SK_NONE)
 		return OFF_IO;
-	return OFF_SLEEP;
+	if (!(state & TASK_UNINTERRUPTIBLE))
+		return OFF_SLEEP;
+	fst = bpf_task_storage_get(&faulting, prev, 0, 0);
+	return fst && fst->waiting ? OFF_FAULT : OFF_IO;
 }
 
 /*
@@ -121,6 +128,25 @@ static __always_inline void charge_waker(struct task_struct *next, struct switch
 	w->sleep_ns += off;
 }
 
+/* A fault's wait for its pages, charged to the file it faulted on last. */
+static __always_inline void charge_fault(struct task_struct *next, __u64 off, __u64 now)
+{
+	struct fault_state *fst = bpf_task_storage_get(&faulting, next, 0, 0);
+	struct file_key key = {};
+	struct file_stats *fs;
+	bool need_path;
+
+	count(C_FAULT_NS, off);
+	if (!fst)
+		return;
+	fst->waiting = 0;	/* a later D sleep (a write, a reclaim) is not this fault's */
+	key.ino = fst->ino;
+	key.dev = fst->dev;
+	fs = file_entry(&key, now, false, &need_path);
+	if (fs)
+		__sync_fetch_and_add(&fs->fault_ns, off);
+}
+
 static __always_inline void switch_in(struct task_struct *next, __u64 now)
 {
 	struct switch_state *st;
@@ -148,6 +174,10 @@ static __always_inline void switch_in(struct task_struct *next, __u64 now)
 	switch (st->off_kind) {
 	case OFF_IO:
 		ts->io_wait_ns += off;
+		break;
+	case OFF_FAULT:
+		ts->io_wait_ns += off;
+		charge_fault(next, off, now);
 		break;
 	case OFF_RUNQ:
 		ts->runq_ns += off;

@@ -18,6 +18,7 @@
 #define AT_EMPTY_PATH	0x1000
 #define MAX_ERRNO	4095
 #define MAP_ANONYMOUS	0x20
+#define PROT_EXEC	0x4
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -101,6 +102,7 @@ static __always_inline void record_entry(struct inflight *in, struct pt_regs *re
 	case SK_MMAP:
 		if (!(PT_REGS_PARM4_SYSCALL(regs) & MAP_ANONYMOUS))
 			in->file = (__u64)fd_file(PT_REGS_PARM5_SYSCALL(regs));
+		in->flags = PT_REGS_PARM3_SYSCALL(regs);	/* prot */
 		break;
 	case SK_COPY:
 	case SK_SENDFILE:
@@ -438,7 +440,10 @@ static __always_inline void getdents_exit(struct inflight *in, long ret,
 	}
 }
 
-/* A file mapping: counted, but no metadata time (the call only maps). */
+/*
+ * A file mapping: counted, but no metadata time (the call only maps). One
+ * mapped executable is code (a shared library), not data.
+ */
 static __always_inline void mmap_exit(struct inflight *in, long ret, __u64 now)
 {
 	struct file_stats *fs;
@@ -449,8 +454,11 @@ static __always_inline void mmap_exit(struct inflight *in, long ret, __u64 now)
 		return;
 	fs = entry_of_file(in->file, now);
 	count(C_MMAPS, 1);
-	if (fs)
-		__sync_fetch_and_add(&fs->mmaps, 1);
+	if (!fs)
+		return;
+	__sync_fetch_and_add(&fs->mmaps, 1);
+	if (in->flags & PROT_EXEC)
+		set_flag(fs, FILE_F_EXEC);
 }
 
 SEC("tp_btf/sys_exit")

@@ -64,7 +64,7 @@ enum style { STYLE_POSIX, STYLE_TF, STYLE_TORCH, STYLE_N };
 static struct {
 	u64 files, dirs, min_size, max_size, seed;
 	u64 threads, procs, bufsize, limit, cpu_us, shard_size;
-	u64 readers, decoders, batch, step_ms, queue;
+	u64 readers, decoders, batch, step_ms, queue, pages;
 	int tally_files;
 	const char *order, *style_name, *gate, *tally, *out;
 	enum style style;
@@ -94,6 +94,7 @@ static void usage(FILE *f)
 "       " PROG " pipeline DIR [--readers N] [--decoders M] [--cpu-us X]\n"
 "           [--batch B] [--step-ms Y] [--queue Q] [--order ...] [--seed S]\n"
 "           [--limit N] [--gate FIFO] [--tally FILE]\n"
+"       " PROG " mapread FILE --pages N [--threads T] [--gate FIFO] [--tally FILE]\n"
 "\n"
 "gen writes DIR/dNNNN/fNNNNNNN.jpg (default D = N/100, sizes 40960..122880).\n"
 "read lists and shuffles the files, waits at the gate, then reads them in P\n"
@@ -109,6 +110,10 @@ static void usage(FILE *f)
 "  loop steps=N wait_ns=N wall_ns=N wait_share=F\n"
 "pack concatenates DIR's files, in path order, into SHARDDIR/shard-NNNNN.bin\n"
 "of at most --shard-size bytes (default 256 MiB), as TFRecord or tar shards do.\n"
+"mapread maps FILE (as LMDB or np.memmap do), madvise(MADV_RANDOM) so no page\n"
+"is read ahead, waits at the gate, then T threads touch N distinct pages in a\n"
+"scattered order (no page follows the one before it) and it adds a line:\n"
+"  mapped pages=N resident=N (mincore, at the end)\n"
 "--gate FIFO waits for one byte from FIFO; --tally FILE writes the tally\n"
 "there instead of stdout, as (--tally-files adds the file lines):\n"
 "  total opens=N open_errors=N reads=N read_bytes=N stats=N closes=N mmaps=N files=N\n"
@@ -957,7 +962,7 @@ static int cmd_pipeline(const char *dir)
 
 /* ---- options */
 
-enum { GEN = 1, READ = 2, SCEN = 4, PACK = 8, PIPE = 16 };
+enum { GEN = 1, READ = 2, SCEN = 4, PACK = 8, PIPE = 16, MAPR = 32 };
 
 static const struct optdef {
 	const char *name;
@@ -971,14 +976,15 @@ static const struct optdef {
 	{ "min-size", GEN, 'n', &opt.min_size, 0 },
 	{ "max-size", GEN, 'n', &opt.max_size, 0 },
 	{ "seed", GEN | READ | PIPE, 'n', &opt.seed, 0 },
-	{ "threads", READ, 'n', &opt.threads, 1 },
+	{ "threads", READ | MAPR, 'n', &opt.threads, 1 },
+	{ "pages", MAPR, 'n', &opt.pages, 1 },
 	{ "procs", READ, 'n', &opt.procs, 1 },
 	{ "bufsize", READ, 'n', &opt.bufsize, 1 },
 	{ "limit", READ | PIPE, 'n', &opt.limit, 0 },
 	{ "order", READ | PIPE, 's', &opt.order, 0 },
 	{ "style", READ, 's', &opt.style_name, 0 },
-	{ "gate", READ | SCEN | PIPE, 's', &opt.gate, 0 },
-	{ "tally", READ | SCEN | PIPE, 's', &opt.tally, 0 },
+	{ "gate", READ | SCEN | PIPE | MAPR, 's', &opt.gate, 0 },
+	{ "tally", READ | SCEN | PIPE | MAPR, 's', &opt.tally, 0 },
 	{ "tally-files", READ | SCEN, 'f', &opt.tally_files, 0 },
 	{ "cpu-us", READ | PIPE, 'n', &opt.cpu_us, 0 },
 	{ "readers", PIPE, 'n', &opt.readers, 1 },
@@ -1124,6 +1130,90 @@ static int cmd_pack(const char *dir)
 	return 0;
 }
 
+/* ---- mapread: a mapped dataset read in random page order */
+
+static struct {
+	volatile const unsigned char *base;
+	u64 npages, stride, page;
+	volatile unsigned long sum;
+} mr;
+
+/*
+ * Touch i = lo .. hi-1 of the sequence page(i) = i * stride mod npages:
+ * stride and npages coprime give distinct pages; each step jumps by stride
+ * (~npages/3) or by stride - npages (backwards), so in one thread no page
+ * follows or repeats the one before it.
+ */
+static void *mapread_thread(void *arg)
+{
+	u64 t = (u64)(uintptr_t)arg, n = opt.pages / opt.threads;
+	u64 lo = t * n, hi = t == opt.threads - 1 ? opt.pages : lo + n;
+	unsigned long sum = 0;
+
+	for (u64 i = lo; i < hi; i++)
+		sum += mr.base[(i * mr.stride % mr.npages) * mr.page];
+	mr.sum += sum;
+	return NULL;
+}
+
+static u64 gcd(u64 a, u64 b)
+{
+	while (b) {
+		u64 r = a % b;
+
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+static u64 mapread_resident(void)
+{
+	unsigned char *vec = xalloc(calloc(mr.npages, 1));
+	u64 n = 0;
+
+	if (mincore((void *)mr.base, mr.npages * mr.page, vec) < 0)
+		return free(vec), ~0ULL;
+	for (u64 i = 0; i < mr.npages; i++)
+		n += vec[i] & 1;
+	free(vec);
+	return n;
+}
+
+static int cmd_mapread(const char *file)
+{
+	struct stat st;
+	u64 resident;
+	int fd, err = 0;
+
+	mr.page = sysconf(_SC_PAGESIZE);
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return fail("open", file);
+	mr.npages = st.st_size / mr.page;
+	if (opt.pages > mr.npages / 4 || opt.threads > opt.pages)
+		usage_error("--pages is above a quarter of %s's %llu pages", file, mr.npages);
+	mr.base = mmap(NULL, mr.npages * mr.page, PROT_READ, MAP_SHARED, fd, 0);
+	if (mr.base == MAP_FAILED)
+		return fail("mmap", file);
+	close(fd);
+	if (madvise((void *)mr.base, mr.npages * mr.page, MADV_RANDOM) < 0)
+		return fail("madvise", file);
+	for (mr.stride = mr.npages / 3 + 7; gcd(mr.stride, mr.npages) != 1; mr.stride++)
+		;
+	if (open_tally_and_gate())
+		return 1;
+	for (u64 t = 0; t < opt.threads; t++)
+		err |= pthread_create(&tids[t], NULL, mapread_thread, (void *)(uintptr_t)t);
+	for (u64 t = 0; t < opt.threads && !err; t++)
+		pthread_join(tids[t], NULL);
+	if (err)
+		return fail("create", "thread");
+	resident = mapread_resident();
+	dprintf(ofd, "mapped pages=%llu resident=%llu\n", opt.pages, resident);
+	return resident == ~0ULL ? fail("mincore", file) : 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "", *dir;
@@ -1149,6 +1239,12 @@ int main(int argc, char **argv)
 		return cmd_scenario(parse(SCEN, argv + 2));
 	if (!strcmp(cmd, "pack"))
 		return cmd_pack(parse(PACK, argv + 2));
+	if (!strcmp(cmd, "mapread")) {
+		dir = parse(MAPR, argv + 2);
+		if (!opt.pages)
+			usage_error("mapread needs --pages N");
+		return cmd_mapread(dir);
+	}
 	if (!strcmp(cmd, "pipeline")) {
 		dir = parse(PIPE, argv + 2);
 		if (strcmp(opt.order, "random") && strcmp(opt.order, "sorted"))

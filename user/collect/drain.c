@@ -15,6 +15,7 @@
 #include "iostorm.h"
 #include "iostorm.skel.h"
 #include "collect/collect_int.h"
+#include "model/mapfiles.h"
 
 #define BATCH	4096
 
@@ -181,6 +182,16 @@ int drain__files(struct drain *d, struct trace *t)
 		return err;
 	pace__drained(&d->pace, count, mono_ns() - start);
 	t->drains = d->pace.drains;
+	/*
+	 * Files faulted on without a path get one now, while their mappers
+	 * live (the collector drains threads first: the store knows them).
+	 */
+	if (t->store.unnamed_faults) {
+		t->store.unnamed_faults = false;
+		err = mapfiles__name(&t->store, NULL);
+		if (err == -ENOMEM)
+			return err;
+	}
 	return 0;
 }
 
@@ -194,6 +205,7 @@ int drain__threads(struct drain *d, struct trace *t)
 	if (err)
 		return err;
 	cgroups__tick(&t->cgroups);
+
 	/* New cgroups get their path now, while they exist. */
 	err = cgroups__resolve(&t->cgroups, NULL);
 	return err == -ENOMEM ? err : 0;

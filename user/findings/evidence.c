@@ -12,6 +12,7 @@
 #include <string.h>
 #include "findings/evidence.h"
 #include "model/hist.h"
+#include "model/kind.h"
 #include "model/trace.h"
 
 #define SMALL_READ	(256 * 1024)	/* small_read_share: reads below this */
@@ -35,31 +36,54 @@ static double small_share(const struct hist *h)
 	return evidence__ratio(small, all);
 }
 
-static void vfs_fill(struct evidence *e, const struct trace *t)
+/* a - b, never below 0: counters and per-file sums of one trace. */
+static __u64 minus(__u64 a, __u64 b)
+{
+	return a > b ? a - b : 0;
+}
+
+/* The totals less the job's code and libraries: the dataset's figures. */
+static void vfs_fill(struct evidence *e, const struct trace *t, const struct file_totals *tot)
 {
 	const __u64 *c = t->counters;
 	double d = t->duration_s;
+	__u64 read_ns = minus(c[C_READ_NS], tot->code_read_ns);
+	__u64 meta_ns = minus(c[C_META_NS], tot->code_meta_ns);
 
-	e->opens = c[C_OPENS];
-	e->reads = c[C_READS];
-	e->read_bytes = c[C_READ_BYTES];
-	e->stats = c[C_STATS];
+	e->opens = minus(c[C_OPENS], tot->code_opens);
+	e->reads = minus(c[C_READS], tot->code_reads);
+	e->read_bytes = minus(c[C_READ_BYTES], tot->code_read_bytes);
+	e->stats = minus(c[C_STATS], tot->code_stats);
 	e->getdents = c[C_GETDENTS];
 	e->opens_per_s = rate(e->opens, d);
 	e->reads_per_s = rate(e->reads, d);
 	e->read_bytes_per_s = rate(e->read_bytes, d);
-	e->read_s = c[C_READ_NS] / 1e9;
-	e->meta_s = c[C_META_NS] / 1e9;
-	e->meta_share = evidence__ratio(c[C_META_NS], (double)c[C_META_NS] + c[C_READ_NS]);
+	e->read_s = read_ns / 1e9;
+	e->meta_s = meta_ns / 1e9;
+	e->meta_share = evidence__ratio(meta_ns, (double)meta_ns + read_ns);
 	e->small_read_share = small_share(&t->hists[H_READ_SIZE]);
 	e->read_p50_us = hist__quantile(&t->hists[H_READ_LAT], 0.5) / 1e3;
 	e->read_p99_us = hist__quantile(&t->hists[H_READ_LAT], 0.99) / 1e3;
-	e->read_mean_us = e->reads ? c[C_READ_NS] / 1e3 / e->reads : 0;
+	e->read_mean_us = e->reads ? read_ns / 1e3 / e->reads : 0;
 	e->open_p50_us = hist__quantile(&t->hists[H_OPEN_LAT], 0.5) / 1e3;
 	e->stat_p50_us = hist__quantile(&t->hists[H_STAT_LAT], 0.5) / 1e3;
 	e->read_concurrency = d > 0 ? e->read_s / d : -1;
 	e->cache_bytes = c[C_CACHE_PAGES] * (__u64)t->page_size;
 	e->miss_share = evidence__ratio(e->cache_bytes, e->read_bytes);
+}
+
+/* Faults that read mapped data from storage, and the code left out. */
+static void mapped_fill(struct evidence *e, const struct trace *t, const struct file_totals *tot)
+{
+	e->files_mapped = tot->files_mapped;
+	e->fault_reads = tot->fault_reads;
+	e->fault_bytes = tot->fault_pages * (__u64)t->page_size;
+	e->fault_reads_per_s = rate(tot->fault_reads, t->duration_s);
+	e->fault_random_share = evidence__ratio(tot->fault_rand, tot->fault_seq + tot->fault_rand);
+	e->fault_wait_s = tot->fault_ns / 1e9;
+	e->code_files = tot->code_files;
+	e->code_opens = tot->code_opens;
+	e->code_reads = tot->code_reads;
 }
 
 static int u64_cmp(const void *pa, const void *pb)
@@ -155,7 +179,13 @@ static int files_fill(struct evidence *e, const struct store *s)
 		struct file_rec *f = all[i];
 		__u64 size = f->size ? f->size : f->max_end;
 
-		if (!(f->flags & FILE_F_REG) || !f->reads)
+		if ((f->flags & FILE_F_DIR) || kind__rec_is_code(f))
+			continue;
+		if (f->fault_reads)
+			e->mapped_bytes += f->size;
+		if (!(f->flags & FILE_F_REG))
+			continue;
+		if (!f->reads)
 			continue;
 		rd[m] = f;
 		sizes[m++] = size;
@@ -182,7 +212,8 @@ out_free_files:
 
 /*
  * Where the loader threads' time went: shares of on-CPU, I/O wait, run
- * queue, sleep. A loader thread does at least 1% of the file operations:
+ * queue, sleep. A loader thread does at least 1% of the file operations
+ * (opens, reads, faults that read mapped data):
  * a main thread that loaded libraries and then waits in join() is not one.
  */
 static void threads_fill(struct evidence *e, const struct store *s)
@@ -191,10 +222,10 @@ static void threads_fill(struct evidence *e, const struct store *s)
 	__u64 ops = 0;
 
 	for (size_t i = 0; i < s->nr_threads; i++)
-		ops += s->threads[i].opens + s->threads[i].reads;
+		ops += s->threads[i].opens + s->threads[i].reads + s->threads[i].fault_reads;
 	for (size_t i = 0; i < s->nr_threads; i++) {
 		const struct thread_rec *th = &s->threads[i];
-		__u64 own = th->opens + th->reads;
+		__u64 own = th->opens + th->reads + th->fault_reads;
 
 		if (!own || own * 100 < ops)
 			continue;
@@ -229,11 +260,14 @@ static void stall_fill(struct evidence *e, const struct stall *s)
 
 int evidence__from_trace(struct evidence *e, const struct trace *t)
 {
+	struct file_totals tot;
 	int err;
 
 	memset(e, 0, sizeof(*e));
 	e->duration_s = t->duration_s;
-	vfs_fill(e, t);
+	trace__file_totals(&t->store, &tot);
+	vfs_fill(e, t, &tot);
+	mapped_fill(e, t, &tot);
 	err = files_fill(e, &t->store);
 	if (err)
 		return err;

@@ -47,6 +47,18 @@ struct evidence {
 	double read_mean_us;
 	double open_p50_us;
 	double stat_p50_us;
+	/* mapped data: faults that read from storage (code excluded) */
+	__u64 files_mapped;
+	__u64 fault_reads;
+	__u64 fault_bytes;
+	__u64 mapped_bytes;		/* size of the mapped data files */
+	double fault_reads_per_s;
+	double fault_random_share;	/* of classified faults; -1 without */
+	double fault_wait_s;		/* waiting for pages after those faults */
+	/* code and libraries (model/kind.h): out of every figure above */
+	__u64 code_files;
+	__u64 code_opens;
+	__u64 code_reads;
 	/* threads (sched) */
 	__u64 io_threads;		/* threads that read or opened files */
 	double cpu_share;		/* of the I/O threads' time: on CPU */

@@ -9,17 +9,23 @@
 #include <string.h>
 #include "findings/rules.h"
 
-/* Fewer reads than min_reads: the one finding, instead of every rule's. */
+/*
+ * Fewer reads than min_reads, faults that read mapped data counted as
+ * reads: the one finding, instead of every rule's.
+ */
 static int rule_little_io(const struct evidence *e, const double *th, struct finding *f)
 {
-	char buf[NBUF][32];
+	char buf[NBUF][32], faults[64] = "";
 
-	if (e->reads >= th[TH_MIN_READS])
+	if (e->reads + e->fault_reads >= th[TH_MIN_READS])
 		return 0;
 	finding_init(f, "little_io", SEV_INFO, "too little file I/O to judge", "");
+	if (e->fault_reads)
+		snprintf(faults, sizeof(faults), ", %s faults on mapped data",
+			 units__count(B(2), e->fault_reads));
 	say(f->summary, sizeof(f->summary),
-	    "too little file I/O to judge: %s reads and %s opens in %.1f s",
-	    units__count(B(0), e->reads), units__count(B(1), e->opens), e->duration_s);
+	    "too little file I/O to judge: %s reads%s and %s opens in %.1f s",
+	    units__count(B(0), e->reads), faults, units__count(B(1), e->opens), e->duration_s);
 	say(f->advice, sizeof(f->advice),
 	    "trace longer, or while the job reads its data (not during start-up or "
 	    "evaluation); check that the right process is traced (-p, --cgroup)");
@@ -40,6 +46,7 @@ static const rule_fn rules[] = {
 	rule__metadata,
 	rule__random,
 	rule__small,
+	rule__mapped,
 	rule__page_cache,
 	rule__cpu_bound,
 	rule__input_bound,
@@ -130,15 +137,21 @@ static void loader_headline(const struct finding *f, int n, char *buf, size_t le
 	const struct finding *net = find(f, n, "fuse_round_trips");
 	const struct finding *storm = net && net->severity >= SEV_WARN ? net :
 				      find(f, n, "small_file_storm");
+	const struct finding *mapped = find(f, n, "mapped_reads");
 	const struct finding *bott = find(f, n, "storage_bottleneck");
 	const struct finding *cpu = find(f, n, "cpu_bound");
 	const struct finding *little = find(f, n, "little_io");
 	const struct finding *worst = NULL;
 	char wait[96], fix[80], pct[16];
 
+	/* A mapped dataset's faults are its storm: what the wait is for. */
+	if (mapped && (!storm || storm->severity < mapped->severity))
+		storm = mapped;
 	for (int i = 0; i < n; i++)
 		if (&f[i] != cpu && (!worst || f[i].severity > worst->severity))
 			worst = &f[i];
+	if (mapped && worst && mapped->severity >= worst->severity)
+		worst = mapped;
 	if (little) {
 		snprintf(buf, len, "VERDICT: %s", little->summary);
 	} else if (bott && bott->severity >= SEV_WARN && storm && storm->severity >= SEV_WARN) {
@@ -160,7 +173,8 @@ static void loader_headline(const struct finding *f, int n, char *buf, size_t le
 	} else if (worst && worst->severity >= SEV_WARN) {
 		snprintf(buf, len, "VERDICT: %s (%s)%s%s", worst->label,
 			 severity__name(worst->severity),
-			 worst == storm && worst != net ? ", storage keeps up for now" : "",
+			 worst == storm && worst != net && worst != mapped ?
+			 ", storage keeps up for now" : "",
 			 fix_words(worst, fix, sizeof(fix)));
 	} else if (bott && strcmp(bott->label, "storage keeps up")) {
 		snprintf(buf, len, "VERDICT: storage keeps up: %s", bott->label);

@@ -32,6 +32,7 @@ int rule__storm(const struct evidence *e, const double *th, struct finding *f);
 int rule__metadata(const struct evidence *e, const double *th, struct finding *f);
 int rule__random(const struct evidence *e, const double *th, struct finding *f);
 int rule__small(const struct evidence *e, const double *th, struct finding *f);
+int rule__mapped(const struct evidence *e, const double *th, struct finding *f);
 /* rules_bound.c: what holds the job back, storage, memory or CPU. */
 int rule__input_bound(const struct evidence *e, const double *th, struct finding *f);
 int rule__bottleneck(const struct evidence *e, const double *th, struct finding *f);

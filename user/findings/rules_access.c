@@ -3,7 +3,8 @@
  * The rules on the access pattern, how the job reads its files: many
  * small files read whole (small_file_storm), time in open/stat/close
  * (metadata_overhead), scattered or small block requests (random_access,
- * small_requests). How much each hurts comes from impact(). See
+ * small_requests), a mapped dataset read by page faults (mapped_reads).
+ * How much each hurts comes from impact(). See
  * docs/findings.md.
  */
 #include <math.h>
@@ -174,5 +175,75 @@ int rule__small(const struct evidence *e, const double *th, struct finding *f)
 	fig(f, "blk_reads", e->blk_reads, "requests");
 	fig(f, "blk_mean_bytes", mean, "bytes");
 	fig(f, "small_read_share", e->small_read_share, "fraction");
+	return 1;
+}
+
+/* What fits a mapped dataset: madvise, prefetch, order, the page cache. */
+static void mapped_advice(const struct evidence *e, const double *th, bool random,
+			  struct finding *f)
+{
+	bool fits = e->mem_total_bytes && e->mapped_bytes &&
+		    e->mapped_bytes < th[TH_MEM_FIT] * e->mem_total_bytes;
+	char buf[NBUF][32], cache[256];
+
+	if (!e->mapped_bytes || !e->mem_total_bytes)
+		snprintf(cache, sizeof(cache), "compare the mapped files' size with the "
+			 "page cache: what fits is faulted from memory after a first pass");
+	else if (fits)
+		snprintf(cache, sizeof(cache), "the %s mapped fit in the page cache (%s of "
+			 "RAM): warm them once (a sequential read, vmtouch, or "
+			 "madvise(MADV_WILLNEED) on the whole mapping) and later epochs fault "
+			 "from memory", units__bytes(B(0), e->mapped_bytes),
+			 units__bytes(B(1), e->mem_total_bytes));
+	else
+		snprintf(cache, sizeof(cache), "the %s mapped are more than the page cache "
+			 "holds (%s of RAM): every epoch faults them in again, so the order "
+			 "of access is what counts", units__bytes(B(0), e->mapped_bytes),
+			 units__bytes(B(1), e->mem_total_bytes));
+	if (random)
+		say(f->advice, sizeof(f->advice),
+		    "each fault is a small synchronous read, one at a time per thread: "
+		    "madvise(MADV_RANDOM) on the mapping (LMDB: MDB_NORDAHEAD) stops "
+		    "read-around fetching neighbours no one reads; prefetch the next "
+		    "batches' records with madvise(MADV_WILLNEED) or readahead() from "
+		    "helper threads so faults find them cached; or visit records in "
+		    "storage order within a shard, shuffle the shard order and samples "
+		    "in a buffer; %s", cache);
+	else
+		say(f->advice, sizeof(f->advice),
+		    "the mapping is faulted in order: madvise(MADV_SEQUENTIAL) and a larger "
+		    "read_ahead_kb (blockdev --setra) let each fault bring more pages, or "
+		    "read the file with large read() calls; %s", cache);
+}
+
+int rule__mapped(const struct evidence *e, const double *th, struct finding *f)
+{
+	bool random = e->fault_random_share >= th[TH_MAPPED_RANDOM];
+	char buf[NBUF][32], order[48] = "";
+
+	if (e->fault_reads < th[TH_MAPPED_MIN])
+		return 0;
+	finding_init(f, "mapped_reads", impact(e, th),
+		     random ? "random reads through a file mapping" : "reads through a file mapping",
+		     random ? "prefetch mapped records (MADV_WILLNEED) or read them in order" :
+			      "read ahead further on the mapping");
+	if (e->fault_random_share >= 0)
+		snprintf(order, sizeof(order), ", %s of them random",
+			 units__pct(B(0), e->fault_random_share));
+	say(f->summary, sizeof(f->summary),
+	    "mapped reads: %s page faults read %s from storage in %s mapped %s%s "
+	    "(%s faults/s, %.1f s waiting for pages)",
+	    units__count(B(1), e->fault_reads), units__bytes(B(2), e->fault_bytes),
+	    units__count(B(3), e->files_mapped), e->files_mapped == 1 ? "file" : "files",
+	    order, units__num(B(4), e->fault_reads_per_s), e->fault_wait_s);
+	mapped_advice(e, th, random, f);
+	fig(f, "fault_reads", e->fault_reads, "faults");
+	fig(f, "fault_bytes", e->fault_bytes, "bytes");
+	fig(f, "fault_reads_per_s", e->fault_reads_per_s, "faults/s");
+	fig(f, "fault_random_share", e->fault_random_share, "fraction");
+	fig(f, "fault_wait_s", e->fault_wait_s, "s");
+	fig(f, "files_mapped", e->files_mapped, "files");
+	fig(f, "mapped_bytes", e->mapped_bytes, "bytes");
+	fig(f, "io_wait_share", e->io_wait_share, "fraction");
 	return 1;
 }

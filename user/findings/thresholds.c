@@ -106,6 +106,13 @@ static const struct th_def th_defs[TH__MAX] = {
 	[TH_CONSUMER_WAKES] = { "consumer_min_wakeups", 10, "wakeups",
 		"and the loader side woke it at least this often (once per batch), or it "
 		"read files itself this often (num_workers=0)" },
+	[TH_MAPPED_MIN] = { "mapped_min_faults", 100, "faults",
+		"mapped_reads: at least this many faults that read a mapped file from "
+		"storage (a mapped dataset: LMDB, np.memmap, Arrow); they count as reads "
+		"against min_reads too" },
+	[TH_MAPPED_RANDOM] = { "mapped_random", 0.5, "fraction",
+		"mapped_reads: faults are said to be random when at least this share of "
+		"them is not within the stride of the one before on the same file" },
 	[TH_IOPS_BOUND] = { "iops_bound_util", 0.75, "fraction",
 		"storage_bottleneck: fast requests, threads storage-bound and the device "
 		"busy at least this share of the time: the device is IOPS-bound (on a "

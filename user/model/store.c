@@ -60,6 +60,9 @@ void store__free(struct store *s)
 	free(s->files);
 	free(s->threads);
 	free(s->thread_index);
+	for (size_t i = 0; i < s->nr_mapped; i++)
+		free(s->mapped[i].path);
+	free(s->mapped);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -196,6 +199,11 @@ static void file_sum(struct file_rec *f, const struct file_stats *fs)
 	f->mmaps += fs->mmaps;
 	f->faults += fs->faults;
 	f->cache_pages += fs->cache_pages;
+	f->fault_reads += fs->fault_reads;
+	f->fault_pages += fs->fault_pages;
+	f->fault_seq += fs->fault_seq;
+	f->fault_rand += fs->fault_rand;
+	f->fault_ns += fs->fault_ns;
 	if (fs->read_ns_max > f->read_ns_max)
 		f->read_ns_max = fs->read_ns_max;
 	if (fs->max_end > f->max_end)
@@ -232,8 +240,20 @@ int store__merge_file(struct store *s, const struct file_key *key,
 		path_set(s, f, path, fs->flags);
 	file_classify(f, fs);
 	file_sum(f, fs);
+	if (!f->path && fs->faults)
+		s->unnamed_faults = true;
 	if (fs->flags & FILE_F_REG)
 		s->reg_opens += fs->opens;
+	return 0;
+}
+
+int store__set_path(struct store *s, struct file_rec *f, const char *path)
+{
+	char *p = strdup(path);
+
+	if (!p)
+		return -ENOMEM;
+	path_set(s, f, p, FILE_F_PATH);
 	return 0;
 }
 
@@ -270,6 +290,11 @@ static void rec_join(struct file_rec *k, const struct file_rec *o)
 	k->mmaps += o->mmaps;
 	k->faults += o->faults;
 	k->cache_pages += o->cache_pages;
+	k->fault_reads += o->fault_reads;
+	k->fault_pages += o->fault_pages;
+	k->fault_seq += o->fault_seq;
+	k->fault_rand += o->fault_rand;
+	k->fault_ns += o->fault_ns;
 	if (o->read_ns_max > k->read_ns_max)
 		k->read_ns_max = o->read_ns_max;
 	if (o->max_end > k->max_end)
@@ -411,6 +436,7 @@ int store__merge_thread(struct store *s, __u32 tid, const struct thread_stats *t
 	t->stats += ts->stats;
 	t->meta_ns += ts->meta_ns;
 	t->cache_pages += ts->cache_pages;
+	t->fault_reads += ts->fault_reads;
 	t->cpu_ns += ts->cpu_ns;
 	t->io_wait_ns += ts->io_wait_ns;
 	t->runq_ns += ts->runq_ns;

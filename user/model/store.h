@@ -36,6 +36,11 @@ struct file_rec {
 	__u64 mmaps;
 	__u64 faults;
 	__u64 cache_pages;
+	__u64 fault_reads;	/* faults that read from storage, see file_stats */
+	__u64 fault_pages;
+	__u64 fault_seq;
+	__u64 fault_rand;
+	__u64 fault_ns;
 	__u64 first_ts;		/* ns, CLOCK_MONOTONIC */
 	__u64 last_ts;
 	char *path;		/* absolute, normalized; NULL if never resolved */
@@ -52,10 +57,18 @@ struct thread_rec {
 	__u64 stats;
 	__u64 meta_ns;
 	__u64 cache_pages;
+	__u64 fault_reads;
 	__u64 cpu_ns;		/* see struct thread_stats */
 	__u64 io_wait_ns;
 	__u64 runq_ns;
 	__u64 sleep_ns;
+};
+
+/* A file in a target's /proc/PID/maps, for naming faulted files (mapfiles.h). */
+struct mapped_file {
+	__u64 ino;
+	__u32 dev;
+	char *path;
 };
 
 struct store {
@@ -64,6 +77,10 @@ struct store {
 	size_t nr_files;
 	size_t path_bytes;		/* bytes held by paths */
 	__u64 reg_opens;		/* opens of regular files, summed as merged */
+	bool unnamed_faults;		/* a merge saw faults on a file with no path */
+	struct mapped_file *mapped;	/* remembered by mapfiles__scan() */
+	size_t nr_mapped;
+	size_t mapped_cap;
 	struct thread_rec *threads;	/* unsorted array */
 	size_t nr_threads;
 	size_t threads_cap;
@@ -78,6 +95,8 @@ int store__merge_file(struct store *s, const struct file_key *key,
 		      const struct file_stats *fs);
 int store__merge_thread(struct store *s, __u32 tid, const struct thread_stats *ts);
 struct file_rec *store__find(const struct store *s, __u32 dev, __u64 ino);
+/* Give f, which has none, the absolute path path (copied). 0 or -ENOMEM. */
+int store__set_path(struct store *s, struct file_rec *f, const char *path);
 /*
  * Join the records of one file seen under two devices: stat() reports a
  * btrfs subvolume's own device, while opens and the page cache name the

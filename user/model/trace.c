@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "model/hist.h"
+#include "model/kind.h"
 #include "model/trace.h"
 
 /* MemTotal in bytes, 0 when /proc/meminfo cannot tell. */
@@ -44,6 +45,29 @@ __u64 trace__lost_total(const struct trace *t)
 	return n;
 }
 
+static void code_add(struct file_totals *tot, const struct file_rec *f)
+{
+	tot->code_files++;
+	tot->code_opens += f->opens;
+	tot->code_reads += f->reads;
+	tot->code_read_bytes += f->read_bytes;
+	tot->code_stats += f->stats;
+	tot->code_read_ns += f->read_ns;
+	tot->code_meta_ns += f->meta_ns;
+	tot->code_ns += f->read_ns + f->meta_ns;
+	tot->code_fault_pages += f->fault_pages;
+}
+
+static void mapped_add(struct file_totals *tot, const struct file_rec *f)
+{
+	tot->files_mapped += f->fault_reads > 0;
+	tot->fault_reads += f->fault_reads;
+	tot->fault_pages += f->fault_pages;
+	tot->fault_seq += f->fault_seq;
+	tot->fault_rand += f->fault_rand;
+	tot->fault_ns += f->fault_ns;
+}
+
 void trace__file_totals(const struct store *s, struct file_totals *tot)
 {
 	memset(tot, 0, sizeof(*tot));
@@ -54,14 +78,22 @@ void trace__file_totals(const struct store *s, struct file_totals *tot)
 			continue;
 		if (f->flags & FILE_F_DIR)
 			tot->dirs++;
-		if (!(f->flags & FILE_F_REG))
+		if (!(f->flags & FILE_F_REG)) {
+			/* Faulted on only (mapped before the attach): data all the same. */
+			if (!(f->flags & FILE_F_DIR) && f->fault_reads && !kind__rec_is_code(f))
+				mapped_add(tot, f);
 			continue;
+		}
 		tot->files++;
 		tot->files_read += f->reads > 0;
 		tot->reads += f->reads;
 		tot->reads_consec += f->reads_consec;
 		tot->reads_seq += f->reads_seq;
 		tot->reads_random += f->reads > f->reads_seq ? f->reads - f->reads_seq : 0;
+		if (kind__rec_is_code(f))
+			code_add(tot, f);
+		else
+			mapped_add(tot, f);
 	}
 }
 

@@ -60,6 +60,23 @@ struct file_totals {
 	__u64 reads_consec;
 	__u64 reads_seq;
 	__u64 reads_random;
+	/* Mapped data (not code): faults that read from storage, see file_stats. */
+	__u64 files_mapped;	/* data files with such faults */
+	__u64 fault_reads;
+	__u64 fault_pages;
+	__u64 fault_seq;
+	__u64 fault_rand;
+	__u64 fault_ns;
+	/* Code and libraries (model/kind.h), of the figures above. */
+	__u64 code_files;
+	__u64 code_opens;
+	__u64 code_reads;
+	__u64 code_read_bytes;
+	__u64 code_stats;
+	__u64 code_read_ns;
+	__u64 code_meta_ns;
+	__u64 code_ns;		/* read + metadata time */
+	__u64 code_fault_pages;
 };
 
 /* The trace at an instant, what interval lines are made of: counters and block counts. */

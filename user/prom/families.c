@@ -46,6 +46,10 @@ static const struct {
 	{ "iostorm_vfs_getdents_total", C_GETDENTS, "getdents64 calls (directory listings)." },
 	{ "iostorm_vfs_mmaps_total", C_MMAPS, "mmap calls on regular files." },
 	{ "iostorm_vfs_mmap_faults_total", C_FAULTS, "Page faults on file mappings." },
+	{ "iostorm_vfs_mmap_fault_reads_total", C_FAULT_READS,
+	  "Faults on file mappings that read pages from storage (mapped datasets)." },
+	{ "iostorm_vfs_mmap_fault_pages_total", C_FAULT_PAGES,
+	  "Pages those faults, and their read-around, added to the page cache." },
 	{ "iostorm_target_forks_total", C_FORKS, "Processes that joined the target by fork." },
 	{ "iostorm_target_exits_total", C_EXITS, "Processes of the target that exited." },
 };
@@ -85,7 +89,14 @@ static void render_vfs(struct prom *p, const struct trace *t)
 			 "Bytes of pages the target added to the page cache: "
 			 "misses and their readahead.",
 			 t->counters[C_CACHE_PAGES] * (__u64)t->page_size);
+	prom__family(p, "iostorm_vfs_mmap_fault_wait_seconds_total", "counter",
+		     "Time threads waited for a page after a fault on a file mapping, seconds.");
+	prom__sample_secs(p, "iostorm_vfs_mmap_fault_wait_seconds_total", NULL, 0,
+			  t->counters[C_FAULT_NS]);
 	trace__file_totals(&t->store, &tot);
+	prom__metric_u64(p, "iostorm_vfs_code_files", "gauge",
+			 "Files that are code (modules, libraries, system files), kept out "
+			 "of the dataset's figures.", tot.code_files);
 	prom__metric_u64(p, "iostorm_vfs_files", "gauge",
 			 "Distinct regular files seen by open, read or stat.", tot.files);
 	prom__metric_u64(p, "iostorm_vfs_dirs", "gauge", "Distinct directories seen.", tot.dirs);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "lib/json.h"
 #include "lib/units.h"
+#include "model/kind.h"
 #include "report/report_int.h"
 
 #define PATH_COLS	60
@@ -143,6 +144,7 @@ static void write_file(struct json *j, const struct file_rec *f, const struct mo
 	json__kv_string(j, "mount", mr ? mr->point : NULL);
 	json__kv_u64(j, "ino", f->ino);
 	json__kv_string(j, "type", f->flags & FILE_F_DIR ? "dir" : "file");
+	json__kv_string(j, "kind", kind__rec_is_code(f) ? "code" : "data");
 	json__kv_u64(j, "size", f->size);
 	json__kv_u64(j, "opens", f->opens);
 	json__kv_u64(j, "closes", f->closes);
@@ -164,6 +166,11 @@ static void write_file(struct json *j, const struct file_rec *f, const struct mo
 	json__kv_u64(j, "mmaps", f->mmaps);
 	json__kv_u64(j, "faults", f->faults);
 	json__kv_u64(j, "cache_pages", f->cache_pages);
+	json__kv_u64(j, "fault_reads", f->fault_reads);
+	json__kv_u64(j, "fault_pages", f->fault_pages);
+	json__kv_u64(j, "fault_reads_sequential", f->fault_seq);
+	json__kv_u64(j, "fault_reads_random", f->fault_rand);
+	json__kv_u64(j, "fault_ns", f->fault_ns);
 	json__kv_u64(j, "first_ts_ns", f->first_ts);
 	json__kv_u64(j, "last_ts_ns", f->last_ts);
 	json__end_object(j);
@@ -197,6 +204,7 @@ static void write_thread(struct json *j, const struct thread_rec *th)
 	json__kv_u64(j, "stats", th->stats);
 	json__kv_u64(j, "meta_ns", th->meta_ns);
 	json__kv_u64(j, "cache_pages", th->cache_pages);
+	json__kv_u64(j, "fault_reads", th->fault_reads);
 	json__kv_u64(j, "cpu_ns", th->cpu_ns);
 	json__kv_u64(j, "io_wait_ns", th->io_wait_ns);
 	json__kv_u64(j, "runq_ns", th->runq_ns);

@@ -27,6 +27,30 @@ static void print_open_errors(FILE *out, const struct trace *t)
 		fputc(')', out);
 }
 
+/* Faults that read mapped data from storage: reads that are no read() call. */
+static void print_mapped(FILE *out, const struct trace *t, const struct file_totals *tot)
+{
+	__u64 judged = tot->fault_seq + tot->fault_rand;
+
+	fprintf(out, "mapped    %llu %s read by %llu faults from storage, %llu pages "
+		"(%.1f MiB), %.1f s waiting in faults",
+		tot->files_mapped, tot->files_mapped == 1 ? "file" : "files",
+		tot->fault_reads, tot->fault_pages,
+		tot->fault_pages * (double)t->page_size / MIB, tot->fault_ns / 1e9);
+	if (judged)
+		fprintf(out, "; random %.1f%% of %llu", emit__pct(tot->fault_rand, judged), judged);
+	fputc('\n', out);
+}
+
+/* The job's code and libraries: counted apart from the dataset. */
+static void print_code(FILE *out, const struct file_totals *tot)
+{
+	fprintf(out, "code      %llu files (modules, libraries, system files), %llu opens, "
+		"%llu reads, %.1f MiB, %.1f ms, %llu pages faulted in: not the dataset\n",
+		tot->code_files, tot->code_opens, tot->code_reads, tot->code_read_bytes / MIB,
+		tot->code_ns / 1e6, tot->code_fault_pages);
+}
+
 static void print_totals(FILE *out, const struct trace *t, const struct file_totals *tot)
 {
 	const __u64 *c = t->counters;
@@ -60,6 +84,10 @@ static void print_totals(FILE *out, const struct trace *t, const struct file_tot
 	fprintf(out, "mappings  mmaps %llu, faults %llu, page cache +%llu pages (%.1f MiB)\n",
 		c[C_MMAPS], c[C_FAULTS], c[C_CACHE_PAGES],
 		c[C_CACHE_PAGES] * (double)t->page_size / MIB);
+	if (tot->fault_reads)
+		print_mapped(out, t, tot);
+	if (tot->code_files)
+		print_code(out, tot);
 	if (tot->reads)
 		fprintf(out, "access    consecutive %.1f%%, sequential %.1f%%, random %.1f%% of %llu reads of regular files\n",
 			emit__pct(tot->reads_consec, tot->reads),
@@ -154,6 +182,25 @@ static void write_vfs(struct json *j, const struct trace *t, const struct file_t
 	json__kv_u64(j, "reads_consecutive", tot->reads_consec);
 	json__kv_u64(j, "reads_sequential", tot->reads_seq);
 	json__kv_u64(j, "reads_random", tot->reads_random);
+	json__key(j, "mapped");
+	json__begin_object(j);
+	json__kv_u64(j, "files", tot->files_mapped);
+	json__kv_u64(j, "fault_reads", tot->fault_reads);
+	json__kv_u64(j, "fault_pages", tot->fault_pages);
+	json__kv_u64(j, "fault_bytes", tot->fault_pages * (__u64)t->page_size);
+	json__kv_u64(j, "fault_reads_sequential", tot->fault_seq);
+	json__kv_u64(j, "fault_reads_random", tot->fault_rand);
+	json__kv_u64(j, "fault_ns", tot->fault_ns);
+	json__end_object(j);
+	json__key(j, "code");
+	json__begin_object(j);
+	json__kv_u64(j, "files", tot->code_files);
+	json__kv_u64(j, "opens", tot->code_opens);
+	json__kv_u64(j, "reads", tot->code_reads);
+	json__kv_u64(j, "read_bytes", tot->code_read_bytes);
+	json__kv_u64(j, "ns", tot->code_ns);
+	json__kv_u64(j, "fault_pages", tot->code_fault_pages);
+	json__end_object(j);
 	json__key(j, "rates");
 	json__begin_object(j);
 	json__kv_double(j, "files_per_s", units__rate(tot->files_read, d));

@@ -22,6 +22,7 @@
 #include "lib/atomic_file.h"
 #include "lib/log.h"
 #include "model/diskstats.h"
+#include "model/mapfiles.h"
 #include "model/trace.h"
 #include "prom/prom.h"
 #include "report/report.h"
@@ -234,6 +235,9 @@ static int start_tracing(struct session *s)
 		err = collector__attach(s->c);
 	if (!err && o->mode == TARGET_PIDS)
 		err = collector__seed(s->c, pids, n);
+	/* Files mapped before the attach: their faults carry no path. */
+	for (int i = 0; !err && o->mode == TARGET_PIDS && i < n; i++)
+		err = mapfiles__scan(&s->trace->store, pids[i], NULL) < 0 ? -ENOMEM : 0;
 	if (!err)
 		err = start_window(s);
 	if (err)

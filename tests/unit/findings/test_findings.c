@@ -750,6 +750,75 @@ static double order_of(const int *idx, int n)
 	return e.file_order_random;
 }
 
+/*
+ * A mapped dataset: 3,000 faults read 3,000 pages, random, and 5 reads;
+ * min_reads counts the faults, mapped_reads leads the verdict.
+ */
+TEST(verdict_mapped_random)
+{
+	struct evidence e;
+	struct judged j;
+	const struct finding *m;
+
+	memset(&e, 0, sizeof(e));
+	e.duration_s = 10;
+	e.reads = 5;
+	e.fault_reads = 3000;
+	e.fault_bytes = 3000 * 4096;
+	e.fault_reads_per_s = 300;
+	e.fault_random_share = 1;
+	e.fault_wait_s = 9;
+	e.files_mapped = 1;
+	e.mapped_bytes = 64ULL << 30;
+	e.mem_total_bytes = 16ULL << 30;
+	e.io_wait_share = 0.9;
+	e.miss_share = -1;
+	e.file_order_random = e.blk_random_share = e.blk_small_share = -1;
+	e.median_file_bytes = -1;
+	judge(&e, NULL, &j);
+	CHECK(!get(&j, "little_io"));
+	m = get(&j, "mapped_reads");
+	REQUIRE(m);
+	CHECK_EQ_U64(m->severity, SEV_HIGH);
+	CHECK_NEAR(figure(m, "fault_reads"), 3000, 0);
+	CHECK(strstr(m->advice, "MADV_RANDOM") && strstr(m->advice, "more than the page cache"));
+	CHECK(!strncmp(j.headline, "VERDICT: random reads through a file mapping", 44));
+	/* Below mapped_min_faults, with few reads: too little to judge, faults said. */
+	e.fault_reads = 50;
+	judge(&e, NULL, &j);
+	REQUIRE(get(&j, "little_io"));
+	CHECK(strstr(get(&j, "little_io")->summary, "50 faults on mapped data"));
+}
+
+/* Code files read at start-up are kept out of the dataset's figures. */
+TEST(evidence_code_apart)
+{
+	struct trace *t = trace_new();
+	struct evidence e;
+	char path[96];
+
+	REQUIRE(t);
+	t->duration_s = 1;
+	for (int i = 0; i < 1500; i++) {
+		snprintf(path, sizeof(path),
+			 "/venv/lib/python3.11/site-packages/p/__pycache__/m%d.cpython-311.pyc", i);
+		REQUIRE(!add_file(&t->store, 1000 + i, path, 2000, 2000, 1 + i));
+	}
+	for (int i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "/data/shards/shard-%d.tar", i);
+		REQUIRE(!add_file(&t->store, 10 + i, path, 1 << 28, 1 << 28, 5000 + i));
+	}
+	t->counters[C_OPENS] = 1504;
+	t->counters[C_READS] = 1504;
+	REQUIRE(!evidence__from_trace(&e, t));
+	CHECK_EQ_U64(e.files_read, 4);
+	CHECK_EQ_U64(e.code_files, 1500);
+	CHECK_EQ_U64(e.code_opens, 1500);
+	CHECK_EQ_U64(e.opens, 4);
+	CHECK_NEAR(e.median_file_bytes, 1 << 28, 0);
+	trace_free(t);
+}
+
 TEST(evidence_file_order)
 {
 	enum { N = 2000, WORKERS = 8, BATCH = 32 };

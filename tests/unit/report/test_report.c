@@ -203,7 +203,7 @@ static void check_sample_json(json_t *root, const struct trace *t)
 		   "open_errnos",
 		   "reads", "read_bytes", "read_errors", "stats", "stat_errors",
 		   "closes", "getdents", "mmaps", "faults", "cache_pages", "read_ns",
-		   "meta_ns", "reads_consecutive", "reads_sequential", "reads_random",
+		   "meta_ns", "reads_consecutive", "reads_sequential", "reads_random", "mapped", "code",
 		   "rates");
 	CHECK_EQ_U64(u64_at(vfs, "files"), 3);
 	CHECK_EQ_U64(u64_at(vfs, "dirs"), 1);
@@ -256,7 +256,8 @@ static void check_sample_json(json_t *root, const struct trace *t)
 		   "stats", "reads", "read_bytes", "read_ns", "read_ns_max",
 		   "reads_consecutive", "reads_sequential", "reads_random",
 		   "max_byte_read", "meta_ns", "getdents", "mmaps", "faults",
-		   "cache_pages", "first_ts_ns", "last_ts_ns");
+		   "cache_pages", "fault_reads", "fault_pages", "fault_reads_sequential",
+		   "fault_reads_random", "fault_ns", "kind", "first_ts_ns", "last_ts_ns");
 	CHECK_STR(str_at(f, "path"), "/data/train/a.bin");
 	CHECK_STR(str_at(f, "dev"), "8:1");
 	CHECK_EQ_U64(u64_at(f, "ino"), 100);
@@ -298,7 +299,7 @@ static void check_sample_json(json_t *root, const struct trace *t)
 	REQUIRE(json_is_array(threads));
 	CHECK_EQ_U64(json_array_size(threads), 2);
 	CHECK_KEYS(json_array_get(threads, 0), "thread", "tid", "pid", "comm", "opens",
-		   "reads", "read_bytes", "read_ns", "stats", "meta_ns", "cache_pages",
+		   "reads", "read_bytes", "read_ns", "stats", "meta_ns", "cache_pages", "fault_reads",
 		   "cpu_ns", "io_wait_ns", "runq_ns", "sleep_ns");
 	CHECK_EQ_U64(u64_at(json_array_get(threads, 0), "tid"), 100);
 	CHECK_EQ_U64(u64_at(json_array_get(threads, 0), "pid"), 42);
