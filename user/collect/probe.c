@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Loading and attaching the one skeleton built from every BPF file.
- * Errors name the cause and the fix: no privileges, no BTF, no tracefs or
- * one this user cannot read, a tracepoint missing from this kernel.
+ * Errors name the cause and the fix: no privileges, no BTF, a tracepoint
+ * missing from this kernel. Every program is tp_btf: no tracefs needed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <linux/capability.h>
@@ -159,72 +158,11 @@ out_destroy_skel:
 	return err;
 }
 
-/* Does any program need tracefs (a classic tracepoint's id is read there)? */
-static const char *tracefs_user(struct iostorm_bpf *skel)
-{
-	struct bpf_program *prog;
-
-	bpf_object__for_each_program(prog, skel->obj)
-		if (bpf_program__type(prog) == BPF_PROG_TYPE_TRACEPOINT)
-			return bpf_program__section_name(prog);
-	return NULL;
-}
-
-/* Is dir/events searchable with our effective ids and capabilities (not access()'s real ones)? */
-static int tracefs_usable(const char *dir)
-{
-	char events[64];
-
-	snprintf(events, sizeof(events), "%s/events", dir);
-	return faccessat(AT_FDCWD, events, X_OK, AT_EACCESS) ? -errno : 0;
-}
-
-/*
- * Classic tracepoints need tracefs, where libbpf reads their ids: under
- * debugfs (where libbpf looks first) or at /sys/kernel/tracing. tp_btf
- * programs need none. Use what is mounted; mount it only when it is
- * missing and we may (CAP_SYS_ADMIN); else say which mount or permission
- * is missing.
- */
-static int ensure_tracefs(struct iostorm_bpf *skel)
-{
-	static const char *const dirs[] = { "/sys/kernel/debug/tracing", "/sys/kernel/tracing" };
-	const char *user = tracefs_user(skel), *denied = NULL;
-	int err = -ENOENT, e;
-
-	if (!user)
-		return 0;
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		e = tracefs_usable(dirs[i]);
-		if (!e)
-			return 0;
-		if (e != -ENOENT) {
-			err = e;
-			denied = dirs[i];
-		}
-	}
-	if (err == -ENOENT) {
-		if (has_cap(CAP_SYS_ADMIN) &&
-		    !mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL))
-			return 0;
-		pr_err("cannot attach %s: tracefs is not mounted; mount it as root "
-		       "('mount -t tracefs nodev /sys/kernel/tracing') or run as root",
-		       user);
-		return -ENOENT;
-	}
-	pr_err("cannot attach %s: cannot read tracefs (%s/events): %s; "
-	       "run as root, grant CAP_DAC_READ_SEARCH too, or let this user read tracefs "
-	       "('mount -o remount,mode=755 %s')", user, denied, strerror(-err), denied);
-	return err;
-}
-
 int probe__attach(struct iostorm_bpf *skel)
 {
 	struct bpf_program *prog;
-	int err = ensure_tracefs(skel);
+	int err;
 
-	if (err)
-		return err;
 	bpf_object__for_each_program(prog, skel->obj) {
 		struct bpf_link *link = bpf_program__attach(prog);
 
