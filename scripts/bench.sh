@@ -22,6 +22,15 @@
 #             clock read at each end, one histogram (scripts/bench/minimal.bpf.c)
 #   bpftrace  the 5-probe bpftrace script of ../shared/PRIOR_ART.md
 #             (scripts/bench/bpftrace.bt), when bpftrace is installed
+# and ends with iostorm's targets against them (all from this one run):
+#   added time      the warm storm's added workload time, iostorm / minimal
+#   ns per syscall  handle_sys_enter + handle_sys_exit ns per run against
+#                   minimal's two programs, from bpf_stats (one sample run each)
+#   neighbour       a process that is not the target (dd bs=1, 2M reads and
+#                   writes of /dev/zero) under `iostorm -p OTHER`, its added
+#                   time against the empty reference's
+#   cold            the cold storm's added share, iostorm - minimal
+#   start           `iostorm -- true`, median of 5
 #
 # --cpu-us N makes the workload spin N us of CPU after each file, as a loader
 # decoding images does (a JPEG of ImageNet takes milliseconds): without it
@@ -159,6 +168,59 @@ run_ref() {
 	[ "$rc" -eq 0 ] || { echo "bench: run failed (exit $rc) under $ref" >&2; exit 1; }
 }
 
+# ref_sample REF OUT: one workload run under REF with bpf_stats on; OUT gets
+# "enter_ns exit_ns" per run of REF's two syscall programs.
+ref_sample() {
+	local ref=$1 out=$2
+	sysctl -qw kernel.bpf_stats_enabled=1
+	"$tmp/bench-load" "$tmp/$ref.bpf.o" >"$out.log" 2>&1 &
+	ref_pid=$!
+	until grep -q 'attached$' "$out.log"; do sleep 0.05; done
+	bpftool prog show -j >"$out.before"
+	"$tmp/wrap.sh" "$out.wl" - "${wl[@]}"
+	bpftool prog show -j >"$out.after"
+	kill -INT "$ref_pid" 2>/dev/null || true
+	wait "$ref_pid" || true
+	ref_pid=""
+	sysctl -qw kernel.bpf_stats_enabled="$old_stats"
+	jq -r -n --slurpfile b "$out.before" --slurpfile a "$out.after" --arg p "${ref}_" '
+		($b[0] | map({key: (.id | tostring), value: .}) | from_entries) as $B
+		| [$a[0][] | select(.name | startswith($p)) | select($B[.id | tostring])
+		   | {n: .name, r: (.run_cnt - $B[.id | tostring].run_cnt),
+		      t: (.run_time_ns - $B[.id | tostring].run_time_ns)}] as $p
+		| [($p[] | select(.n | endswith("enter")) | .t / (.r + 1e-9)),
+		   ($p[] | select(.n | endswith("exit")) | .t / (.r + 1e-9))] | @tsv' >"$out"
+}
+
+# neighbour MODE OUT: the wall time (us) of dd bs=1 over /dev/zero, 2M reads
+# and 2M writes, in a process outside the target: untraced (none), under the
+# empty reference, or under `iostorm -p $other_pid`.
+neighbour() {
+	local mode=$1 out=$2 t0 pid=""
+	case $mode in
+	empty)
+		"$tmp/bench-load" "$tmp/empty.bpf.o" >"$out.log" 2>&1 &
+		pid=$!
+		until grep -q 'attached$' "$out.log"; do sleep 0.05; done ;;
+	iostorm)
+		"$iostorm" -p "$other_pid" --json "$out.json" >/dev/null 2>"$out.log" &
+		pid=$!
+		until grep -q 'tracing' "$out.log"; do
+			kill -0 "$pid" 2>/dev/null || { cat "$out.log" >&2; exit 1; }
+			sleep 0.05
+		done ;;
+	esac
+	ref_pid=$pid
+	t0=$(now_us)
+	dd if=/dev/zero of=/dev/null bs=1 count=2000000 2>/dev/null
+	echo $(($(now_us) - t0)) >"$out"
+	if [ -n "$pid" ]; then
+		kill -INT "$pid" 2>/dev/null || true
+		wait "$pid" || true
+	fi
+	ref_pid=""
+}
+
 # run_one MODE(u|t) OUT_PREFIX [SAMPLE_PREFIX]: writes OUT.e2e and OUT.wl (us)
 run_one() {
 	local mode=$1 out=$2 sample=${3:--} t0 t1 rc=0
@@ -214,7 +276,7 @@ per_program() {
 }
 
 # iostorm's fixed cost: load, verify and attach the BPF programs, report an empty run.
-for i in 1 2 3; do
+for i in 1 2 3 4 5; do
 	t0=$(now_us)
 	"$iostorm" -q --json "$tmp/empty.json" -- true 2>/dev/null
 	echo $(($(now_us) - t0)) >"$tmp/empty-$i.e2e"
@@ -274,8 +336,10 @@ for c in "${cases[@]}"; do
 	summary+=("$(awk -v r="$wl_ratio" -v e="$e2e_ratio" -v c="$c" -v n="$rounds" 'BEGIN {
 		printf "%s-cache overhead: %+.1f%% (workload wall time, median of %d); %+.1f%% end-to-end incl. iostorm start-up and report",
 		c, (r - 1) * 100, n, (e - 1) * 100 }')")
+	declare -g "med_${c}_u=$um" "med_${c}_t=$tw"
 	for r in "${refs[@]}"; do
 		read -r rw rmin rmax < <(stats "$tmp/$c-$r"-*.wl)
+		declare -g "med_${c}_${r}=$rw"
 		summary+=("$(awk -v a="$rw" -v b="$um" -v c="$c" -v r="$r" -v lo="$rmin" -v hi="$rmax" 'BEGIN {
 			printf "  reference %-9s %s cache: %+.1f%% (workload %.1f ms [%.1f-%.1f])",
 			r, c, (a / b - 1) * 100, a, lo, hi }')")
@@ -290,7 +354,59 @@ for c in "${cases[@]}"; do
 	run_one t "$tmp/$c-s" "$tmp/$c-s"
 	sysctl -qw kernel.bpf_stats_enabled="$old_stats"
 	prog_out+=$(per_program "$c" "$tmp/$c-s")$'\n'
+	if [ "$c" = warm ] && [ "$compare" = 1 ]; then
+		echo "bench: warm: minimal's per-program sample run ..." >&2
+		ref_sample minimal "$tmp/warm-minimal-s"
+	fi
 done
+
+# A process that is not the target, next to a traced one (sleep: no syscalls).
+if [ "$compare" = 1 ]; then
+	sleep infinity &
+	other_pid=$!
+	for ((i = 1; i <= rounds; i++)); do
+		echo "bench: neighbour round $i/$rounds ..." >&2
+		for m in none empty iostorm; do
+			neighbour "$m" "$tmp/nb-$m-$i"
+		done
+	done
+	kill "$other_pid"
+	wait "$other_pid" 2>/dev/null || true
+fi
+
+# targets_table: iostorm against the references, the figures of issue 11.
+targets_table() {
+	local ie ix me mx nn ne ni
+	read -r ie ix < <(awk -F'\t' '$1 == "handle_sys_enter" {e = $3 / $2} $1 == "handle_sys_exit" {x = $3 / $2}
+		END {print e, x}' "$tmp/warm-s.prog")
+	read -r me mx <"$tmp/warm-minimal-s"
+	read -r nn _ _ < <(stats "$tmp"/nb-none-*)
+	read -r ne _ _ < <(stats "$tmp"/nb-empty-*)
+	read -r ni _ _ < <(stats "$tmp"/nb-iostorm-*)
+	echo
+	echo "iostorm against the references, this run (medians; targets of issue 11):"
+	printf '  %-44s %-18s %-22s %7s  %s\n' measure iostorm reference ratio target
+	awk -v u="$med_warm_u" -v t="$med_warm_t" -v m="$med_warm_minimal" 'BEGIN {
+		printf "  %-44s %-18s %-22s %7.2f  %s\n", "warm storm: added workload time",
+		sprintf("%+.1f ms", t - u), sprintf("minimal %+.1f ms", m - u), (t - u) / (m - u), "<= 1.5" }'
+	awk -v ie="$ie" -v ix="$ix" -v me="$me" -v mx="$mx" 'BEGIN {
+		printf "  %-44s %-18s %-22s %7.2f  %s\n", "sys_enter + sys_exit, ns per run (bpf_stats)",
+		sprintf("%.0f + %.0f ns", ie, ix), sprintf("minimal %.0f + %.0f ns", me, mx),
+		(ie + ix) / (me + mx), "<= 1.5" }'
+	awk -v n="$nn" -v e="$ne" -v i="$ni" 'BEGIN {
+		printf "  %-44s %-18s %-22s %7.2f  %s\n", "neighbour (dd bs=1, 4M syscalls): added time",
+		sprintf("%+.1f ms", i - n), sprintf("empty %+.1f ms", e - n), (i - n) / (e - n), "<= 1 (noise)" }'
+	if [ "$cold" = 1 ]; then
+		awk -v u="$med_cold_u" -v t="$med_cold_t" -v m="$med_cold_minimal" 'BEGIN {
+			printf "  %-44s %-18s %-22s %+6.1fpp  %s\n", "cold storm: added workload time",
+			sprintf("%+.1f%%", (t / u - 1) * 100), sprintf("minimal %+.1f%%", (m / u - 1) * 100),
+			(t - m) / u * 100, "<= +2 pp" }'
+	fi
+	awk -v f="$fixed" 'BEGIN {
+		printf "  %-44s %-18s %-22s %7s  %s\n", "start: iostorm -- true (median of 5)",
+		sprintf("%.0f ms", f), "-", "-", "< 300 ms" }'
+	echo "  (bpf_stats adds its own clock reads to every run, ~50 ns here: compare ns per run side by side only)"
+}
 echo
 hdr "" "untraced e2e ms" "untraced workload" "traced e2e ms" "traced workload" ratio: "" "" ""
 hdr case "median [min-max]" "median [min-max]" "median [min-max]" "median [min-max]" e2e wl-only lost "opens: vfs/dataset files/dataset opens"
@@ -301,8 +417,9 @@ echo " opens: vfs.opens incl. directories and shared libraries / dataset files i
 printf '%s' "$prog_out"
 echo
 printf '%s\n' "${summary[@]}"
-echo "(iostorm's fixed cost, '-- true' traced: $fixed ms median of 3: BPF load, verify, attach, exit)"
+echo "(iostorm's fixed cost, '-- true' traced: $fixed ms median of 5: BPF load, verify, attach, exit)"
 echo "(last traced JSON reports in $bench/last-*.json)"
+[ "$compare" = 1 ] && targets_table
 read -r other_s other_pct < <(cpu_snap | awk -v a="$cpu0" -v t="$(($(now_us) - wall0))" -v n="$(nproc)" \
 	-v hz="$(getconf CLK_TCK)" '{split(a, x, " "); o = (($1 - x[1]) - ($2 - x[2])) / hz; printf "%.1f %.0f\n", o, o * 1e8 / t / n}')
 echo "(CPU used by other processes and kernel threads while this ran: $other_s s, $other_pct% of the machine)"
