@@ -172,7 +172,8 @@ demo: all
 	$(Q)scripts/demo.sh
 
 # The references `scripts/bench.sh --compare` sets iostorm against.
-BENCH_REFS := $(OUTPUT)/bench/empty.bpf.o $(OUTPUT)/bench/minimal.bpf.o $(OUTPUT)/bench/bench-load
+BENCH_REFS := $(OUTPUT)/bench/empty.bpf.o $(OUTPUT)/bench/minimal.bpf.o \
+	      $(OUTPUT)/bench/blocks.bpf.o $(OUTPUT)/bench/bench-load
 
 $(OUTPUT)/bench/%.bpf.o: scripts/bench/%.bpf.c $(VMLINUX) | $(OUTPUT)/bench
 	$(call msg,BPF,$@)

@@ -32,12 +32,18 @@
 #   cold            the cold storm's added share, iostorm - minimal
 #   start           `iostorm -- true`, median of 5
 #
+# --blocks measures the building blocks instead (scripts/bench/blocks.bpf.c):
+# a clock read, a task storage lookup, hash lookups and inserts, atomics,
+# the fd walk, each in a program of its own on sys_enter, run by dd's 2M
+# syscalls; each block's ns per run minus the bare filter's is its cost.
+#
 # --cpu-us N makes the workload spin N us of CPU after each file, as a loader
 # decoding images does (a JPEG of ImageNet takes milliseconds): without it
 # the loader does nothing but I/O syscalls, the worst case for any tracer.
 #
 # Usage: scripts/bench.sh [-n ROUNDS] [--files N] [--no-cold] [--style tf]
 #                         [--cpu-us N] [--compare]
+#        scripts/bench.sh --blocks
 # Env:   BENCH_DIR  dataset cache and last JSON reports (/var/tmp/iostorm-bench)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,13 +52,14 @@ usage() {
 	sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'
 }
 
-rounds=5 files=20000 cold=1 style=posix compare=0 cpu_us=0
+rounds=5 files=20000 cold=1 style=posix compare=0 cpu_us=0 blocks=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	-n) rounds=${2:?-n needs a number}; shift 2 ;;
 	--files) files=${2:?--files needs a number}; shift 2 ;;
 	--no-cold) cold=0; shift ;;
 	--compare) compare=1; shift ;;
+	--blocks) blocks=1; shift ;;
 	--cpu-us) cpu_us=${2:?--cpu-us needs a number}; shift 2 ;;
 	--style) style=${2:?--style needs posix or tf}; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
@@ -64,6 +71,40 @@ done
 [[ $cpu_us =~ ^[0-9]+$ ]] || { echo "bench: --cpu-us must be a number of microseconds" >&2; exit 2; }
 [[ $style == posix || $style == tf ]] || { echo "bench: --style must be posix or tf" >&2; exit 2; }
 [ "$(id -u)" -eq 0 ] || { echo "bench: needs root (BPF, drop_caches, bpf_stats); try: sudo $0" >&2; exit 1; }
+# blocks_table: each building block's ns per run, and its cost over the filter.
+blocks_table() {
+	local log ids old
+	for t in jq bpftool; do
+		command -v "$t" >/dev/null || { echo "bench: needs $t" >&2; exit 1; }
+	done
+	[ -e .output/bench/blocks.bpf.o ] || { echo "bench: run 'make bench-refs' first" >&2; exit 1; }
+	log=$(mktemp)
+	old=$(sysctl -n kernel.bpf_stats_enabled)
+	.output/bench/bench-load .output/bench/blocks.bpf.o >"$log" 2>&1 &
+	local pid=$!
+	until grep -q 'attached$' "$log"; do
+		kill -0 "$pid" 2>/dev/null || { cat "$log" >&2; exit 1; }
+		sleep 0.05
+	done
+	sysctl -qw kernel.bpf_stats_enabled=1
+	bpftool prog show -j >"$log.before"
+	dd if=/dev/zero of=/dev/null bs=1 count=1000000 2>/dev/null
+	bpftool prog show -j >"$log.after"
+	sysctl -qw kernel.bpf_stats_enabled="$old"
+	kill -INT "$pid"
+	wait "$pid" || true
+	echo "building blocks, one program each on sys_enter, run by dd's 2M syscalls (bpf_stats on):"
+	jq -r -n --slurpfile b "$log.before" --slurpfile a "$log.after" '
+		($b[0] | map({key: (.id | tostring), value: .}) | from_entries) as $B
+		| [$a[0][] | select($B[.id | tostring]) | select(.name | test("^(filter|ktime|task_storage|hash_|atomic_|percpu_|bitmap_|fd_to|probe_read)"))
+		   | {n: .name, ns: ((.run_time_ns - $B[.id | tostring].run_time_ns) / (.run_cnt - $B[.id | tostring].run_cnt + 1e-9))}] as $p
+		| ($p[] | select(.n == "filter") | .ns) as $f
+		| "  block             ns/run   cost over filter",
+		  ($p[] | "  \(.n | . + (" " * (16 - length)))  \(.ns | floor | tostring | (" " * (6 - length)) + .)   \(if .n == "filter" then "(bpf_stats + a comm test)" else (.ns - $f | floor | tostring) + " ns" end)")'
+	rm -f "$log" "$log.before" "$log.after"
+}
+[ "$blocks" = 1 ] && { blocks_table; exit 0; }
+
 for b in ./iostorm .output/iostorm-workload; do
 	[ -x "$b" ] || { echo "bench: $b missing; run 'make all' first" >&2; exit 1; }
 done
