@@ -77,8 +77,8 @@ int collector__seed(struct collector *c, const pid_t *pids, int n);
 int collector__attach(struct collector *c);
 /* The window opens: block requests from now_ns (CLOCK_MONOTONIC) on are tracked. */
 void collector__start(struct collector *c, __u64 now_ns);
-/* Processes of a TARGET_PIDS target still alive. */
-int collector__targets(const struct collector *c);
+/* Is a process of a TARGET_PIDS target still alive? */
+bool collector__targets_left(struct collector *c);
 /*
  * Will the files map being filled reach half its size before a look after
  * this one could drain it, at the rate it fills? Then refresh the files now.

@@ -30,12 +30,18 @@ __u64 probe__misses(struct iostorm_bpf *skel);
 __u64 probe__maps_bytes(struct iostorm_bpf *skel);
 
 
-/* ---- the targets map (target.c) ---- */
+/* ---- the targets bitmap (target.c) ---- */
 
-/* Add every pid and all its current descendants to the targets map. */
-int target__seed(int map_fd, const pid_t *pids, int n);
-/* Processes still in the targets map. */
-int target__count(int map_fd);
+/* The targets map in iostorm's memory, or NULL (errno set); unmap when done. */
+__u64 *target__map(int map_fd);
+void target__unmap(__u64 *bits);
+/* Add every pid and all its current descendants to the target. 0 or -errno. */
+int target__seed(__u64 *bits, const pid_t *pids, int n);
+/*
+ * Is any process still in the target? *hint, the word where one was found
+ * last (0 at first), is looked at first: a tick pays one load.
+ */
+bool target__any(const __u64 *bits, __u32 *hint);
 
 /* ---- draining (drain.c, drain_block.c) ---- */
 

@@ -15,6 +15,8 @@
 struct collector {
 	struct iostorm_bpf *skel;
 	struct drain drain;
+	__u64 *targets;		/* the targets bitmap, mapped */
+	__u32 targets_hint;	/* target__any()'s */
 	bool attached;
 };
 
@@ -36,6 +38,12 @@ int collector__open(struct collector **out, const struct probe_config *pc)
 		pr_err("cannot set up draining: %s", strerror(-err));
 		goto out_free_drain;
 	}
+	c->targets = target__map(bpf_map__fd(c->skel->maps.targets));
+	if (!c->targets) {
+		err = -errno;
+		pr_err("cannot map the targets map: %s", strerror(-err));
+		goto out_free_drain;
+	}
 	*out = c;
 	return 0;
 
@@ -54,7 +62,7 @@ __u64 collector__maps_bytes(const struct collector *c)
 
 int collector__seed(struct collector *c, const pid_t *pids, int n)
 {
-	return target__seed(bpf_map__fd(c->skel->maps.targets), pids, n);
+	return target__seed(c->targets, pids, n);
 }
 
 int collector__attach(struct collector *c)
@@ -70,9 +78,9 @@ void collector__start(struct collector *c, __u64 now_ns)
 	c->skel->bss->window_start_ns = now_ns;
 }
 
-int collector__targets(const struct collector *c)
+bool collector__targets_left(struct collector *c)
 {
-	return target__count(bpf_map__fd(c->skel->maps.targets));
+	return target__any(c->targets, &c->targets_hint);
 }
 
 bool collector__filling(struct collector *c, __u64 now_ns)
@@ -141,6 +149,7 @@ void collector__close(struct collector *c)
 	if (c->attached)
 		probe__detach(c->skel);
 	drain__free(&c->drain);
+	target__unmap(c->targets);
 	iostorm_bpf__destroy(c->skel);
 	free(c);
 }

@@ -128,48 +128,43 @@ static pid_t parent_of(pid_t pid)
 
 /*
  * The targets map is a bitmap, a bit per tgid (iostorm.h), mapped into
- * iostorm: seeding and counting are loads and stores, not a syscall per
- * pid. The fork and exit programs flip bits concurrently, so writes here
- * are atomic too.
+ * iostorm once (target__map()): seeding and the "any target left?" check
+ * of every tick are loads and stores, not a syscall per pid. The fork and
+ * exit programs flip bits concurrently, so writes here are atomic too.
  */
-struct target_bits {
-	__u64 *w;
-};
+#define TARGET_BYTES	(TARGET_WORDS * sizeof(__u64))
 
-static int bits_map(struct target_bits *b, int map_fd)
+__u64 *target__map(int map_fd)
 {
-	void *p = mmap(NULL, TARGET_WORDS * sizeof(__u64), PROT_READ | PROT_WRITE,
-		       MAP_SHARED, map_fd, 0);
+	void *p = mmap(NULL, TARGET_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, map_fd, 0);
 
-	if (p == MAP_FAILED)
-		return -errno;
-	b->w = p;
-	return 0;
+	return p == MAP_FAILED ? NULL : p;
 }
 
-static void bits_unmap(struct target_bits *b)
+void target__unmap(__u64 *bits)
 {
-	munmap(b->w, TARGET_WORDS * sizeof(__u64));
+	if (bits)
+		munmap(bits, TARGET_BYTES);
 }
 
-static bool bits_has(const struct target_bits *b, pid_t pid)
+static bool bits_has(const __u64 *bits, pid_t pid)
 {
 	if (pid <= 0 || (unsigned int)pid >= TARGET_PID_LIMIT)
 		return false;
-	return __atomic_load_n(&b->w[pid >> 6], __ATOMIC_RELAXED) >> (pid & 63) & 1;
+	return __atomic_load_n(&bits[pid >> 6], __ATOMIC_RELAXED) >> (pid & 63) & 1;
 }
 
-static int bits_add(struct target_bits *b, pid_t pid)
+static int bits_add(__u64 *bits, pid_t pid)
 {
 	if (pid <= 0 || (unsigned int)pid >= TARGET_PID_LIMIT)
 		return -ERANGE;		/* above the kernel's PID_MAX_LIMIT */
-	__atomic_fetch_or(&b->w[pid >> 6], 1ULL << (pid & 63), __ATOMIC_RELAXED);
+	__atomic_fetch_or(&bits[pid >> 6], 1ULL << (pid & 63), __ATOMIC_RELAXED);
 	return 0;
 }
 
-static void bits_del(struct target_bits *b, pid_t pid)
+static void bits_del(__u64 *bits, pid_t pid)
 {
-	__atomic_fetch_and(&b->w[pid >> 6], ~(1ULL << (pid & 63)), __ATOMIC_RELAXED);
+	__atomic_fetch_and(&bits[pid >> 6], ~(1ULL << (pid & 63)), __ATOMIC_RELAXED);
 }
 
 /*
@@ -177,7 +172,7 @@ static void bits_del(struct target_bits *b, pid_t pid)
  * changes, so grandchildren are found whatever the /proc order. Exited
  * processes (zombies) are left out: their exit event has passed.
  */
-static int add_descendants(struct target_bits *b)
+static int add_descendants(__u64 *b)
 {
 	pid_t self = getpid();
 	int added, err = 0;
@@ -213,10 +208,10 @@ static int add_descendants(struct target_bits *b)
  * between two scans): the exit program never saw them go, and a stale
  * bit would keep tracing "until the target exits" forever.
  */
-static void prune_exited(struct target_bits *b)
+static void prune_exited(__u64 *b)
 {
 	for (__u32 i = 0; i < TARGET_WORDS; i++) {
-		__u64 w = __atomic_load_n(&b->w[i], __ATOMIC_RELAXED);
+		__u64 w = __atomic_load_n(&b[i], __ATOMIC_RELAXED);
 
 		while (w) {
 			pid_t pid = i * 64 + __builtin_ctzll(w);
@@ -228,34 +223,30 @@ static void prune_exited(struct target_bits *b)
 	}
 }
 
-int target__seed(int map_fd, const pid_t *pids, int n)
+int target__seed(__u64 *bits, const pid_t *pids, int n)
 {
-	struct target_bits b = { 0 };
-	int err = bits_map(&b, map_fd);
+	int err = 0;
 
-	if (err)
-		return err;
 	for (int i = 0; !err && i < n; i++)
-		err = bits_add(&b, pids[i]);
+		err = bits_add(bits, pids[i]);
 	if (!err)
-		err = add_descendants(&b);
+		err = add_descendants(bits);
 	if (!err)
-		prune_exited(&b);
-	bits_unmap(&b);
+		prune_exited(bits);
 	return err;
 }
 
-int target__count(int map_fd)
+bool target__any(const __u64 *bits, __u32 *hint)
 {
-	struct target_bits b = { 0 };
-	int n = 0, err = bits_map(&b, map_fd);
-
-	if (err)
-		return err;
-	for (__u32 i = 0; i < TARGET_WORDS; i++)
-		n += __builtin_popcountll(__atomic_load_n(&b.w[i], __ATOMIC_RELAXED));
-	bits_unmap(&b);
-	return n;
+	if (__atomic_load_n(&bits[*hint % TARGET_WORDS], __ATOMIC_RELAXED))
+		return true;
+	for (__u32 i = 0; i < TARGET_WORDS; i++) {
+		if (__atomic_load_n(&bits[i], __ATOMIC_RELAXED)) {
+			*hint = i;
+			return true;
+		}
+	}
+	return false;
 }
 
 /*

@@ -75,5 +75,5 @@ bool kind__is_code(const char *path, __u32 flags)
 
 bool kind__rec_is_code(const struct file_rec *f)
 {
-	return kind__is_code(f->path, f->flags);
+	return f->code;
 }

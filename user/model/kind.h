@@ -25,6 +25,7 @@ struct file_rec;
  * unless mapped executable.
  */
 bool kind__is_code(const char *path, __u32 flags);
+/* The same for a record of the store, as the store keeps it (its code flag). */
 bool kind__rec_is_code(const struct file_rec *f);
 
 #endif /* KIND_H */

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/kind.h"
 #include "model/path.h"
 #include "model/store.h"
 
@@ -161,6 +162,7 @@ static void path_set(struct store *s, struct file_rec *f, char *path, __u32 flag
 	f->path = path;
 	s->path_bytes += strlen(path) + 1;
 	f->flags = (f->flags & ~PATH_BITS) | (flags & PATH_BITS);
+	f->code = kind__is_code(f->path, f->flags);
 }
 
 /*
@@ -215,6 +217,8 @@ static void file_sum(struct file_rec *f, const struct file_stats *fs)
 	if (fs->last_ts > f->last_ts)
 		f->last_ts = fs->last_ts;
 	f->flags |= fs->flags & ~(PATH_BITS | FILE_F_CLAIM);	/* CLAIM: BPF's own */
+	if (fs->flags & FILE_F_EXEC)
+		f->code = true;
 }
 
 int store__merge_file(struct store *s, const struct file_key *key,
@@ -306,6 +310,8 @@ static void rec_join(struct file_rec *k, const struct file_rec *o)
 	if (o->last_ts > k->last_ts)
 		k->last_ts = o->last_ts;
 	k->flags |= o->flags & ~PATH_BITS;
+	if (o->flags & FILE_F_EXEC)
+		k->code = true;
 }
 
 int store__join_aliases(struct store *s)

@@ -44,6 +44,8 @@ struct file_rec {
 	__u64 first_ts;		/* ns, CLOCK_MONOTONIC */
 	__u64 last_ts;
 	char *path;		/* absolute, normalized; NULL if never resolved */
+	bool code;		/* kind__is_code(path, flags), kept current: the
+				 * totals ask at every refresh, 300k files deep */
 };
 
 struct thread_rec {

@@ -281,7 +281,7 @@ static int stop_reason(struct session *s, __u64 now, __u64 start)
 		return STOP_SIGNAL;
 	if (o->duration && (now - start) / 1e9 >= o->duration)
 		return STOP_DURATION;
-	if (o->mode == TARGET_PIDS && collector__targets(s->c) == 0)
+	if (o->mode == TARGET_PIDS && !collector__targets_left(s->c))
 		return STOP_TARGET_EXIT;
 	return -1;
 }
