@@ -29,7 +29,7 @@ test_html_fixture() {
 	for id in chart-throughput chart-ops chart-latency chart-util chart-waits \
 		chart-cache chart-heatmap hist-read hist-open hist-block-total \
 		hist-block-queue hist-block-device sizes-log2 sizes-decade chart-threads \
-		top-dirs top-files file-summary lost; do
+		top-dirs top-files file-summary mapped lost; do
 		grep -q "id=\"$id\"" x.html || fail "no element '$id'"
 	done
 	# Nothing to run, nothing fetched: no script, no src, href, url() or @import.

@@ -7,7 +7,7 @@
 
 HTML_IDS="chart-throughput chart-ops chart-latency chart-util chart-waits chart-cache
 chart-heatmap hist-read hist-open hist-block-total hist-block-queue hist-block-device
-sizes-log2 sizes-decade chart-threads top-dirs top-files file-summary lost verdict findings"
+sizes-log2 sizes-decade chart-threads top-dirs top-files file-summary mapped lost verdict findings"
 
 # The run: 200 files read cold at 300 IOPS, then 30 warm passes uncapped, 50 ms apart.
 html_two_phase_run() {

@@ -47,6 +47,20 @@ static void ratio(struct diff_figures *f, int m, int num, int den)
 		set(f, m, f->v[num] / f->v[den]);
 }
 
+/* Faults that read mapped data from storage (vfs.mapped): per file, and their order. */
+static void mapped_figures(const json_t *r, struct diff_figures *f)
+{
+	double faults, rnd, seq;
+
+	if (!get_num(r, "vfs.mapped.fault_reads", &faults))
+		return;
+	if (f->have[DM_FILES] && f->v[DM_FILES] > 0)
+		set(f, DM_FAULT_READS_PER_FILE, faults / f->v[DM_FILES]);
+	if (get_num(r, "vfs.mapped.fault_reads_random", &rnd) &&
+	    get_num(r, "vfs.mapped.fault_reads_sequential", &seq) && rnd + seq > 0)
+		set(f, DM_FAULT_RANDOM_SHARE, rnd / (rnd + seq));
+}
+
 static void vfs_figures(const json_t *r, struct diff_figures *f)
 {
 	static const struct { int m; const char *path; } keys[] = {
@@ -70,6 +84,7 @@ static void vfs_figures(const json_t *r, struct diff_figures *f)
 		if (rnd + seq > 0)
 			set(f, DM_RANDOM_SHARE, rnd / (rnd + seq));
 	}
+	mapped_figures(r, f);
 	if (get_num(r, "vfs.meta_ns", &meta) && get_num(r, "vfs.read_ns", &rd) && meta + rd > 0)
 		set(f, DM_META_SHARE, meta / (meta + rd));
 }

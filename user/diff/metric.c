@@ -28,6 +28,14 @@ const struct diff_metric_info diff_metrics[DM__MAX] = {
 				  "reads < 256 KiB among reads with data (sizes.read)" },
 	[DM_RANDOM_SHARE] = { "random_share", DK_SHARE, "random_share>+10pp", NULL,
 			      "reads not at/after the previous read's end (vfs)" },
+	/*
+	 * Mapped data: faults that read from storage are page-cache misses,
+	 * which move with the cache like blk_reads: no default limit.
+	 */
+	[DM_FAULT_READS_PER_FILE] = { "faults_per_file", DK_RATIO, NULL, NULL,
+				      "faults that read mapped data / files (vfs.mapped)" },
+	[DM_FAULT_RANDOM_SHARE] = { "fault_random_share", DK_SHARE, NULL, NULL,
+				    "those faults not in the previous one's stride" },
 	[DM_META_SHARE] = { "meta_share", DK_SHARE, NULL, NULL,
 			    "open+stat+close+getdents share of syscall time" },
 	[DM_READ_P50] = { "read_p50", DK_TIME, "read_p50>+100%", "reads",

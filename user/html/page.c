@@ -45,6 +45,8 @@ static const char style[] =
 ".sev-info{border-color:var(--info)}.sev-info .badge{background:var(--info)}"
 ".sev-ok{border-color:var(--ok)}.sev-ok .badge{background:var(--ok)}\n"
 ".advice{margin:6px 0 0}table.evidence{font-size:12px}p.warn{color:var(--high)}"
+".tag{font-family:system-ui,sans-serif;font-size:11px;color:var(--muted);"
+"border:1px solid var(--grid);border-radius:4px;padding:0 4px}"
 "code{font-size:12px;color:var(--muted)}\n"
 "@media print{body{max-width:none;font-size:11px}.grid2{grid-template-columns:1fr 1fr}"
 "figure,.finding,table{break-inside:avoid}h2{break-after:avoid}}\n"

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * What the job touched and who did it: the file-count summary (as
- * Darshan's job summary gives it), the busiest directories and files, time
+ * Darshan's job summary gives it, the dataset apart from the job's code),
+ * mapped data read by page faults, the busiest directories and files, time
  * by thread name as stacked bars, the devices, and what was lost and held.
  */
 #include <stdlib.h>
@@ -23,7 +24,15 @@ struct file_summary {
 	double median;
 };
 
-/* Over the records of type "file": sizes, and how much of each was read. */
+/* A record of kind "code" (modules, libraries); older reports have no kind: data. */
+static bool is_code(const json_t *f)
+{
+	const char *kind = jstr(f, "kind");
+
+	return kind && !strcmp(kind, "code");
+}
+
+/* Over the dataset's records of type "file": sizes, and how much of each was read. */
 static int summarize(const json_t *files, struct file_summary *s)
 {
 	unsigned long long *sizes = malloc((json_array_size(files) + 1) * sizeof(*sizes));
@@ -37,7 +46,7 @@ static int summarize(const json_t *files, struct file_summary *s)
 		const json_t *max = json_object_get(f, "max_byte_read");
 		unsigned long long size = jcount(f, "size");
 
-		if (strcmp(jstr(f, "type") ?: "", "file"))
+		if (strcmp(jstr(f, "type") ?: "", "file") || is_code(f))
 			continue;
 		sizes[n++] = size;
 		s->bytes += size;
@@ -56,6 +65,20 @@ static int summarize(const json_t *files, struct file_summary *s)
 	return 0;
 }
 
+/* The job's code and libraries, counted apart from the dataset (vfs.code). */
+static void code_row(struct page *p)
+{
+	const json_t *c = jget(p->root, "vfs.code");
+	char a[24], b[24];
+
+	fprintf(p->out, "<tr><th>of them code (modules, libraries, system files; not the "
+		"dataset)</th><td class=\"num\">%llu</td></tr>\n"
+		"<tr><th>code: opens, reads, bytes read, I/O time</th><td class=\"num\">"
+		"%llu, %llu, %s, %s</td></tr>\n", jcount(c, "files"), jcount(c, "opens"),
+		jcount(c, "reads"), fmt__bytes(a, sizeof(a), jnum(c, "read_bytes")),
+		fmt__ns(b, sizeof(b), jnum(c, "ns")));
+}
+
 static void summary(struct page *p)
 {
 	struct file_summary s;
@@ -64,45 +87,94 @@ static void summary(struct page *p)
 	if (summarize(jget(p->root, "files"), &s))
 		return;
 	fprintf(p->out, "<section id=\"file-summary\"><h2>Files</h2>\n<table>\n"
-		"<tr><th>regular files</th><td class=\"num\">%llu</td></tr>\n"
+		"<tr><th>regular files</th><td class=\"num\">%llu</td></tr>\n",
+		jcount(p->root, "vfs.files"));
+	code_row(p);
+	fprintf(p->out,
 		"<tr><th>directories</th><td class=\"num\">%llu</td></tr>\n"
-		"<tr><th>file records (regular and cache-only)</th><td class=\"num\">%llu</td></tr>\n"
+		"<tr><th>dataset file records (regular and cache-only, code apart)</th>"
+		"<td class=\"num\">%llu</td></tr>\n"
 		"<tr><th>total size</th><td class=\"num\">%s (%llu bytes)</td></tr>\n"
 		"<tr><th>median size</th><td class=\"num\">%s</td></tr>\n"
 		"<tr><th>read whole (to 90%% of their size or more)</th><td class=\"num\">%llu</td></tr>\n"
 		"<tr><th>read in part</th><td class=\"num\">%llu</td></tr>\n"
 		"<tr><th>not read</th><td class=\"num\">%llu</td></tr>\n"
 		"<tr><th>opens, reads, stats</th><td class=\"num\">%llu, %llu, %llu</td></tr>\n"
-		"</table></section>\n", jcount(p->root, "vfs.files"), jcount(p->root, "vfs.dirs"),
-		s.records, fmt__bytes(a, sizeof(a), s.bytes), s.bytes,
+		"</table></section>\n", jcount(p->root, "vfs.dirs"), s.records, fmt__bytes(a, sizeof(a), s.bytes), s.bytes,
 		fmt__bytes(b, sizeof(b), s.median), s.whole, s.partly, s.unread,
 		jcount(p->root, "vfs.opens"), jcount(p->root, "vfs.reads"),
 		jcount(p->root, "vfs.stats"));
 }
 
-/* The top rows of "files" or "dirs", busiest first as the report sorts them. */
+/*
+ * Mapped data read by page faults (vfs.mapped): a dataset read through mmap
+ * (LMDB, np.memmap, Arrow) issues no read() calls.
+ */
+static void mapped(struct page *p)
+{
+	const json_t *m = jget(p->root, "vfs.mapped");
+	unsigned long long seq = jcount(m, "fault_reads_sequential");
+	unsigned long long rnd = jcount(m, "fault_reads_random");
+	char a[24], b[24], c[24];
+
+	fputs("<section id=\"mapped\"><h2>Mapped data (reads by page faults)</h2>\n", p->out);
+	if (!jcount(m, "fault_reads")) {
+		fputs("<p>No fault on a mapped data file read from storage.</p></section>\n", p->out);
+		return;
+	}
+	fprintf(p->out, "<table>\n"
+		"<tr><th>data files read by faults</th><td class=\"num\">%llu</td></tr>\n"
+		"<tr><th>faults that read from storage</th><td class=\"num\">%llu</td></tr>\n"
+		"<tr><th>pages they brought in</th><td class=\"num\">%llu (%s)</td></tr>\n"
+		"<tr><th>random (not within the previous fault's stride)</th>"
+		"<td class=\"num\">%s of %llu</td></tr>\n"
+		"<tr><th>threads' wait for the pages</th><td class=\"num\">%s</td></tr>\n"
+		"</table></section>\n", jcount(m, "files"), jcount(m, "fault_reads"),
+		jcount(m, "fault_pages"), fmt__bytes(a, sizeof(a), jnum(m, "fault_bytes")),
+		fmt__share(b, sizeof(b), seq + rnd ? (double)rnd / (seq + rnd) : -1), seq + rnd,
+		fmt__ns(c, sizeof(c), jnum(m, "fault_ns")));
+}
+
+/* The path cell: the path escaped, and a tag for the job's code. */
+static void path_cell(FILE *out, const json_t *r)
+{
+	fputs("<tr><td class=\"path\">", out);
+	esc__text(out, jstr(r, "path"), "<i>unknown path</i>");
+	if (is_code(r))
+		fputs(" <span class=\"tag\">code</span>", out);
+	fputs("</td>", out);
+}
+
+/*
+ * The top rows of "files" or "dirs", busiest first as the report sorts
+ * them; files add their faults that read from storage (mapped data).
+ */
 static void top_list(struct page *p, const char *key, const char *id, const char *title)
 {
 	const json_t *list = jget(p->root, key), *r;
+	bool files = !strcmp(key, "files");
 	char a[24], b[24];
 	size_t i;
 
 	fprintf(p->out, "<section id=\"%s\"><h2>%s</h2>\n<table class=\"list\"><tr><th>path</th>"
 		"<th>opens</th><th>reads</th><th>bytes read</th><th>read time</th>"
-		"<th>metadata time</th></tr>\n", id, title);
+		"<th>metadata time</th>%s</tr>\n", id, title,
+		files ? "<th>fault reads</th>" : "");
 	json_array_foreach(list, i, r) {
 		if ((int)i >= p->top)
 			break;
-		fputs("<tr><td class=\"path\">", p->out);
-		esc__text(p->out, jstr(r, "path"), "<i>unknown path</i>");
-		fprintf(p->out, "</td><td class=\"num\">%llu</td><td class=\"num\">%llu</td>"
+		path_cell(p->out, r);
+		fprintf(p->out, "<td class=\"num\">%llu</td><td class=\"num\">%llu</td>"
 			"<td class=\"num\">%llu</td><td class=\"num\">%s</td>"
-			"<td class=\"num\">%s</td></tr>\n", jcount(r, "opens"), jcount(r, "reads"),
+			"<td class=\"num\">%s</td>", jcount(r, "opens"), jcount(r, "reads"),
 			jcount(r, "read_bytes"), fmt__ns(a, sizeof(a), jnum(r, "read_ns")),
 			fmt__ns(b, sizeof(b), jnum(r, "meta_ns")));
+		if (files)
+			fprintf(p->out, "<td class=\"num\">%llu</td>", jcount(r, "fault_reads"));
+		fputs("</tr>\n", p->out);
 	}
 	if (json_array_size(list) > (size_t)p->top)
-		fprintf(p->out, "<tr><td colspan=\"6\">… %zu more</td></tr>\n",
+		fprintf(p->out, "<tr><td colspan=\"%d\">… %zu more</td></tr>\n", files ? 7 : 6,
 			json_array_size(list) - p->top);
 	fputs("</table></section>\n", p->out);
 }
@@ -226,6 +298,7 @@ static void lost(struct page *p)
 void html_tables__section(struct page *p)
 {
 	summary(p);
+	mapped(p);
 	top_list(p, "dirs", "top-dirs", "Busiest directories");
 	top_list(p, "files", "top-files", "Busiest files");
 	threads(p);

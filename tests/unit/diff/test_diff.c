@@ -130,7 +130,7 @@ static json_t *report(double opens, double reads, double read_p99)
 {
 	return json_pack(
 		"{s:s, s:s, s:f,"
-		" s:{s:i, s:f, s:f, s:i, s:i, s:i, s:i, s:i, s:i},"
+		" s:{s:i, s:f, s:f, s:i, s:i, s:i, s:i, s:i, s:i, s:{s:i, s:i, s:i}},"
 		" s:{s:{s:i, s:i, s:f}, s:{s:i, s:i, s:i}},"
 		" s:{s:{s:[[i,i,i], [i,i,i], [i,i,i]]}},"
 		" s:{s:[{s:i, s:i, s:i, s:{s:{s:{s:i, s:i}}}}]},"
@@ -143,6 +143,8 @@ static json_t *report(double opens, double reads, double read_p99)
 		"vfs", "files", 100, "opens", opens, "reads", reads, "read_bytes", 3000000,
 		"stats", 0, "reads_random", 30, "reads_sequential", 270,
 		"meta_ns", 1000, "read_ns", 3000,
+		"mapped", "fault_reads", 500, "fault_reads_sequential", 100,
+		"fault_reads_random", 300,
 		"latency", "read", "count", 300, "p50", 10000, "p99", read_p99,
 		"open", "count", 100, "p50", 5000, "p99", 9000,
 		"sizes", "read", "buckets", 0, 0, 100, 4096, 4351, 150, 262144, 278527, 50,
@@ -178,6 +180,9 @@ TEST(diff_figures_full)
 	CHECK_REL(f.v[DM_BYTES_PER_READ], 10000);
 	CHECK_REL(f.v[DM_RANDOM_SHARE], 0.1);
 	CHECK_REL(f.v[DM_META_SHARE], 0.25);
+	/* 500 faults over 100 files; 300 of the 400 with a predecessor random. */
+	CHECK_REL(f.v[DM_FAULT_READS_PER_FILE], 5);
+	CHECK_REL(f.v[DM_FAULT_RANDOM_SHARE], 0.75);
 	/* EOF reads (bucket 0) are not in the base; 256 KiB is not small. */
 	CHECK_REL(f.v[DM_SMALL_READ_SHARE], 0.75);
 	CHECK_REL(f.v[DM_READ_P50], 10000);
@@ -218,6 +223,7 @@ TEST(diff_figures_sparse)
 	CHECK(!f.have[DM_READ_P50] && !f.have[DM_READ_P99]);	/* count 0 */
 	CHECK(!f.have[DM_BLK_READS] && !f.have[DM_BLK_P99]);
 	CHECK(!f.have[DM_IO_WAIT_SHARE] && !f.have[DM_SMALL_READ_SHARE]);
+	CHECK(!f.have[DM_FAULT_READS_PER_FILE] && !f.have[DM_FAULT_RANDOM_SHARE]);
 	CHECK_STR(f.target, "");
 	CHECK_EQ_INT(f.nr_findings, 0);
 

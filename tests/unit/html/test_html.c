@@ -104,3 +104,88 @@ TEST(html_load_rejects)
 		fclose(in);
 	}
 }
+
+/*
+ * A mapped dataset (3,000 faults read 11.7 MiB, 2,400 of 2,999 judged
+ * random) and a code file whose path is hostile: the mapped figures, the
+ * code count apart, the file's code tag, its path escaped.
+ */
+static const char mapped_report[] =
+"{\"schema\":\"iostorm.report/1\",\"target\":\"pid 7 (python3)\",\"duration_s\":10,"
+"\"vfs\":{\"files\":2,\"dirs\":0,"
+"\"mapped\":{\"files\":1,\"fault_reads\":3000,\"fault_pages\":3000,\"fault_bytes\":12288000,"
+"\"fault_reads_sequential\":599,\"fault_reads_random\":2400,\"fault_ns\":9000000000},"
+"\"code\":{\"files\":1,\"opens\":4,\"reads\":2,\"read_bytes\":2048,\"ns\":1500000,"
+"\"fault_pages\":0}},"
+"\"files\":[{\"path\":\"/data/train.lmdb/data.mdb\",\"type\":\"file\",\"kind\":\"data\","
+"\"size\":68719476736,\"fault_reads\":3000},"
+"{\"path\":\"/usr/lib/<b>&x.so\",\"type\":\"file\",\"kind\":\"code\",\"size\":4096,"
+"\"opens\":4,\"reads\":2,\"read_bytes\":2048,\"max_byte_read\":4095}],"
+"\"lost\":{\"total\":0},\"timeline\":{\"points\":[]}}";
+
+static char *render(const char *report, size_t len)
+{
+	FILE *in = fmemopen((void *)report, len, "r"), *out;
+	char *page = NULL;
+	size_t n = 0;
+	json_t *root = NULL;
+	int err;
+
+	if (!in)
+		return NULL;
+	err = html__load(in, "mapped", &root);
+	fclose(in);
+	if (err || !root)
+		return NULL;
+	out = open_memstream(&page, &n);
+	if (out) {
+		err = html__render(out, root, 10);
+		fclose(out);
+	}
+	json_decref(root);
+	if (err) {
+		free(page);
+		return NULL;
+	}
+	return page;
+}
+
+TEST(html_mapped_and_code)
+{
+	char *page = render(mapped_report, sizeof(mapped_report) - 1);
+	const char *tag;
+
+	REQUIRE(page);
+	CHECK(strstr(page, "<section id=\"mapped\">"));
+	CHECK(strstr(page, "faults that read from storage</th><td class=\"num\">3000</td>"));
+	CHECK(strstr(page, "pages they brought in</th><td class=\"num\">3000 (11.7 MiB)</td>"));
+	CHECK(strstr(page, "<td class=\"num\">80.0% of 2999</td>"));
+	CHECK(strstr(page, "wait for the pages</th><td class=\"num\">9 s</td>"));
+	/* Code apart: 2 regular files, 1 code, 1 record of the dataset (64 GiB). */
+	CHECK(strstr(page, "not the dataset)</th><td class=\"num\">1</td>"));
+	CHECK(strstr(page, "<td class=\"num\">4, 2, 2 KiB, 1.5 ms</td>"));
+	CHECK(strstr(page, "code apart)</th><td class=\"num\">1</td>"));
+	CHECK(strstr(page, "total size</th><td class=\"num\">64 GiB (68719476736 bytes)</td>"));
+	/* The tag follows the code file's escaped path, and only it. */
+	tag = strstr(page, "class=\"tag\">code<");
+	REQUIRE(tag);
+	CHECK(!strstr(tag + 1, "class=\"tag\">code<"));
+	CHECK(strstr(page, "/usr/lib/&lt;b&gt;&amp;x.so <span class=\"tag\">code</span>"));
+	CHECK(!strstr(page, "data.mdb <span"));
+	CHECK(strstr(page, "<td class=\"num\">3000</td></tr>"));
+	CHECK(!strstr(page, "<b>"));
+	free(page);
+}
+
+/* No fault read mapped data: the section says so. */
+TEST(html_mapped_none)
+{
+	static const char none[] = "{\"schema\":\"iostorm.report/1\",\"vfs\":{\"files\":0},"
+				   "\"files\":[],\"lost\":{\"total\":0}}";
+	char *page = render(none, sizeof(none) - 1);
+
+	REQUIRE(page);
+	CHECK(strstr(page, "<section id=\"mapped\"><h2>Mapped data (reads by page faults)</h2>\n"
+		      "<p>No fault on a mapped data file read from storage.</p></section>"));
+	free(page);
+}
