@@ -15,6 +15,7 @@
 #include "iostorm.h"
 #include "iostorm.skel.h"
 #include "collect/collect_int.h"
+#include "model/view.h"
 
 #define BATCH	4096
 
@@ -108,6 +109,7 @@ int drain__init(struct drain *d, struct iostorm_bpf *skel)
 		return -ENOMEM;
 	d->counters_fd = bpf_map__fd(skel->maps.counters);
 	d->lost_fd = bpf_map__fd(skel->maps.lost);
+	d->anchors_fd = bpf_map__fd(skel->maps.anchors);
 	pace__init(&d->pace, bpf_map__max_entries(skel->maps.files_a), 0, 0);
 	err = gen__init(&d->files, skel->maps.files_gen, skel->maps.files_a,
 			skel->maps.files_b);
@@ -166,6 +168,32 @@ static __u64 mono_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+/*
+ * The anchors the kernel walked, into the views: read after the swap, so
+ * every anchor of the entries drained is there. A handful of entries.
+ */
+static int drain_anchors(struct drain *d, struct views *vw)
+{
+	struct anchor_path ap;
+	__u64 key, *prev = NULL;
+	int err;
+
+	if (!vw)
+		return 0;
+	views__refresh(vw);
+	while (!bpf_map_get_next_key(d->anchors_fd, prev, &key)) {
+		prev = &key;
+		if (bpf_map_lookup_elem(d->anchors_fd, &key, &ap) || !ap.len ||
+		    ap.len >= PATH_LEN)
+			continue;
+		ap.path[ap.len] = '\0';
+		err = views__anchor(vw, key, ap.dev, ap.path);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int drain__files(struct drain *d, struct trace *t)
 {
 	__u64 start = mono_ns(), count;
@@ -175,6 +203,8 @@ int drain__files(struct drain *d, struct trace *t)
 	err = files_count(d, &count);
 	if (!err)
 		err = gen__swap(&d->files, &fd);
+	if (!err)
+		err = drain_anchors(d, t->store.views);
 	if (!err)
 		err = gen__empty(&d->files, fd, t, merge_file);
 	if (err)

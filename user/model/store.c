@@ -10,13 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/path.h"
+#include "model/view.h"
 #include "model/store.h"
 
 #define FILES_CAP_MIN	1024
 #define THREADS_CAP_MIN	64
 #define ELLIPSIS	"\xe2\x80\xa6"	/* U+2026: the path lost its head */
 #define ELLIPSIS_LEN	3
-#define PATH_BITS	(FILE_F_PATH | FILE_F_TRUNC | FILE_F_RELPATH)
+#define PATH_BITS	(FILE_F_PATH | FILE_F_TRUNC | FILE_F_RELPATH | FILE_F_JOBONLY)
 
 /* splitmix64's finalizer: inode numbers are often dense, spread them. */
 static __u64 mix64(__u64 x)
@@ -55,6 +56,7 @@ void store__free(struct store *s)
 		if (!s->files[i])
 			continue;
 		free(s->files[i]->path);
+		free(s->files[i]->job_path);
 		free(s->files[i]);
 	}
 	free(s->files);
@@ -119,12 +121,16 @@ static struct file_rec *file_insert(struct store *s, __u32 dev, __u64 ino)
 	return f;
 }
 
-/* How good a path is: open's beats stat's, whole beats truncated, any beats none. */
+/*
+ * How good a path is: the host's beats the job's only, open's beats
+ * stat's, whole beats truncated, any beats none.
+ */
 static int path_rank(__u32 flags)
 {
 	if (!(flags & FILE_F_PATH))
 		return 0;
-	return 1 + !(flags & FILE_F_RELPATH) * 2 + !(flags & FILE_F_TRUNC);
+	return !(flags & FILE_F_JOBONLY) * 8 + 1 + !(flags & FILE_F_RELPATH) * 2 +
+	       !(flags & FILE_F_TRUNC);
 }
 
 /*
@@ -150,14 +156,53 @@ static char *path_build(const struct file_stats *fs)
 	return strdup(buf);
 }
 
-static void path_set(struct store *s, struct file_rec *f, char *path, __u32 flags)
+static size_t path_size(const char *path)
 {
-	if (f->path)
-		s->path_bytes -= strlen(f->path) + 1;
+	return path ? strlen(path) + 1 : 0;
+}
+
+/* Give f the paths p (taken over), described by flags. */
+static void path_set(struct store *s, struct file_rec *f, struct file_paths *p,
+		     __u32 flags)
+{
+	s->path_bytes -= path_size(f->path) + path_size(f->job_path);
 	free(f->path);
-	f->path = path;
-	s->path_bytes += strlen(path) + 1;
+	free(f->job_path);
+	f->path = p->host;
+	f->job_path = p->job;
+	f->view = p->view;
+	s->path_bytes += path_size(f->path) + path_size(f->job_path);
+	if (!p->host)
+		flags |= FILE_F_JOBONLY;
 	f->flags = (f->flags & ~PATH_BITS) | (flags & PATH_BITS);
+}
+
+/*
+ * The paths of fs's file in both views, when they may beat f's: 1 with *p
+ * set, 0 when f keeps its own, -ENOMEM.
+ */
+static int paths_build(struct store *s, const struct file_key *key,
+		       const struct file_stats *fs, const struct file_rec *f,
+		       struct file_paths *p)
+{
+	int old = path_rank(f ? f->flags : 0);
+	char *job;
+
+	if (!fs->path[0] || path_rank(fs->flags) <= old)
+		return 0;
+	job = path_build(fs);
+	if (!job)
+		return -ENOMEM;
+	if (!s->views) {
+		*p = (struct file_paths){ .host = job };
+	} else if (views__place(s->views, key, fs, job, p)) {
+		return -ENOMEM;
+	}
+	if (path_rank(fs->flags | (p->host ? 0 : FILE_F_JOBONLY)) > old)
+		return 1;
+	free(p->host);
+	free(p->job);
+	return 0;
 }
 
 /*
@@ -213,23 +258,25 @@ int store__merge_file(struct store *s, const struct file_key *key,
 		      const struct file_stats *fs)
 {
 	struct file_rec *f = store__find(s, key->dev, key->ino);
-	char *path = NULL;
+	struct file_paths p;
+	int better;
 
 	/* Everything that can fail comes first: a failed merge changes nothing. */
-	if (fs->path[0] && path_rank(fs->flags) > path_rank(f ? f->flags : 0)) {
-		path = path_build(fs);
-		if (!path)
-			return -ENOMEM;
-	}
+	better = paths_build(s, key, fs, f, &p);
+	if (better < 0)
+		return better;
 	if (!f) {
 		f = file_insert(s, key->dev, key->ino);
 		if (!f) {
-			free(path);
+			if (better) {
+				free(p.host);
+				free(p.job);
+			}
 			return -ENOMEM;
 		}
 	}
-	if (path)
-		path_set(s, f, path, fs->flags);
+	if (better)
+		path_set(s, f, &p, fs->flags);
 	file_classify(f, fs);
 	file_sum(f, fs);
 	if (fs->flags & FILE_F_REG)
@@ -299,8 +346,9 @@ int store__join_aliases(struct store *s)
 			if (v[i]->dev >> 20 && v[j]->dev >> 20)
 				continue;	/* two real devices: two files */
 			rec_join(v[i], v[j]);
-			s->path_bytes -= strlen(v[j]->path) + 1;
+			s->path_bytes -= path_size(v[j]->path) + path_size(v[j]->job_path);
 			free(v[j]->path);
+			free(v[j]->job_path);
 			free(v[j]);
 			v[j] = NULL;
 			joined++;

@@ -38,8 +38,15 @@ struct file_rec {
 	__u64 cache_pages;
 	__u64 first_ts;		/* ns, CLOCK_MONOTONIC */
 	__u64 last_ts;
-	char *path;		/* absolute, normalized; NULL if never resolved */
+	char *path;		/* absolute, normalized, as the host sees it;
+				 * NULL if never resolved or not found there */
+	char *job_path;		/* as the job saw it, when that differs */
+	__u32 view;		/* the job's view (model/view.h), 0: the host's */
+	__u32 pad;
 };
+
+/* A file_rec flag of user space's own: path is NULL, job_path holds the job's. */
+#define FILE_F_JOBONLY	(1u << 30)
 
 struct thread_rec {
 	__u32 tid;
@@ -58,7 +65,10 @@ struct thread_rec {
 	__u64 sleep_ns;
 };
 
+struct views;
+
 struct store {
+	struct views *views;		/* NULL: paths as the kernel walked them */
 	struct file_rec **files;	/* hash slots, NULL when empty */
 	size_t files_cap;		/* power of two */
 	size_t nr_files;

@@ -19,6 +19,7 @@
 #include "model/mount.h"
 #include "model/store.h"
 #include "model/timeline.h"
+#include "model/view.h"
 
 enum stop_reason {
 	STOP_DURATION = 0,
@@ -45,6 +46,7 @@ struct trace {
 	struct fuse_layer fuse;		/* FUSE requests per connection and opcode */
 	struct mounts mounts;		/* the target's mounts, by device */
 	struct cgroups cgroups;		/* the cgroups that did I/O: containers */
+	struct views views;		/* the jobs' views of paths, and the host's */
 	__u64 mem_bytes;		/* the machine's MemTotal; 0 when unknown */
 	__u32 page_size;		/* bytes of a page-cache page */
 	int exit_status;		/* of a launched command, else -1 */

@@ -135,6 +135,9 @@ static int session__open(struct session *s)
 	}
 	s->trace->exit_status = -1;
 	trace__machine(s->trace);
+	/* Without the host's mounts, paths stay as the jobs saw them. */
+	if (!views__init(&s->trace->views, "/proc"))
+		s->trace->store.views = &s->trace->views;
 	err = setup_signals();
 	if (!err)
 		err = prepare_target(s, &pc);
@@ -509,6 +512,7 @@ static void session__close(struct session *s)
 		mounts__free(&s->trace->mounts);
 		cgroups__free(&s->trace->cgroups);
 		store__free(&s->trace->store);
+		views__free(&s->trace->views);
 		free(s->trace->wakes);
 		timeline__free(&s->trace->timeline);
 	}
