@@ -248,6 +248,8 @@ int drain__final(struct drain *d, struct trace *t)
 		if (!err)
 			err = drain__threads(d, t);
 	}
+	if (!err && store__rehost(&t->store) < 0)
+		err = -ENOMEM;
 	return err;
 }
 

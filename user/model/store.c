@@ -284,6 +284,29 @@ int store__merge_file(struct store *s, const struct file_key *key,
 	return 0;
 }
 
+int store__rehost(struct store *s)
+{
+	struct file_paths p;
+	int n = 0;
+
+	for (size_t i = 0; s->views && i < s->files_cap; i++) {
+		struct file_rec *f = s->files[i];
+
+		if (!f || !(f->flags & FILE_F_JOBONLY) || !f->job_path)
+			continue;
+		p.host = views__rehost(s->views, f->view, f->job_path, f->ino, f->dev);
+		if (!p.host)
+			continue;
+		p.job = f->job_path;
+		p.view = f->view;
+		f->job_path = NULL;	/* handed to path_set() through p */
+		s->path_bytes -= path_size(p.job);
+		path_set(s, f, &p, f->flags & ~FILE_F_JOBONLY);
+		n++;
+	}
+	return n;
+}
+
 /* Inode, then path (none last), then the best path first. */
 static int by_ino_path(const void *a, const void *b)
 {

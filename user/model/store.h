@@ -89,6 +89,13 @@ int store__merge_file(struct store *s, const struct file_key *key,
 int store__merge_thread(struct store *s, __u32 tid, const struct thread_stats *ts);
 struct file_rec *store__find(const struct store *s, __u32 dev, __u64 ino);
 /*
+ * At the end of a trace: the files whose host path was not found when
+ * merged (a stat() by a name that crosses a mount of the job's, its
+ * process gone) get one from the directories the view's other files were
+ * found in. Returns how many, or -ENOMEM.
+ */
+int store__rehost(struct store *s);
+/*
  * Join the records of one file seen under two devices: stat() reports a
  * btrfs subvolume's own device, while opens and the page cache name the
  * file system's. Records with the same inode number and the same path, one

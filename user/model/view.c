@@ -124,6 +124,11 @@ void views__free(struct views *vw)
 	for (size_t i = 0; i < vw->nr; i++) {
 		free(vw->v[i].root_host);
 		mnt_table__free(&vw->v[i].mounts);
+		for (size_t k = 0; k < vw->v[i].nr_xl; k++) {
+			free(vw->v[i].xl[k].job);
+			free(vw->v[i].xl[k].host);
+		}
+		free(vw->v[i].xl);
 	}
 	free(vw->v);
 	memset(vw, 0, sizeof(*vw));
@@ -239,6 +244,17 @@ static char *host_find(struct views *vw, __u32 dev, const char *fspath, __u64 in
 	return host_lookup(vw, dev, fspath, ino, key_dev);
 }
 
+/* The view's mountinfo, read once, from a process seen in it. */
+static void view_mounts(const struct views *vw, struct view_rec *v)
+{
+	char path[128];
+
+	if (v->mounts_tried)
+		return;
+	snprintf(path, sizeof(path), "%s/%u/mountinfo", vw->proc, v->tgid);
+	v->mounts_tried = !mnt_table__read(&v->mounts, path);
+}
+
 /* The view of fs's resolver, added when new; 0 when none is left. */
 static __u32 view_of(struct views *vw, const struct file_stats *fs)
 {
@@ -268,6 +284,8 @@ static __u32 view_of(struct views *vw, const struct file_stats *fs)
 	if (a)
 		v->root_host = host_find(vw, a->dev, a->path, 0, a->dev);
 	v->host = v->mnt_ns == vw->host_ns && v->root_host && !strcmp(v->root_host, "/");
+	if (!v->host)
+		view_mounts(vw, v);	/* now, while a process of it is likeliest alive */
 	return ++vw->nr;
 }
 
@@ -295,15 +313,10 @@ static char *by_mountinfo(struct views *vw, struct view_rec *v,
 			  const struct file_key *key, const char *job)
 {
 	const struct mnt_ent *best = NULL;
-	char path[128], *fspath, *host;
+	char *fspath, *host;
 	int rest;
 
-	if (!v->mounts_tried) {
-		v->mounts_tried = true;
-		snprintf(path, sizeof(path), "%s/%u/mountinfo", vw->proc, v->tgid);
-		if (mnt_table__read(&v->mounts, path))
-			return NULL;
-	}
+	view_mounts(vw, v);
 	for (size_t i = 0; i < v->mounts.nr; i++) {
 		const struct mnt_ent *m = &v->mounts.ents[i];
 
@@ -320,6 +333,68 @@ static char *by_mountinfo(struct views *vw, struct view_rec *v,
 	host = host_find(vw, best->dev, fspath, key->ino, key->dev);
 	free(fspath);
 	return host;
+}
+
+/*
+ * Learn from a file found on the host where its job's directories are:
+ * the two paths less their common tail ("/data/c1/x", "/srv/ds/c1/x":
+ * "/data" is "/srv/ds"). Nothing to learn when the paths are equal.
+ */
+static void xlate_learn(struct view_rec *v, const char *job, const char *host)
+{
+	size_t j = strlen(job), h = strlen(host);
+	struct xlate *x;
+
+	while (j && h && job[j - 1] == host[h - 1]) {
+		j--;
+		h--;
+	}
+	while (j < strlen(job) && job[j] != '/') {	/* back to a component boundary */
+		j++;
+		h++;
+	}
+	if (!j || !h)
+		return;
+	for (size_t i = 0; i < v->nr_xl; i++)
+		if (!strncmp(v->xl[i].job, job, j) && !v->xl[i].job[j])
+			return;
+	if (v->nr_xl >= XLATE_MAX)
+		return;
+	x = realloc(v->xl, (v->nr_xl + 1) * sizeof(*x));
+	if (!x)
+		return;
+	v->xl = x;
+	x = &v->xl[v->nr_xl];
+	x->job = strndup(job, j);
+	x->host = strndup(host, h);
+	if (!x->job || !x->host) {
+		free(x->job);
+		free(x->host);
+		return;
+	}
+	v->nr_xl++;
+}
+
+char *views__rehost(struct views *vw, __u32 view, const char *job, __u64 ino, __u32 dev)
+{
+	struct view_rec *v = view && view <= vw->nr ? &vw->v[view - 1] : NULL;
+	const struct xlate *best = NULL;
+	char *host;
+	int rest;
+
+	for (size_t i = 0; v && i < v->nr_xl; i++)
+		if (below(v->xl[i].job, job) >= 0 &&
+		    (!best || strlen(v->xl[i].job) > strlen(best->job)))
+			best = &v->xl[i];
+	if (!best)
+		return NULL;
+	rest = below(best->job, job);
+	if (asprintf(&host, "%s%s", best->host, job + rest) < 0)
+		return NULL;
+	if (same_file(host, ino, dev, dev))
+		return host;
+	free(host);
+	return NULL;
 }
 
 int views__place(struct views *vw, const struct file_key *key,
@@ -347,7 +422,11 @@ int views__place(struct views *vw, const struct file_key *key,
 		out->host = by_anchor(vw, key, fs, job);
 		if (!out->host)
 			out->host = by_mountinfo(vw, v, key, job);
+		if (!out->host)
+			out->host = views__rehost(vw, out->view, job, key->ino, key->dev);
 	}
+	if (out->host)
+		xlate_learn(v, job, out->host);
 	if (!out->host)
 	if (out->host && !strcmp(out->host, job)) {
 		free(job);

@@ -11,7 +11,9 @@
  * stat() (same inode, same device) before it is believed. A stat() by a
  * name that crosses a mount inside the job's view is placed instead
  * through that view's own mountinfo (/proc/PID/mountinfo of a process
- * seen in it), while the process lives.
+ * seen in it), while the process lives, or, when it is gone, from where
+ * the view's other files were found: the directories they share
+ * (views__rehost(), at the end of a trace).
  *
  *   job:  /data/c07/img.jpg   (mnt ns 4026532301, root "/")
  *   anchor of /c07/img.jpg:  "/srv/ds" on 254:1
@@ -27,6 +29,13 @@
 
 #define VIEWS_MAX	1024	/* views kept; files of later ones keep job paths only */
 #define ANCHORS_MAX	8192	/* anchors kept, the oldest replaced beyond */
+#define XLATE_MAX	64	/* job -> host directory pairs kept per view */
+
+/* A directory as a job sees it and where it is on the host: "/data" -> "/srv/ds". */
+struct xlate {
+	char *job;
+	char *host;
+};
 
 struct mnt_ent {
 	__u32 dev;		/* kernel encoding: major << 20 | minor */
@@ -55,6 +64,8 @@ struct view_rec {
 	bool mounts_tried;	/* its mountinfo was read, or could not be */
 	char *root_host;	/* where its root is on the host, NULL if unknown */
 	struct mnt_table mounts;	/* its mountinfo, for stat names */
+	struct xlate *xl;		/* learned from the files placed */
+	size_t nr_xl;
 };
 
 struct views {
@@ -90,6 +101,12 @@ void views__refresh(struct views *vw);
  */
 int views__place(struct views *vw, const struct file_key *key,
 		 const struct file_stats *fs, char *job, struct file_paths *out);
+/*
+ * The host's path of a file the job knew as job, in view, from the
+ * directories other files of the view were found in; checked by stat().
+ * Malloc'd, NULL when not found.
+ */
+char *views__rehost(struct views *vw, __u32 view, const char *job, __u64 ino, __u32 dev);
 /* A view by its number in struct file_paths, NULL for the host's. */
 const struct view_rec *views__get(const struct views *vw, __u32 view);
 /* Non-host views that hold files: 1-based numbers, as file records name them. */
