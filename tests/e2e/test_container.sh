@@ -138,3 +138,126 @@ test_container_exporter_series() {
 		done
 	done
 }
+
+# alert_reader CG STOP TALLY CMD...: CMD run again and again until the file
+# STOP exists, pass N tallied to TALLY.N; each pass started outside CG, held
+# at its gate (opened, its byte not yet read), moved into CG, then let go:
+# what CG does is the pass's own work only (the dynamic loader's reads of
+# libc and the gate's open stay outside). CMD reads in threads it starts
+# after the gate: a thread's cgroup is the one it had when its entry of the
+# interval was made (bpf/entry.bpf.h). In the background.
+alert_reader() {
+	local cg=$1 stop=$2 t=$3 i=0 pid nr k
+	shift 3
+	while [ ! -e "$stop" ]; do
+		i=$((i + 1))
+		rm -f "$t.gate" && mkfifo "$t.gate" || exit 1
+		"$@" --gate "$t.gate" --tally "$t.$i" &
+		pid=$!
+		exec 5>"$t.gate"	# returns once the reader opened it too
+		for ((k = 0; k < 200; k++)); do	# blocked in read(2): 0 on x86_64, 63 on arm64
+			read -r nr _ <"/proc/$pid/syscall" 2>/dev/null
+			{ [ "$nr" = 0 ] || [ "$nr" = 63 ]; } && break
+			sleep 0.02
+		done
+		echo $pid >"$cg/cgroup.procs" || exit 1
+		echo go >&5
+		exec 5>&-
+		wait $pid || exit 1
+	done
+}
+
+# alert_sum TALLY KEY: KEY summed over every pass's TALLY.N.
+alert_sum() {
+	local f s=0
+	for f in "$1".[0-9]*; do s=$((s + $(tally "$f" "$2"))); done
+	echo $s
+}
+
+# The alert rules evaluated by a real Prometheus: two pods' containers read
+# at once, one starved (its dataset behind a FUSE file system that answers
+# each request after 2.1 ms), one fed (cached files, decode-like CPU work
+# between them); Prometheus scrapes `iostorm -a --listen` every second and
+# runs docs/prometheus/iostorm-rules.yml with 'for: 3s' instead of 5m:
+# IostormPodInputBound fires for the starved pod only, and each container's
+# series in Prometheus equal its reader's own tally.
+test_container_alert_in_prometheus() {
+	command -v prometheus >/dev/null || skip "prometheus not installed (Debian package prometheus)"
+	[ -x "$ROOT/.output/iostorm-fusefs" ] && [ -c /dev/fuse ] || skip "no iostorm-fusefs or /dev/fuse"
+	pod_tree "iostorm-alert-$$"
+	local ua=aaaa1111 ub=bbbb2222 ca=0123456789abcdef cb=fedcba9876543210
+	local cga=$POD/kubepods/burstable/pod$ua/$ca cgb=$POD/kubepods/burstable/pod$ub/$cb
+	mkdir -p "$cga" "$cgb" || fail "mkdir"
+	ctr_on_exit "touch $PWD/stop; sleep 1; for c in $cga $cgb; do
+		for p in \$(cat \$c/cgroup.procs 2>/dev/null); do kill -9 \$p 2>/dev/null; done;
+		rmdir \$c \${c%/*} 2>/dev/null; done; rmdir $POD/kubepods/burstable $POD/kubepods 2>/dev/null || true"
+	mkdir slow
+	"$ROOT/.output/iostorm-fusefs" "$PWD/slow" --files 60 --dirs 2 --size 81920 \
+		--delay-us 2100 --tally "$PWD/fusefs.tally" 2>fusefs.err &
+	local fpid=$! i
+	ctr_on_exit "fusermount3 -u -z $PWD/slow 2>/dev/null; kill $fpid 2>/dev/null || true"
+	for ((i = 0; i < 50; i++)); do
+		grep -q " $PWD/slow fuse.iostormfs " /proc/self/mounts && break
+		sleep 0.1
+	done
+	"$WORKLOAD" gen fed --files 60 --dirs 2 >/dev/null || fail "gen"
+	cat fed/*/* >/dev/null
+	local port pport ipid ppid
+	port=$(free_port)
+	pport=$(free_port)
+	[ "$port" != "$pport" ] || pport=$((port + 1))
+	sed 's/^\(\s*\)for: 5m$/\1for: 3s/' "$ROOT/docs/prometheus/iostorm-rules.yml" >rules.yml
+	grep -q 'for: 3s' rules.yml || fail "no 'for: 5m' in the rules"
+	cat >prometheus.yml <<-EOF2
+	global:
+	  scrape_interval: 1s
+	  evaluation_interval: 1s
+	rule_files: ['$PWD/rules.yml']
+	scrape_configs:
+	  - job_name: iostorm
+	    static_configs:
+	      - targets: ['127.0.0.1:$port']
+	EOF2
+	promtool check config prometheus.yml >/dev/null || fail "promtool check config"
+	"$IOSTORM" -a -q --listen "127.0.0.1:$port" 2>err.txt &
+	ipid=$!
+	prometheus --config.file=prometheus.yml --storage.tsdb.path="$PWD/tsdb" \
+		--web.listen-address="127.0.0.1:$pport" >prometheus.log 2>&1 &
+	ppid=$!
+	ctr_on_exit "kill $ipid $ppid 2>/dev/null; wait $ipid $ppid 2>/dev/null || true"
+	wait_for err.txt "Ctrl-C to stop"
+	alert_reader "$cga" "$PWD/stop" "$PWD/ta" "$WORKLOAD" read "$PWD/slow" --threads 2 &
+	local ra=$!
+	alert_reader "$cgb" "$PWD/stop" "$PWD/tb" "$WORKLOAD" read "$PWD/fed" --threads 2 --cpu-us 20000 &
+	local rb=$! alerts="" firing=""
+	for ((i = 0; i < 90; i++)); do
+		sleep 1
+		kill -0 "$ppid" 2>/dev/null || fail "prometheus exited: $(tail -n 5 prometheus.log)"
+		alerts=$(http_get "$pport" /api/v1/alerts) || continue
+		firing=$(jq -r '[.data.alerts[] | select(.labels.alertname == "IostormPodInputBound" and .state == "firing") | .labels.pod_uid] | join(",")' <<<"$alerts")
+		[ -n "$firing" ] && break
+	done
+	expect_eq "IostormPodInputBound firing for" "$firing" "$ua"
+	sleep 4		# the fed pod's rate has had as long as the starved one's
+	alerts=$(http_get "$pport" /api/v1/alerts) || fail "GET /api/v1/alerts"
+	expect_eq "alerts for the fed pod" \
+		"$(jq '[.data.alerts[] | select(.labels.pod_uid == "'$ub'")] | length' <<<"$alerts")" 0
+	touch stop
+	wait $ra || fail "starved reader"
+	wait $rb || fail "fed reader"
+	sleep 3.5	# a drain, then a scrape
+	http_get "$port" /metrics >metrics.txt || fail "GET /metrics"
+	expect_eq "lost events" "$(awk '/^iostorm_lost_events_total/ { s += $2 } END { print s + 0 }' metrics.txt)" 0
+	local c k q got
+	for c in a b; do
+		local cid
+		[ $c = a ] && cid=$ca || cid=$cb
+		for k in reads opens read_bytes; do
+			q="iostorm_cgroup_${k}_total%7Bcontainer_id%3D%22$cid%22%7D"
+			got=$(prom_query "$pport" "$q")
+			expect_eq "pod $c $k in Prometheus" "$got" "$(alert_sum t$c "$k")"
+		done
+	done
+	kill -INT $ipid
+	wait $ipid || fail "iostorm exit $?"
+}
