@@ -207,6 +207,8 @@ int drain__files(struct drain *d, struct trace *t)
 		err = drain_anchors(d, t->store.views);
 	if (!err)
 		err = gen__empty(&d->files, fd, t, merge_file);
+	if (!err && store__bound(&t->store) < 0)
+		err = -ENOMEM;
 	if (err)
 		return err;
 	pace__drained(&d->pace, count, mono_ns() - start);

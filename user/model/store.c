@@ -284,6 +284,46 @@ int store__merge_file(struct store *s, const struct file_key *key,
 	return 0;
 }
 
+static int by_last_ts_desc(const void *a, const void *b)
+{
+	const struct file_rec *x = *(struct file_rec *const *)a;
+	const struct file_rec *y = *(struct file_rec *const *)b;
+
+	return x->last_ts < y->last_ts ? 1 : x->last_ts > y->last_ts ? -1 : 0;
+}
+
+static void file_free(struct store *s, struct file_rec *f)
+{
+	s->path_bytes -= path_size(f->path) + path_size(f->job_path);
+	free(f->path);
+	free(f->job_path);
+	free(f);
+}
+
+int store__bound(struct store *s)
+{
+	size_t n, keep = s->files_max - s->files_max / 4, i;
+	struct file_rec **v;
+
+	if (!s->files_max || s->nr_files <= s->files_max)
+		return 0;
+	v = store__files(s, &n);
+	if (!v)
+		return -ENOMEM;
+	qsort(v, n, sizeof(*v), by_last_ts_desc);
+	memset(s->files, 0, s->files_cap * sizeof(*s->files));
+	for (i = 0; i < n; i++) {
+		if (i < keep)
+			s->files[file_slot(s->files, s->files_cap, v[i]->dev, v[i]->ino)] = v[i];
+		else
+			file_free(s, v[i]);
+	}
+	free(v);
+	s->nr_files = keep;
+	s->files_evicted += n - keep;
+	return n - keep;
+}
+
 int store__rehost(struct store *s)
 {
 	struct file_paths p;

@@ -74,6 +74,8 @@ struct store {
 	size_t nr_files;
 	size_t path_bytes;		/* bytes held by paths */
 	__u64 reg_opens;		/* opens of regular files, summed as merged */
+	size_t files_max;		/* 0: keep every file; else see store__bound() */
+	__u64 files_evicted;		/* records store__bound() dropped */
 	struct thread_rec *threads;	/* unsorted array */
 	size_t nr_threads;
 	size_t threads_cap;
@@ -88,6 +90,15 @@ int store__merge_file(struct store *s, const struct file_key *key,
 		      const struct file_stats *fs);
 int store__merge_thread(struct store *s, __u32 tid, const struct thread_stats *ts);
 struct file_rec *store__find(const struct store *s, __u32 dev, __u64 ino);
+/*
+ * Keep memory flat in a long run (an exporter): past files_max records,
+ * drop the least recently used (by last_ts) down to 3/4 of files_max. Their
+ * counts stay in every total (counters, cgroups, timeline); what counts
+ * files (distinct files, directories, file sizes) then covers the files
+ * kept, and says so (trace__files_lower_bound()). Returns how many were
+ * dropped, or -ENOMEM.
+ */
+int store__bound(struct store *s);
 /*
  * At the end of a trace: the files whose host path was not found when
  * merged (a stat() by a name that crosses a mount of the job's, its

@@ -82,9 +82,10 @@ void trace__snap_free(struct trace_snap *s);
 /* The machine's memory (/proc/meminfo) and page size into t. */
 void trace__machine(struct trace *t);
 /*
- * Did the kernel's files map refuse files (lost.files_map_full)? Then every
- * figure that counts files (distinct files and directories, files read,
- * per-directory counts) is a lower bound, and each output says so.
+ * Did the kernel's files map refuse files (lost.files_map_full), or the
+ * store drop the least recently used (store.files_evicted, --store-files)?
+ * Then every figure that counts files (distinct files and directories,
+ * files read, per-directory counts) is a lower bound, and each output says so.
  */
 bool trace__files_lower_bound(const struct trace *t);
 /* Sum of lost[] and prog_misses: the events the report does not hold. */

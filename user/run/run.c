@@ -72,6 +72,21 @@ struct session {
 	bool storm;		/* drained early since the last scheduled drain */
 };
 
+/*
+ * Files kept in user space: all of them for a report, STORE_FILES_EXPORTER
+ * (about 17 MiB) for an exporter that writes none, running for days.
+ */
+#define STORE_FILES_EXPORTER	65536
+
+static size_t store_files_max(const struct options *o)
+{
+	if (o->store_files >= 0)
+		return o->store_files;
+	if ((o->listen || o->prom_file) && !o->json && !o->html)
+		return STORE_FILES_EXPORTER;
+	return 0;
+}
+
 /* Resolve the target before loading: a bad pid or cgroup fails early. */
 static int prepare_target(struct session *s, struct probe_config *pc)
 {
@@ -135,6 +150,7 @@ static int session__open(struct session *s)
 	}
 	s->trace->exit_status = -1;
 	trace__machine(s->trace);
+	s->trace->store.files_max = store_files_max(o);
 	/* Without the host's mounts, paths stay as the jobs saw them. */
 	if (!views__init(&s->trace->views, "/proc"))
 		s->trace->store.views = &s->trace->views;
