@@ -139,31 +139,38 @@ test_container_exporter_series() {
 	done
 }
 
-# alert_reader CG STOP TALLY CMD...: CMD run again and again until the file
-# STOP exists, pass N tallied to TALLY.N; each pass started outside CG, held
-# at its gate (opened, its byte not yet read), moved into CG, then let go:
-# what CG does is the pass's own work only (the dynamic loader's reads of
-# libc and the gate's open stay outside). CMD reads in threads it starts
-# after the gate: a thread's cgroup is the one it had when its entry of the
-# interval was made (bpf/entry.bpf.h). In the background.
+# cg_pass CG GATE CMD...: one run of CMD (a workload taking --gate) in
+# cgroup CG, started outside it, held at GATE (opened, its byte not yet
+# read), moved into CG, then let go: what CG does is CMD's own work only
+# (the dynamic loader's reads of libc and the gate's open stay outside).
+# CMD must read in threads it starts after the gate: a thread's cgroup is
+# the one it had when its entry of the interval was made (bpf/entry.bpf.h).
+cg_pass() {
+	local cg=$1 gate=$2 pid nr k
+	shift 2
+	rm -f "$gate" && mkfifo "$gate" || return 1
+	"$@" --gate "$gate" &
+	pid=$!
+	exec 5>"$gate"	# returns once CMD opened it too
+	for ((k = 0; k < 200; k++)); do	# blocked in read(2): 0 on x86_64, 63 on arm64
+		read -r nr _ <"/proc/$pid/syscall" 2>/dev/null
+		{ [ "$nr" = 0 ] || [ "$nr" = 63 ]; } && break
+		sleep 0.02
+	done
+	echo $pid >"$cg/cgroup.procs" || return 1
+	echo go >&5
+	exec 5>&-
+	wait $pid
+}
+
+# alert_reader CG STOP TALLY CMD...: cg_pass CG CMD again and again until
+# the file STOP exists, pass N tallied to TALLY.N. In the background.
 alert_reader() {
-	local cg=$1 stop=$2 t=$3 i=0 pid nr k
+	local cg=$1 stop=$2 t=$3 i=0
 	shift 3
 	while [ ! -e "$stop" ]; do
 		i=$((i + 1))
-		rm -f "$t.gate" && mkfifo "$t.gate" || exit 1
-		"$@" --gate "$t.gate" --tally "$t.$i" &
-		pid=$!
-		exec 5>"$t.gate"	# returns once the reader opened it too
-		for ((k = 0; k < 200; k++)); do	# blocked in read(2): 0 on x86_64, 63 on arm64
-			read -r nr _ <"/proc/$pid/syscall" 2>/dev/null
-			{ [ "$nr" = 0 ] || [ "$nr" = 63 ]; } && break
-			sleep 0.02
-		done
-		echo $pid >"$cg/cgroup.procs" || exit 1
-		echo go >&5
-		exec 5>&-
-		wait $pid || exit 1
+		cg_pass "$cg" "$t.gate" "$@" --tally "$t.$i" || exit 1
 	done
 }
 
@@ -260,4 +267,66 @@ test_container_alert_in_prometheus() {
 	done
 	kill -INT $ipid
 	wait $ipid || fail "iostorm exit $?"
+}
+
+# rss_kib PID: the resident memory of PID, KiB.
+rss_kib() {
+	awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"
+}
+
+# mem_run STORE_FILES: an exporter on the pod (--listen, no report) while 12
+# readers in turn read 5,000 distinct files each (60,000 in all, drained
+# through a 4,096-file kernel map); prints its RSS (KiB) after the fourth
+# reader (the warm-up: a store of 10,000 cut twice) and after the last, and
+# leaves /metrics in metrics.txt.
+mem_run() {
+	local port ipid k warm
+	port=$(free_port)
+	"$IOSTORM" --cgroup "$POD" -q --listen "127.0.0.1:$port" --map-files 4096 \
+		--store-files "$1" 2>err.txt &
+	ipid=$!
+	wait_for err.txt "Ctrl-C to stop"
+	for k in $(seq 12); do
+		cg_pass "$POD/c1" gate "$WORKLOAD" read "$PWD/d$k" --threads 2 --tally "t$1.$k" ||
+			fail "reader $k"
+		if [ $k = 4 ]; then
+			sleep 1.5	# its last drain
+			warm=$(rss_kib $ipid)
+		fi
+	done
+	sleep 2.5		# two drains
+	echo "$warm $(rss_kib $ipid)"
+	http_get "$port" /metrics >metrics.txt || fail "GET /metrics"
+	kill -INT $ipid
+	wait $ipid || fail "iostorm exit $?"
+}
+
+# The exporter's memory stays flat with distinct files streaming through:
+# with --store-files 10000, its RSS after 60,000 files is within 1 MiB of
+# its RSS after 20,000, while every count stays exact; with every file kept
+# (--store-files 0) the same run grows by more than 5 MiB, so the
+# measurement sees what it guards against.
+test_container_exporter_memory_flat() {
+	pod_tree "iostorm-mem-$$"
+	local k r warm end
+	for k in $(seq 12); do
+		"$WORKLOAD" gen "d$k" --files 5000 --dirs 10 --min-size 64 --max-size 512 \
+			>/dev/null || fail "gen"
+	done
+	read -r warm end < <(mem_run 10000)
+	echo "  bounded: RSS ${warm} KiB after 20,000 files, ${end} KiB after 60,000"
+	[ $((end - warm)) -le 1024 ] || fail "RSS grew by $((end - warm)) KiB with --store-files 10000"
+	local rel=${POD#$CG2} reads=0
+	for k in $(seq 12); do reads=$((reads + $(tally t10000.$k reads))); done
+	expect_eq "c1 reads, exact" \
+		"$(sed -n "s|^iostorm_cgroup_reads_total{cgroup=\"$rel/c1\",[^}]*} ||p" metrics.txt)" "$reads"
+	r=$(sed -n 's/^iostorm_store_files{[^}]*} //p; s/^iostorm_store_files //p' metrics.txt)
+	[ "$r" -le 10000 ] || fail "iostorm_store_files $r above 10000"
+	r=$(sed -n 's/^iostorm_store_files_evicted_total{[^}]*} //p; s/^iostorm_store_files_evicted_total //p' metrics.txt)
+	[ "$r" -ge 50000 ] || fail "iostorm_store_files_evicted_total $r, expected >= 50000"
+	expect_eq "files a lower bound" \
+		"$(sed -n 's/^iostorm_vfs_files_lower_bound{[^}]*} //p; s/^iostorm_vfs_files_lower_bound //p' metrics.txt)" 1
+	read -r warm end < <(mem_run 0)
+	echo "  unbounded: RSS ${warm} KiB after 20,000 files, ${end} KiB after 60,000"
+	[ $((end - warm)) -gt 5120 ] || fail "every file kept, yet RSS grew by only $((end - warm)) KiB"
 }

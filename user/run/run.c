@@ -87,6 +87,15 @@ static size_t store_files_max(const struct options *o)
 	return 0;
 }
 
+/*
+ * The timeline is drawn in the JSON and HTML reports only: an exporter
+ * that writes neither keeps none (up to 6.2 MiB, see model/timeline.h).
+ */
+static bool wants_timeline(const struct options *o)
+{
+	return o->json || o->html;
+}
+
 /* Resolve the target before loading: a bad pid or cgroup fails early. */
 static int prepare_target(struct session *s, struct probe_config *pc)
 {
@@ -326,7 +335,7 @@ static int tick(struct session *s, __u64 now, __u64 start, __u64 *next_drain)
 		err = measure_stall(s);
 	if (!err && line)
 		err = interval__tick(&s->iv, s->trace, now);
-	if (!err)
+	if (!err && wants_timeline(s->o))
 		err = timeline__take(&s->trace->timeline, s->trace, now);
 	if (err)
 		return err;
@@ -386,7 +395,7 @@ static int finish_tracing(struct session *s)
 		return err;
 	}
 	/* The last point: the timeline then sums to the trace's totals. */
-	err = timeline__take(&s->trace->timeline, s->trace, end);
+	err = wants_timeline(s->o) ? timeline__take(&s->trace->timeline, s->trace, end) : 0;
 	if (!err)
 		err = timeline__finish(&s->trace->timeline);
 	if (err) {
