@@ -237,28 +237,32 @@ static __always_inline int path_walk(struct dentry *dentry, struct vfsmount *vfs
  * Where a dentry lies in its file system, walked before offset end of the
  * scratch buffer (left of a path being built, which stays) into anchors,
  * unless known and fresh. Once per anchor and DIR_PATH_TTL_NS: anchors are
- * mount roots and task roots, a handful.
+ * mount roots and task roots, a handful. A global function, verified once
+ * for its four callers; weak, as walk_loop(). The address comes through
+ * memory: a BTF pointer may not be passed to a global function.
  */
-static __always_inline void anchor_note(__u64 dentry, int end, __u64 now)
+__weak __noinline int anchor_note(__u64 *where, int end, __u64 now)
 {
 	struct anchor_path *ap;
 	struct path_scratch *s;
 	struct dentry *d;
+	__u64 dentry;
 	__u32 zero = 0;
 	int len;
 	struct walk w = {
-		.dentry = dentry,
-		.off = end,
+		.off = end & (PATH_SCRATCH - 1),
 	};
 
-	if (!dentry)
-		return;
+	if (!where || !*where)
+		return 0;
+	dentry = *where;	/* a scalar here, whatever the caller held */
+	w.dentry = dentry;
 	ap = bpf_map_lookup_elem(&anchors, &dentry);
 	if (ap && now - ap->at < DIR_PATH_TTL_NS)
-		return;
+		return 0;
 	s = bpf_map_lookup_elem(&path_scratch, &zero);
 	if (!s)
-		return;
+		return 0;
 	walk_loop(&w);		/* mnt_root 0: up to the file system's root */
 	ap = (struct anchor_path *)&s->buf[PATH_SCRATCH];	/* spare tail */
 	d = BTF_CAST(struct dentry, dentry);
@@ -272,6 +276,7 @@ static __always_inline void anchor_note(__u64 dentry, int end, __u64 now)
 	if (len == 0)
 		ap->path[0] = '/';
 	bpf_map_update_elem(&anchors, &dentry, ap, BPF_ANY);
+	return 0;
 }
 
 /* Record in the entry the view it was resolved in (see struct file_stats). */
@@ -399,8 +404,9 @@ static __always_inline void path_of_file(struct file_stats *fs, struct file *fil
 		dir_remember(&key, s, off, slash, anchor, slash - aoff, now);
 walked:
 	view_store(fs, anchor, end - aoff);
-	anchor_note(anchor, off, now);
-	anchor_note(fs->root, off, now);
+	root = fs->root;
+	anchor_note(&anchor, off, now);
+	anchor_note(&root, off, now);
 store:
 	__sync_fetch_and_or(&fs->flags, flags);
 	path_store(fs, s, off, end);
@@ -421,7 +427,7 @@ static __always_inline void path_of_name(struct file_stats *fs, int dirfd,
 	struct dentry *dentry;
 	struct vfsmount *mnt;
 	__u32 zero = 0, flags = 0;
-	__u64 anchor, now = bpf_ktime_get_ns();
+	__u64 anchor, root, now = bpf_ktime_get_ns();
 	int n, off, aoff, end = PATH_SCRATCH - 1;
 	char first = 0;
 
@@ -455,8 +461,9 @@ static __always_inline void path_of_name(struct file_stats *fs, int dirfd,
 		__sync_fetch_and_or(&fs->flags, flags);
 	}
 	view_store(fs, anchor, end - aoff);
-	anchor_note(anchor, off, now);
-	anchor_note(fs->root, off, now);
+	root = fs->root;
+	anchor_note(&anchor, off, now);
+	anchor_note(&root, off, now);
 	path_store(fs, s, off, end);
 	__sync_fetch_and_or(&fs->flags, FILE_F_RELPATH);
 }
