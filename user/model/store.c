@@ -284,14 +284,6 @@ int store__merge_file(struct store *s, const struct file_key *key,
 	return 0;
 }
 
-static int by_last_ts_desc(const void *a, const void *b)
-{
-	const struct file_rec *x = *(struct file_rec *const *)a;
-	const struct file_rec *y = *(struct file_rec *const *)b;
-
-	return x->last_ts < y->last_ts ? 1 : x->last_ts > y->last_ts ? -1 : 0;
-}
-
 static void file_free(struct store *s, struct file_rec *f)
 {
 	s->path_bytes -= path_size(f->path) + path_size(f->job_path);
@@ -300,28 +292,81 @@ static void file_free(struct store *s, struct file_rec *f)
 	free(f);
 }
 
+/*
+ * Empty slot i of the table, moving back the records after it that probed
+ * past it (deletion in linear probing, Knuth's algorithm R): no rehash, no
+ * new table.
+ */
+static void slot_delete(struct store *s, size_t i)
+{
+	size_t mask = s->files_cap - 1, j = i, k;
+
+	s->files[i] = NULL;
+	for (;;) {
+		j = (j + 1) & mask;
+		if (!s->files[j])
+			return;
+		k = file_hash(s->files[j]->dev, s->files[j]->ino) & mask;
+		if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
+			continue;	/* at or after its home: stays */
+		s->files[i] = s->files[j];
+		s->files[j] = NULL;
+		i = j;
+	}
+}
+
+#define BOUND_BUCKETS	1024
+
+/*
+ * The last_ts below which dropping the records leaves at most keep: from a
+ * histogram of last_ts over BOUND_BUCKETS buckets, no array of records (a
+ * long-running exporter should not churn big blocks through malloc).
+ */
+static __u64 bound_cut(const struct store *s, size_t keep)
+{
+	__u64 lo = ~0ULL, hi = 0, w;
+	size_t n[BOUND_BUCKETS] = {}, kept = 0;
+	int b;
+
+	for (size_t i = 0; i < s->files_cap; i++) {
+		const struct file_rec *f = s->files[i];
+
+		if (!f)
+			continue;
+		lo = f->last_ts < lo ? f->last_ts : lo;
+		hi = f->last_ts > hi ? f->last_ts : hi;
+	}
+	w = (hi - lo) / BOUND_BUCKETS + 1;
+	for (size_t i = 0; i < s->files_cap; i++)
+		if (s->files[i])
+			n[(s->files[i]->last_ts - lo) / w]++;
+	for (b = BOUND_BUCKETS - 1; b >= 0 && kept + n[b] <= keep; b--)
+		kept += n[b];
+	return lo + (__u64)(b + 1) * w;	/* drop last_ts < this */
+}
+
 int store__bound(struct store *s)
 {
-	size_t n, keep = s->files_max - s->files_max / 4, i;
-	struct file_rec **v;
+	size_t keep = s->files_max - s->files_max / 4, i = 0, dropped = 0;
+	__u64 cut;
 
 	if (!s->files_max || s->nr_files <= s->files_max)
 		return 0;
-	v = store__files(s, &n);
-	if (!v)
-		return -ENOMEM;
-	qsort(v, n, sizeof(*v), by_last_ts_desc);
-	memset(s->files, 0, s->files_cap * sizeof(*s->files));
-	for (i = 0; i < n; i++) {
-		if (i < keep)
-			s->files[file_slot(s->files, s->files_cap, v[i]->dev, v[i]->ino)] = v[i];
-		else
-			file_free(s, v[i]);
+	cut = bound_cut(s, keep);
+	while (i < s->files_cap) {
+		struct file_rec *f = s->files[i];
+
+		if (f && f->last_ts < cut) {
+			slot_delete(s, i);	/* slot i may now hold another: look again */
+			file_free(s, f);
+			dropped++;
+			continue;
+		}
+		i++;
 	}
-	free(v);
-	s->nr_files = keep;
-	s->files_evicted += n - keep;
-	return n - keep;
+	s->nr_files -= dropped;
+	s->files_evicted += dropped;
+	return dropped;
 }
 
 int store__rehost(struct store *s)

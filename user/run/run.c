@@ -9,6 +9,7 @@
  * See --help and README.md.
  */
 #include <errno.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,6 +161,13 @@ static int session__open(struct session *s)
 	s->trace->exit_status = -1;
 	trace__machine(s->trace);
 	s->trace->store.files_max = store_files_max(o);
+	/*
+	 * Blocks of 64 KiB and more (metrics pages, batches, sort arrays) come
+	 * from mmap() and go back at free(). glibc would raise this threshold
+	 * past each one freed, then carve them from the heap among long-lived
+	 * records, which an exporter running for days would see as growth.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 64 << 10);
 	/* Without the host's mounts, paths stay as the jobs saw them. */
 	if (!views__init(&s->trace->views, "/proc"))
 		s->trace->store.views = &s->trace->views;
