@@ -318,41 +318,85 @@ static void slot_delete(struct store *s, size_t i)
 #define BOUND_BUCKETS	1024
 
 /*
- * The last_ts below which dropping the records leaves at most keep: from a
- * histogram of last_ts over BOUND_BUCKETS buckets, no array of records (a
- * long-running exporter should not churn big blocks through malloc).
+ * Where to cut a set of recency values (last_ts, seen) so that at most keep
+ * stay: a histogram over BOUND_BUCKETS buckets, built in two passes over
+ * the records (cut_range(), then cut_count()), no copy of them: a
+ * long-running exporter should not churn big blocks through malloc.
  */
-static __u64 bound_cut(const struct store *s, size_t keep)
+struct cut {
+	__u64 lo, hi, w;
+	size_t n[BOUND_BUCKETS];
+};
+
+static void cut_range(struct cut *c, __u64 x)
 {
-	__u64 lo = ~0ULL, hi = 0, w;
-	size_t n[BOUND_BUCKETS] = {}, kept = 0;
+	c->lo = x < c->lo ? x : c->lo;
+	c->hi = x > c->hi ? x : c->hi;
+}
+
+static void cut_count(struct cut *c, __u64 x)
+{
+	if (!c->w)
+		c->w = (c->hi - c->lo) / BOUND_BUCKETS + 1;
+	c->n[(x - c->lo) / c->w]++;
+}
+
+/* The value below which records go. */
+static __u64 cut_at(const struct cut *c, size_t keep)
+{
+	size_t kept = 0;
 	int b;
 
-	for (size_t i = 0; i < s->files_cap; i++) {
-		const struct file_rec *f = s->files[i];
+	for (b = BOUND_BUCKETS - 1; b >= 0 && kept + c->n[b] <= keep; b--)
+		kept += c->n[b];
+	return c->lo + (__u64)(b + 1) * c->w;
+}
 
-		if (!f)
-			continue;
-		lo = f->last_ts < lo ? f->last_ts : lo;
-		hi = f->last_ts > hi ? f->last_ts : hi;
-	}
-	w = (hi - lo) / BOUND_BUCKETS + 1;
-	for (size_t i = 0; i < s->files_cap; i++)
-		if (s->files[i])
-			n[(s->files[i]->last_ts - lo) / w]++;
-	for (b = BOUND_BUCKETS - 1; b >= 0 && kept + n[b] <= keep; b--)
-		kept += n[b];
-	return lo + (__u64)(b + 1) * w;	/* drop last_ts < this */
+static size_t thread_slot(const struct store *s, const __u32 *index, size_t cap,
+			  __u32 tid);
+
+/* Past threads_max, keep the 3/4 merged last; threads[] compacted, index rebuilt. */
+static void threads_bound(struct store *s)
+{
+	struct cut c = { .lo = ~0ULL };
+	size_t j = 0;
+	__u64 cut;
+
+	if (!s->threads_max || s->nr_threads <= s->threads_max)
+		return;
+	for (size_t i = 0; i < s->nr_threads; i++)
+		cut_range(&c, s->threads[i].seen);
+	for (size_t i = 0; i < s->nr_threads; i++)
+		cut_count(&c, s->threads[i].seen);
+	cut = cut_at(&c, s->threads_max - s->threads_max / 4);
+	for (size_t i = 0; i < s->nr_threads; i++)
+		if (s->threads[i].seen >= cut)
+			s->threads[j++] = s->threads[i];
+	s->threads_evicted += s->nr_threads - j;
+	s->nr_threads = j;
+	memset(s->thread_index, 0, s->thread_index_cap * sizeof(*s->thread_index));
+	for (size_t i = 0; i < s->nr_threads; i++)
+		s->thread_index[thread_slot(s, s->thread_index, s->thread_index_cap,
+					    s->threads[i].tid)] = i + 1;
 }
 
 int store__bound(struct store *s)
 {
-	size_t keep = s->files_max - s->files_max / 4, i = 0, dropped = 0;
+	struct cut c = { .lo = ~0ULL };
+	size_t i = 0, dropped = 0;
 	__u64 cut;
 
+	threads_bound(s);
 	if (!s->files_max || s->nr_files <= s->files_max)
 		return 0;
-	cut = bound_cut(s, keep);
+	for (i = 0; i < s->files_cap; i++)
+		if (s->files[i])
+			cut_range(&c, s->files[i]->last_ts);
+	for (i = 0; i < s->files_cap; i++)
+		if (s->files[i])
+			cut_count(&c, s->files[i]->last_ts);
+	cut = cut_at(&c, s->files_max - s->files_max / 4);
+	i = 0;
 	while (i < s->files_cap) {
 		struct file_rec *f = s->files[i];
 
@@ -555,6 +599,7 @@ int store__merge_thread(struct store *s, __u32 tid, const struct thread_stats *t
 			++s->nr_threads;
 	}
 	/* The latest name wins: exec changes it. */
+	t->seen = ++s->thread_clock;
 	t->tgid = ts->tgid;
 	if (ts->comm[0]) {
 		memcpy(t->comm, ts->comm, COMM_LEN);

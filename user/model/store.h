@@ -63,6 +63,7 @@ struct thread_rec {
 	__u64 io_wait_ns;
 	__u64 runq_ns;
 	__u64 sleep_ns;
+	__u64 seen;		/* store.thread_clock at its last merge */
 };
 
 struct views;
@@ -76,6 +77,9 @@ struct store {
 	__u64 reg_opens;		/* opens of regular files, summed as merged */
 	size_t files_max;		/* 0: keep every file; else see store__bound() */
 	__u64 files_evicted;		/* records store__bound() dropped */
+	size_t threads_max;		/* 0: keep every thread; else see store__bound() */
+	__u64 threads_evicted;
+	__u64 thread_clock;		/* thread merges so far: recency */
 	struct thread_rec *threads;	/* unsorted array */
 	size_t nr_threads;
 	size_t threads_cap;
@@ -95,8 +99,10 @@ struct file_rec *store__find(const struct store *s, __u32 dev, __u64 ino);
  * drop the least recently used (by last_ts) down to 3/4 of files_max. Their
  * counts stay in every total (counters, cgroups, timeline); what counts
  * files (distinct files, directories, file sizes) then covers the files
- * kept, and says so (trace__files_lower_bound()). Returns how many were
- * dropped, or -ENOMEM.
+ * kept, and says so (trace__files_lower_bound()). Threads likewise past
+ * threads_max, the least recently merged: a node's exporter sees every
+ * thread ever started (their index in threads[] changes: only for a trace
+ * that keeps no timeline). Returns how many files were dropped, or -ENOMEM.
  */
 int store__bound(struct store *s);
 /*

@@ -78,6 +78,7 @@ struct session {
  * (about 17 MiB) for an exporter that writes none, running for days.
  */
 #define STORE_FILES_EXPORTER	65536
+#define STORE_THREADS_EXPORTER	16384	/* 2 MiB of thread records */
 
 static size_t store_files_max(const struct options *o)
 {
@@ -161,6 +162,9 @@ static int session__open(struct session *s)
 	s->trace->exit_status = -1;
 	trace__machine(s->trace);
 	s->trace->store.files_max = store_files_max(o);
+	/* Threads too, where no timeline holds their places in threads[]. */
+	if (!wants_timeline(o) && (o->listen || o->prom_file))
+		s->trace->store.threads_max = STORE_THREADS_EXPORTER;
 	/*
 	 * Blocks of 64 KiB and more (metrics pages, batches, sort arrays) come
 	 * from mmap() and go back at free(). glibc would raise this threshold

@@ -459,3 +459,24 @@ TEST(store_bound)
 	CHECK(store__bytes(&s) == bytes);
 	store__free(&s);
 }
+
+/* An exporter's threads: past threads_max, the least recently merged go. */
+TEST(store_bound_threads)
+{
+	struct store s;
+	struct thread_stats ts = { .tgid = 1, .opens = 1 };
+
+	REQUIRE(!store__init(&s));
+	s.threads_max = 40;
+	for (__u32 tid = 1; tid <= 100; tid++) {
+		CHECK(!store__merge_thread(&s, tid, &ts));
+		CHECK(!store__merge_thread(&s, 1, &ts));	/* tid 1 stays busy */
+		CHECK(store__bound(&s) == 0);
+		CHECK(s.nr_threads <= 40);
+	}
+	CHECK(store__find_thread(&s, 1) && store__find_thread(&s, 100));
+	CHECK(!store__find_thread(&s, 50));
+	CHECK_EQ_U64(store__find_thread(&s, 1)->opens, 101);
+	CHECK_EQ_U64(s.threads_evicted + s.nr_threads, 100);
+	store__free(&s);
+}
