@@ -269,9 +269,10 @@ test_container_alert_in_prometheus() {
 	wait $ipid || fail "iostorm exit $?"
 }
 
-# rss_kib PID: the resident memory of PID, KiB.
+# rss_kib PID: the resident anonymous memory of PID (heap, mmap()ed
+# blocks; not its code, whose pages come in as paths are first run), KiB.
 rss_kib() {
-	awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"
+	awk '/^RssAnon:/ { print $2 }' "/proc/$1/status"
 }
 
 # mem_run STORE_FILES: an exporter on the pod (--listen, no report) while 12
@@ -302,10 +303,11 @@ mem_run() {
 }
 
 # The exporter's memory stays flat with distinct files streaming through:
-# with --store-files 10000, its RSS after 60,000 files is within 1 MiB of
-# its RSS after 20,000, while every count stays exact; with every file kept
-# (--store-files 0) the same run grows by more than 5 MiB, so the
-# measurement sees what it guards against.
+# with --store-files 10000, its RSS after 60,000 files is within 2 MiB of
+# its RSS after 20,000 (blocks of 64 KiB and more come and go with drains
+# and the metrics page), while every count stays exact; with every file
+# kept (--store-files 0) the same run grows by more than 8 MiB (40,000
+# records), so the measurement sees what it guards against.
 test_container_exporter_memory_flat() {
 	pod_tree "iostorm-mem-$$"
 	local k r warm end
@@ -315,7 +317,7 @@ test_container_exporter_memory_flat() {
 	done
 	read -r warm end < <(mem_run 10000)
 	echo "  bounded: RSS ${warm} KiB after 20,000 files, ${end} KiB after 60,000"
-	[ $((end - warm)) -le 1024 ] || fail "RSS grew by $((end - warm)) KiB with --store-files 10000"
+	[ $((end - warm)) -le 2048 ] || fail "RSS grew by $((end - warm)) KiB with --store-files 10000"
 	local rel=${POD#$CG2} reads=0
 	for k in $(seq 12); do reads=$((reads + $(tally t10000.$k reads))); done
 	expect_eq "c1 reads, exact" \
@@ -328,5 +330,5 @@ test_container_exporter_memory_flat() {
 		"$(sed -n 's/^iostorm_vfs_files_lower_bound{[^}]*} //p; s/^iostorm_vfs_files_lower_bound //p' metrics.txt)" 1
 	read -r warm end < <(mem_run 0)
 	echo "  unbounded: RSS ${warm} KiB after 20,000 files, ${end} KiB after 60,000"
-	[ $((end - warm)) -gt 5120 ] || fail "every file kept, yet RSS grew by only $((end - warm)) KiB"
+	[ $((end - warm)) -gt 8192 ] || fail "every file kept, yet RSS grew by only $((end - warm)) KiB"
 }
