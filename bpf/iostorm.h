@@ -313,6 +313,7 @@ enum file_flags {
 	FILE_F_RELPATH = 32,	/* path[] came from a stat: may hold "." and ".." */
 	FILE_F_CLAIM = 64,	/* a program is resolving the path (BPF only) */
 	FILE_F_EXEC = 128,	/* mapped with PROT_EXEC: code (a library, a binary) */
+	FILE_F_ANCHOR = 256,	/* anchor and anchor_len are valid */
 };
 
 /*
@@ -358,8 +359,32 @@ struct file_stats {
 	__u64 fault_end;	/* BPF only: the end of what it brought in; 0 none */
 	__u64 first_ts;		/* ns, CLOCK_MONOTONIC (bpf_ktime_get_ns) */
 	__u64 last_ts;
+	/*
+	 * The view path[] is in: the resolving task's root (its chroot or
+	 * pivot_root) and mount namespace. Its last anchor_len bytes lie below
+	 * the dentry anchor in the file system (struct anchor_path has where
+	 * that dentry is), so user space finds the host's path from the host's
+	 * mountinfo. tgid is a process of the view, for its own mountinfo.
+	 */
+	__u64 anchor;		/* dentry address, a key of the anchors map */
+	__u64 root;		/* the task's root dentry, a key of anchors too */
+	__u32 anchor_len;
+	__u32 mnt_ns;		/* inode number of the task's mount namespace */
+	__u32 tgid;
+	__u32 root_dev;		/* s_dev of the root's file system */
 	__u32 flags;		/* enum file_flags */
 	__u32 path_len;
+	char path[PATH_LEN];
+};
+
+/*
+ * Where a dentry is in its own file system: the path from the file
+ * system's root, whatever mounts show it. Keyed by the dentry's address.
+ */
+struct anchor_path {
+	__u64 at;		/* bpf_ktime_get_ns() when walked */
+	__u32 dev;		/* s_dev of the dentry's super block */
+	__u32 len;		/* 0 when the walk gave up (too deep, too long) */
 	char path[PATH_LEN];
 };
 

@@ -179,7 +179,7 @@ struct {
 #define NAME_LEN	256		/* a dentry name, at most */
 
 struct path_scratch {
-	char buf[PATH_SCRATCH + NAME_LEN + 16];
+	char buf[PATH_SCRATCH + NAME_LEN + 64];
 };
 
 struct {
@@ -190,22 +190,25 @@ struct {
 } path_scratch SEC(".maps") __weak;
 
 /*
- * The directory-path cache of path.bpf.h: (dev, ino, dentry, mount) ->
- * path. The mount is part of the key: one directory bind-mounted twice has
- * one dentry and two paths.
+ * The directory-path cache of path.bpf.h: (dev, ino, dentry, mount, root)
+ * -> path. The mount is part of the key: one directory bind-mounted twice
+ * has one dentry and two paths; so is the task's root: a chrooted reader
+ * and the host see one directory through one mount at two paths.
  */
 struct dir_key {
 	__u64 ino;
 	__u64 dentry;
 	__u64 mnt;		/* struct vfsmount */
+	__u64 root;		/* the task's root dentry */
 	__u32 dev;
 	__u32 pad;
 };
 
 struct dir_path {
 	__u64 at;		/* bpf_ktime_get_ns() when walked */
+	__u64 anchor;		/* see struct file_stats */
+	__u32 alen;		/* bytes of path below anchor */
 	__u32 len;
-	__u32 pad;
 	char path[PATH_LEN];
 };
 
@@ -215,6 +218,18 @@ struct {
 	__type(key, struct dir_key);
 	__type(value, struct dir_path);
 } dir_paths SEC(".maps") __weak;
+
+/*
+ * Anchors (path.bpf.h): the mount roots and task roots that paths were
+ * walked from, each with its path in its own file system. User space reads
+ * it at every drain; a few entries per mount and per container root.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64);
+	__type(value, struct anchor_path);
+} anchors SEC(".maps") __weak;
 
 /*
  * The value of key in map, inserted as a copy of *init when missing. When

@@ -36,6 +36,7 @@
 #define S_IFDIR		0040000
 #define AT_FDCWD	-100
 #define PATH_DEPTH	40		/* components walked at most */
+#define DIR_PATH_TTL_NS	(2ULL * 1000000000)	/* see dir_paths below */
 
 /*
  * An untrusted BTF pointer from a plain kernel address: its fields then load
@@ -97,14 +98,30 @@ static __always_inline void file_key_of(struct file *file, struct file_key *key)
 struct walk {
 	__u64 dentry;		/* addresses: BTF pointers may not live here */
 	__u64 mnt;		/* struct mount */
-	__u64 mnt_root;
+	__u64 mnt_root;		/* 0: stay in the file system, cross no mount */
+	__u64 root;		/* the task's root (dentry, struct mount): stop there */
+	__u64 root_mnt;
+	__u64 anchor;		/* the first mount root or root met, 0 if none */
+	int anchor_off;		/* w.off when the anchor was met */
 	int off;
 	__u32 flags;
+	__u32 pad;
 };
+
+/* The walk leaves the file's own mount (or stops): remember where. */
+static __always_inline void walk_anchor(struct walk *w)
+{
+	if (!w->anchor) {
+		w->anchor = w->dentry;
+		w->anchor_off = w->off;
+	}
+}
 
 /*
  * One step of the walk up from a dentry: prepend its name, or at a mount
- * root continue from the mountpoint in the parent mount. Returns 1 to stop.
+ * root continue from the mountpoint in the parent mount. Returns 1 to stop:
+ * at the task's root (a chroot or pivot_root's new root: the path is the
+ * job's own), at the mount namespace's root, or at the file system's root.
  */
 static long walk_step(__u32 i, struct walk *w)
 {
@@ -115,9 +132,14 @@ static long walk_step(__u32 i, struct walk *w)
 	const unsigned char *name;
 	__u32 zero = 0, len;
 
+	if (w->dentry == w->root && w->mnt == w->root_mnt) {
+		walk_anchor(w);
+		return 1;
+	}
 	if (w->dentry == w->mnt_root) {
 		struct mount *up = mnt->mnt_parent;
 
+		walk_anchor(w);
 		if ((__u64)up == w->mnt)
 			return 1;		/* the root of all */
 		w->dentry = (__u64)mnt->mnt_mountpoint;
@@ -126,8 +148,10 @@ static long walk_step(__u32 i, struct walk *w)
 		return 0;
 	}
 	parent = dentry->d_parent;
-	if ((__u64)parent == w->dentry)
+	if ((__u64)parent == w->dentry) {
+		walk_anchor(w);
 		return 1;			/* root of an unmounted tree */
+	}
 	s = bpf_map_lookup_elem(&path_scratch, &zero);
 	if (!s)
 		return 1;
@@ -151,7 +175,7 @@ static long walk_step(__u32 i, struct walk *w)
  * verifier's work to one step, whatever PATH_DEPTH is. Sets FILE_F_TRUNC in
  * w->flags when the walk gave up (too deep or too long).
  *
- * A global function: verified once, not at each of its three uses, and
+ * A global function: verified once, not at each of its uses, and
  * with w->off unknown (only masked into the buffer), so the verifier
  * settles the loop in a few rounds instead of one per possible offset.
  * Weak, so that any BPF file may include this header: the link keeps one.
@@ -170,16 +194,29 @@ __weak __noinline int walk_loop(struct walk *w)
 		l.flags |= FILE_F_TRUNC;
 	w->off = l.off;
 	w->flags = l.flags;
+	w->anchor = l.anchor;
+	w->anchor_off = l.anchor_off;
 	return 0;
 }
 
+/* The task's root, where its paths start: (dentry, struct mount). */
+static __always_inline void task_root(__u64 *dentry, __u64 *mnt)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct vfsmount *vfsmnt = task->fs->root.mnt;
+
+	*dentry = (__u64)task->fs->root.dentry;
+	*mnt = (__u64)container_of(vfsmnt, struct mount, mnt);
+}
+
 /*
- * Write the path of (dentry, vfsmount) into the scratch buffer, ending just
- * before offset end (at most PATH_SCRATCH - 1), and return the offset where
- * it starts. Adds to *flags what the walk set.
+ * Write the path of (dentry, vfsmount) as the task sees it into the scratch
+ * buffer, ending just before offset end (at most PATH_SCRATCH - 1), and
+ * return the offset where it starts. Adds to *flags what the walk set;
+ * *anchor and *anchor_off tell where it left the file's mount.
  */
 static __always_inline int path_walk(struct dentry *dentry, struct vfsmount *vfsmnt,
-				     int end, __u32 *flags)
+				     int end, __u32 *flags, __u64 *anchor, int *anchor_off)
 {
 	struct walk w = {
 		.dentry = (__u64)dentry,
@@ -188,9 +225,74 @@ static __always_inline int path_walk(struct dentry *dentry, struct vfsmount *vfs
 		.off = end,
 	};
 
+	task_root(&w.root, &w.root_mnt);
 	walk_loop(&w);
 	*flags |= w.flags;
+	*anchor = w.anchor;
+	*anchor_off = w.anchor_off;
 	return w.off;
+}
+
+/*
+ * Where a dentry lies in its file system, walked before offset end of the
+ * scratch buffer (left of a path being built, which stays) into anchors,
+ * unless known and fresh. Once per anchor and DIR_PATH_TTL_NS: anchors are
+ * mount roots and task roots, a handful. A global function, verified once
+ * for its four callers; weak, as walk_loop(). The address comes through
+ * memory: a BTF pointer may not be passed to a global function.
+ */
+__weak __noinline int anchor_note(__u64 *where, int end, __u64 now)
+{
+	struct anchor_path *ap;
+	struct path_scratch *s;
+	struct dentry *d;
+	__u64 dentry;
+	__u32 zero = 0;
+	int len;
+	struct walk w = {
+		.off = end & (PATH_SCRATCH - 1),
+	};
+
+	if (!where || !*where)
+		return 0;
+	dentry = *where;	/* a scalar here, whatever the caller held */
+	w.dentry = dentry;
+	ap = bpf_map_lookup_elem(&anchors, &dentry);
+	if (ap && now - ap->at < DIR_PATH_TTL_NS)
+		return 0;
+	s = bpf_map_lookup_elem(&path_scratch, &zero);
+	if (!s)
+		return 0;
+	walk_loop(&w);		/* mnt_root 0: up to the file system's root */
+	ap = (struct anchor_path *)&s->buf[PATH_SCRATCH];	/* spare tail */
+	d = BTF_CAST(struct dentry, dentry);
+	ap->dev = d->d_sb->s_dev;
+	ap->at = now;
+	len = end - w.off;
+	ap->len = 0;
+	if (!(w.flags & FILE_F_TRUNC) && len >= 0 && len < PATH_LEN &&
+	    !bpf_probe_read_kernel(ap->path, len & (PATH_LEN - 1), scratch_at(s, w.off)))
+		ap->len = len ? len : 1;	/* the file system's root: "/" */
+	if (len == 0)
+		ap->path[0] = '/';
+	bpf_map_update_elem(&anchors, &dentry, ap, BPF_ANY);
+	return 0;
+}
+
+/* Record in the entry the view it was resolved in (see struct file_stats). */
+static __always_inline void view_store(struct file_stats *fs, __u64 anchor, int alen)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	fs->root = (__u64)task->fs->root.dentry;
+	fs->root_dev = task->fs->root.dentry->d_sb->s_dev;
+	fs->mnt_ns = task->nsproxy->mnt_ns->ns.inum;
+	fs->tgid = task->tgid;
+	if (!anchor || alen < 0)
+		return;
+	fs->anchor = anchor;
+	fs->anchor_len = alen;
+	__sync_fetch_and_or(&fs->flags, FILE_F_ANCHOR);
 }
 
 /* Copy scratch[off, end) into the entry; keep the tail if it is too long. */
@@ -219,14 +321,13 @@ static __always_inline void path_store(struct file_stats *fs,
 
 /*
  * Directory paths already walked live in dir_paths (maps.bpf.h), keyed by
- * the directory's (dev, ino), dentry and mount: a file's path is then its
+ * the directory's (dev, ino), dentry, mount and the task's root: a file's path is then its
  * directory's plus its name, one lookup instead of a walk up the tree (a
  * storm opens thousands of files in each class directory). A cache: an
  * evicted entry is walked again, and so is one older than DIR_PATH_TTL_NS,
  * so a directory renamed (or moved with an ancestor) during the trace gets
  * its new path within that time.
  */
-#define DIR_PATH_TTL_NS	(2ULL * 1000000000)
 
 /* Place name (a dentry's) before end, with its '/'; returns the new start. */
 static __always_inline int place_name(struct path_scratch *s, struct dentry *dentry,
@@ -243,7 +344,8 @@ static __always_inline int place_name(struct path_scratch *s, struct dentry *den
 
 /* Remember scratch[off, slash) as the path of the directory of key, walked at now. */
 static __always_inline void dir_remember(struct dir_key *key, struct path_scratch *s,
-					 int off, int slash, __u64 now)
+					 int off, int slash, __u64 anchor, int alen,
+					 __u64 now)
 {
 	struct dir_path *dp = (struct dir_path *)&s->buf[PATH_SCRATCH];	/* spare tail */
 	int len = slash - off;
@@ -254,10 +356,15 @@ static __always_inline void dir_remember(struct dir_key *key, struct path_scratc
 		return;
 	dp->len = len;
 	dp->at = now;
+	dp->anchor = alen >= 0 ? anchor : 0;
+	dp->alen = alen;
 	bpf_map_update_elem(&dir_paths, key, dp, BPF_ANY);
 }
 
-/* Resolve the absolute path of an open file into a new entry. */
+/*
+ * Resolve the path of an open file, as the task sees it, into a new entry,
+ * with the view and anchor that user space turns into the host's path.
+ */
 static __always_inline void path_of_file(struct file_stats *fs, struct file *file)
 {
 	struct dentry *dentry = file->f_path.dentry, *dir = dentry->d_parent;
@@ -266,32 +373,40 @@ static __always_inline void path_of_file(struct file_stats *fs, struct file *fil
 	struct path_scratch *s;
 	struct dir_path *dp;
 	__u32 zero = 0, flags = 0;
-	__u64 now;
-	int off, slash, end = PATH_SCRATCH - 1;
+	__u64 now, anchor = 0, root, root_mnt;
+	int off, slash, aoff = 0, end = PATH_SCRATCH - 1;
 
 	s = bpf_map_lookup_elem(&path_scratch, &zero);
 	if (!s)
 		return;
+	now = bpf_ktime_get_ns();	/* once per file and interval */
 	if (dentry == mnt->mnt_root || dentry == dir) {
-		off = path_walk(dentry, mnt, end, &flags);	/* a mount root */
-		goto store;
+		off = path_walk(dentry, mnt, end, &flags, &anchor, &aoff);	/* a mount root */
+		goto walked;
 	}
 	slash = off = place_name(s, dentry, end);
+	task_root(&root, &root_mnt);
 	key.ino = dir->d_inode->i_ino;
 	key.dev = dir->d_sb->s_dev;
 	key.dentry = (__u64)dir;
 	key.mnt = (__u64)mnt;
-	now = bpf_ktime_get_ns();	/* once per file and interval */
+	key.root = root;
 	dp = bpf_map_lookup_elem(&dir_paths, &key);
 	if (dp && now - dp->at < DIR_PATH_TTL_NS &&
 	    dp->len < PATH_LEN && (int)dp->len <= off) {
 		off -= dp->len;
 		bpf_probe_read_kernel(scratch_at(s, off), dp->len & (PATH_LEN - 1), dp->path);
+		view_store(fs, dp->anchor, dp->alen + (end - slash));
 		goto store;
 	}
-	off = path_walk(dir, mnt, off, &flags);
+	off = path_walk(dir, mnt, off, &flags, &anchor, &aoff);
 	if (!(flags & FILE_F_TRUNC))
-		dir_remember(&key, s, off, slash, now);
+		dir_remember(&key, s, off, slash, anchor, slash - aoff, now);
+walked:
+	view_store(fs, anchor, end - aoff);
+	root = fs->root;
+	anchor_note(&anchor, off, now);
+	anchor_note(&root, off, now);
 store:
 	__sync_fetch_and_or(&fs->flags, flags);
 	path_store(fs, s, off, end);
@@ -299,8 +414,10 @@ store:
 
 /*
  * Resolve "base/rel" where rel is a user string given to a *stat() call and
- * base is the directory of dirfd or the cwd. An absolute rel is taken as is.
- * The result may hold "." and ".." components: user space normalizes it.
+ * base is the directory of dirfd or the cwd; an absolute rel starts at the
+ * task's root. The result may hold "." and ".." components: user space
+ * normalizes it. The anchor assumes rel crosses no mount point: user space
+ * checks the host's path it gives (stat, dev:ino) before it believes it.
  */
 static __always_inline void path_of_name(struct file_stats *fs, int dirfd,
 					 const char *rel)
@@ -310,7 +427,8 @@ static __always_inline void path_of_name(struct file_stats *fs, int dirfd,
 	struct dentry *dentry;
 	struct vfsmount *mnt;
 	__u32 zero = 0, flags = 0;
-	int n, off, end = PATH_SCRATCH - 1;
+	__u64 anchor, root, now = bpf_ktime_get_ns();
+	int n, off, aoff, end = PATH_SCRATCH - 1;
 	char first = 0;
 
 	s = bpf_map_lookup_elem(&path_scratch, &zero);
@@ -323,6 +441,8 @@ static __always_inline void path_of_name(struct file_stats *fs, int dirfd,
 		return;
 	off = end - (n - 1);
 	bpf_probe_read_user(scratch_at(s, off), (n - 1) & (NAME_LEN - 1), rel);
+	anchor = (__u64)task->fs->root.dentry;
+	aoff = off;
 	if (first != '/') {
 		off -= 1;
 		*scratch_at(s, off) = '/';
@@ -337,9 +457,13 @@ static __always_inline void path_of_name(struct file_stats *fs, int dirfd,
 			dentry = dir->f_path.dentry;
 			mnt = dir->f_path.mnt;
 		}
-		off = path_walk(dentry, mnt, off, &flags);
+		off = path_walk(dentry, mnt, off, &flags, &anchor, &aoff);
 		__sync_fetch_and_or(&fs->flags, flags);
 	}
+	view_store(fs, anchor, end - aoff);
+	root = fs->root;
+	anchor_note(&anchor, off, now);
+	anchor_note(&root, off, now);
 	path_store(fs, s, off, end);
 	__sync_fetch_and_or(&fs->flags, FILE_F_RELPATH);
 }

@@ -7,6 +7,7 @@ test_cli_bad_input() {
 	expect_fail 2 "invalid value '-1' for -d" "$IOSTORM" -d -1 -a
 	expect_fail 2 "only one of" "$IOSTORM" -a -p 1
 	expect_fail 2 "from 1024 to 4194304" "$IOSTORM" --map-files 99999999 -a
+	expect_fail 2 "invalid value '-5' for --store-files" "$IOSTORM" --store-files -5 -a
 	expect_fail 2 "Try 'iostorm --help'" "$IOSTORM" --no-such-flag
 	expect_fail 2 "expected ADDR:PORT" "$IOSTORM" --listen localhost -a
 	expect_fail 2 "unknown threshold 'nope'" "$IOSTORM" --threshold nope=1 -a

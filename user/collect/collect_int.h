@@ -63,6 +63,7 @@ struct drain {
 	void *percpu;		/* buffer for one per-CPU value */
 	int counters_fd;
 	int lost_fd;
+	int anchors_fd;		/* anchors: dentry -> anchor_path (bpf/path.bpf.h) */
 	struct pace pace;	/* when the files maps are due to be drained */
 	size_t wakes_cap;	/* room in the trace's wakes array */
 };

@@ -16,6 +16,7 @@
 #include "iostorm.skel.h"
 #include "collect/collect_int.h"
 #include "model/mapfiles.h"
+#include "model/view.h"
 
 #define BATCH	4096
 
@@ -109,6 +110,7 @@ int drain__init(struct drain *d, struct iostorm_bpf *skel)
 		return -ENOMEM;
 	d->counters_fd = bpf_map__fd(skel->maps.counters);
 	d->lost_fd = bpf_map__fd(skel->maps.lost);
+	d->anchors_fd = bpf_map__fd(skel->maps.anchors);
 	pace__init(&d->pace, bpf_map__max_entries(skel->maps.files_a), 0, 0);
 	err = gen__init(&d->files, skel->maps.files_gen, skel->maps.files_a,
 			skel->maps.files_b);
@@ -167,6 +169,32 @@ static __u64 mono_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+/*
+ * The anchors the kernel walked, into the views: read after the swap, so
+ * every anchor of the entries drained is there. A handful of entries.
+ */
+static int drain_anchors(struct drain *d, struct views *vw)
+{
+	struct anchor_path ap;
+	__u64 key, *prev = NULL;
+	int err;
+
+	if (!vw)
+		return 0;
+	views__refresh(vw);
+	while (!bpf_map_get_next_key(d->anchors_fd, prev, &key)) {
+		prev = &key;
+		if (bpf_map_lookup_elem(d->anchors_fd, &key, &ap) || !ap.len ||
+		    ap.len >= PATH_LEN)
+			continue;
+		ap.path[ap.len] = '\0';
+		err = views__anchor(vw, key, ap.dev, ap.path);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int drain__files(struct drain *d, struct trace *t)
 {
 	__u64 start = mono_ns(), count;
@@ -177,7 +205,11 @@ int drain__files(struct drain *d, struct trace *t)
 	if (!err)
 		err = gen__swap(&d->files, &fd);
 	if (!err)
+		err = drain_anchors(d, t->store.views);
+	if (!err)
 		err = gen__empty(&d->files, fd, t, merge_file);
+	if (!err && store__bound(&t->store) < 0)
+		err = -ENOMEM;
 	if (err)
 		return err;
 	pace__drained(&d->pace, count, mono_ns() - start);
@@ -230,6 +262,8 @@ int drain__final(struct drain *d, struct trace *t)
 		if (!err)
 			err = drain__threads(d, t);
 	}
+	if (!err && store__rehost(&t->store) < 0)
+		err = -ENOMEM;
 	return err;
 }
 

@@ -24,7 +24,7 @@ void mounts__free(struct mounts *m)
 }
 
 /* mountinfo escapes space, tab, newline and backslash as \ooo. */
-static char *unescape(const char *s)
+char *mounts__unescape(const char *s)
 {
 	char *out = malloc(strlen(s) + 1), *o = out;
 
@@ -62,9 +62,9 @@ int mounts__parse_line(const char *line, struct mount_rec *r)
 		return -EINVAL;
 	r->dev = major << 20 | minor;
 	r->subtree = strcmp(root, "/") != 0;
-	r->point = unescape(point);
-	r->fstype = unescape(fstype);
-	r->source = unescape(source);
+	r->point = mounts__unescape(point);
+	r->fstype = mounts__unescape(fstype);
+	r->source = mounts__unescape(source);
 	if (!r->point || !r->fstype || !r->source) {
 		rec_free(r);
 		return -ENOMEM;

@@ -52,6 +52,8 @@ int mounts__read(struct mounts *m, const char *path);
 int mounts__read_pid(struct mounts *m, pid_t pid);
 /* Parse one mountinfo line into r (strings allocated). 0, -EINVAL or -ENOMEM. */
 int mounts__parse_line(const char *line, struct mount_rec *r);
+/* A mountinfo field with its \ooo escapes undone, malloc'd; NULL when out of memory. */
+char *mounts__unescape(const char *s);
 const struct mount_rec *mounts__find(const struct mounts *m, __u32 dev);
 /* Is it a FUSE (fuse, fuse.*, fuseblk) or network (nfs*, cifs, smb3...) file system? */
 bool mount__is_fuse(const struct mount_rec *r);

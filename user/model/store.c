@@ -9,15 +9,18 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include "model/kind.h"
 #include "model/path.h"
+#include "model/view.h"
 #include "model/store.h"
 
 #define FILES_CAP_MIN	1024
 #define THREADS_CAP_MIN	64
 #define ELLIPSIS	"\xe2\x80\xa6"	/* U+2026: the path lost its head */
 #define ELLIPSIS_LEN	3
-#define PATH_BITS	(FILE_F_PATH | FILE_F_TRUNC | FILE_F_RELPATH)
+#define PATH_BITS	(FILE_F_PATH | FILE_F_TRUNC | FILE_F_RELPATH | FILE_F_JOBONLY)
 
 /* splitmix64's finalizer: inode numbers are often dense, spread them. */
 static __u64 mix64(__u64 x)
@@ -56,6 +59,7 @@ void store__free(struct store *s)
 		if (!s->files[i])
 			continue;
 		free(s->files[i]->path);
+		free(s->files[i]->job_path);
 		free(s->files[i]);
 	}
 	free(s->files);
@@ -123,12 +127,16 @@ static struct file_rec *file_insert(struct store *s, __u32 dev, __u64 ino)
 	return f;
 }
 
-/* How good a path is: open's beats stat's, whole beats truncated, any beats none. */
+/*
+ * How good a path is: the host's beats the job's only, open's beats
+ * stat's, whole beats truncated, any beats none.
+ */
 static int path_rank(__u32 flags)
 {
 	if (!(flags & FILE_F_PATH))
 		return 0;
-	return 1 + !(flags & FILE_F_RELPATH) * 2 + !(flags & FILE_F_TRUNC);
+	return !(flags & FILE_F_JOBONLY) * 8 + 1 + !(flags & FILE_F_RELPATH) * 2 +
+	       !(flags & FILE_F_TRUNC);
 }
 
 /*
@@ -154,15 +162,54 @@ static char *path_build(const struct file_stats *fs)
 	return strdup(buf);
 }
 
-static void path_set(struct store *s, struct file_rec *f, char *path, __u32 flags)
+static size_t path_size(const char *path)
 {
-	if (f->path)
-		s->path_bytes -= strlen(f->path) + 1;
+	return path ? strlen(path) + 1 : 0;
+}
+
+/* Give f the paths p (taken over), described by flags. */
+static void path_set(struct store *s, struct file_rec *f, struct file_paths *p,
+		     __u32 flags)
+{
+	s->path_bytes -= path_size(f->path) + path_size(f->job_path);
 	free(f->path);
-	f->path = path;
-	s->path_bytes += strlen(path) + 1;
+	free(f->job_path);
+	f->path = p->host;
+	f->job_path = p->job;
+	f->view = p->view;
+	s->path_bytes += path_size(f->path) + path_size(f->job_path);
+	if (!p->host)
+		flags |= FILE_F_JOBONLY;
 	f->flags = (f->flags & ~PATH_BITS) | (flags & PATH_BITS);
 	f->code = kind__is_code(f->path, f->flags);
+}
+
+/*
+ * The paths of fs's file in both views, when they may beat f's: 1 with *p
+ * set, 0 when f keeps its own, -ENOMEM.
+ */
+static int paths_build(struct store *s, const struct file_key *key,
+		       const struct file_stats *fs, const struct file_rec *f,
+		       struct file_paths *p)
+{
+	int old = path_rank(f ? f->flags : 0);
+	char *job;
+
+	if (!fs->path[0] || path_rank(fs->flags) <= old)
+		return 0;
+	job = path_build(fs);
+	if (!job)
+		return -ENOMEM;
+	if (!s->views) {
+		*p = (struct file_paths){ .host = job };
+	} else if (views__place(s->views, key, fs, job, p)) {
+		return -ENOMEM;
+	}
+	if (path_rank(fs->flags | (p->host ? 0 : FILE_F_JOBONLY)) > old)
+		return 1;
+	free(p->host);
+	free(p->job);
+	return 0;
 }
 
 /*
@@ -225,23 +272,25 @@ int store__merge_file(struct store *s, const struct file_key *key,
 		      const struct file_stats *fs)
 {
 	struct file_rec *f = store__find(s, key->dev, key->ino);
-	char *path = NULL;
+	struct file_paths p;
+	int better;
 
 	/* Everything that can fail comes first: a failed merge changes nothing. */
-	if (fs->path[0] && path_rank(fs->flags) > path_rank(f ? f->flags : 0)) {
-		path = path_build(fs);
-		if (!path)
-			return -ENOMEM;
-	}
+	better = paths_build(s, key, fs, f, &p);
+	if (better < 0)
+		return better;
 	if (!f) {
 		f = file_insert(s, key->dev, key->ino);
 		if (!f) {
-			free(path);
+			if (better) {
+				free(p.host);
+				free(p.job);
+			}
 			return -ENOMEM;
 		}
 	}
-	if (path)
-		path_set(s, f, path, fs->flags);
+	if (better)
+		path_set(s, f, &p, fs->flags);
 	file_classify(f, fs);
 	file_sum(f, fs);
 	if (!f->path && fs->faults)
@@ -251,14 +300,177 @@ int store__merge_file(struct store *s, const struct file_key *key,
 	return 0;
 }
 
+/*
+ * Name f from a path a target process gave (its /proc/PID/maps): the
+ * host's when stat() here finds that very file, else the job's only.
+ */
 int store__set_path(struct store *s, struct file_rec *f, const char *path)
 {
-	char *p = strdup(path);
+	struct file_paths p = { .view = f->view };
+	struct stat st;
+	char *dup = strdup(path);
 
-	if (!p)
+	if (!dup)
 		return -ENOMEM;
-	path_set(s, f, p, FILE_F_PATH);
+	if (!stat(path, &st) && st.st_ino == f->ino &&
+	    (major(st.st_dev) << 20 | minor(st.st_dev)) == f->dev)
+		p.host = dup;
+	else
+		p.job = dup;
+	path_set(s, f, &p, FILE_F_PATH);
 	return 0;
+}
+
+static void file_free(struct store *s, struct file_rec *f)
+{
+	s->path_bytes -= path_size(f->path) + path_size(f->job_path);
+	free(f->path);
+	free(f->job_path);
+	free(f);
+}
+
+/*
+ * Empty slot i of the table, moving back the records after it that probed
+ * past it (deletion in linear probing, Knuth's algorithm R): no rehash, no
+ * new table.
+ */
+static void slot_delete(struct store *s, size_t i)
+{
+	size_t mask = s->files_cap - 1, j = i, k;
+
+	s->files[i] = NULL;
+	for (;;) {
+		j = (j + 1) & mask;
+		if (!s->files[j])
+			return;
+		k = file_hash(s->files[j]->dev, s->files[j]->ino) & mask;
+		if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
+			continue;	/* at or after its home: stays */
+		s->files[i] = s->files[j];
+		s->files[j] = NULL;
+		i = j;
+	}
+}
+
+#define BOUND_BUCKETS	1024
+
+/*
+ * Where to cut a set of recency values (last_ts, seen) so that at most keep
+ * stay: a histogram over BOUND_BUCKETS buckets, built in two passes over
+ * the records (cut_range(), then cut_count()), no copy of them: a
+ * long-running exporter should not churn big blocks through malloc.
+ */
+struct cut {
+	__u64 lo, hi, w;
+	size_t n[BOUND_BUCKETS];
+};
+
+static void cut_range(struct cut *c, __u64 x)
+{
+	c->lo = x < c->lo ? x : c->lo;
+	c->hi = x > c->hi ? x : c->hi;
+}
+
+static void cut_count(struct cut *c, __u64 x)
+{
+	if (!c->w)
+		c->w = (c->hi - c->lo) / BOUND_BUCKETS + 1;
+	c->n[(x - c->lo) / c->w]++;
+}
+
+/* The value below which records go. */
+static __u64 cut_at(const struct cut *c, size_t keep)
+{
+	size_t kept = 0;
+	int b;
+
+	for (b = BOUND_BUCKETS - 1; b >= 0 && kept + c->n[b] <= keep; b--)
+		kept += c->n[b];
+	return c->lo + (__u64)(b + 1) * c->w;
+}
+
+static size_t thread_slot(const struct store *s, const __u32 *index, size_t cap,
+			  __u32 tid);
+
+/* Past threads_max, keep the 3/4 merged last; threads[] compacted, index rebuilt. */
+static void threads_bound(struct store *s)
+{
+	struct cut c = { .lo = ~0ULL };
+	size_t j = 0;
+	__u64 cut;
+
+	if (!s->threads_max || s->nr_threads <= s->threads_max)
+		return;
+	for (size_t i = 0; i < s->nr_threads; i++)
+		cut_range(&c, s->threads[i].seen);
+	for (size_t i = 0; i < s->nr_threads; i++)
+		cut_count(&c, s->threads[i].seen);
+	cut = cut_at(&c, s->threads_max - s->threads_max / 4);
+	for (size_t i = 0; i < s->nr_threads; i++)
+		if (s->threads[i].seen >= cut)
+			s->threads[j++] = s->threads[i];
+	s->threads_evicted += s->nr_threads - j;
+	s->nr_threads = j;
+	memset(s->thread_index, 0, s->thread_index_cap * sizeof(*s->thread_index));
+	for (size_t i = 0; i < s->nr_threads; i++)
+		s->thread_index[thread_slot(s, s->thread_index, s->thread_index_cap,
+					    s->threads[i].tid)] = i + 1;
+}
+
+int store__bound(struct store *s)
+{
+	struct cut c = { .lo = ~0ULL };
+	size_t i = 0, dropped = 0;
+	__u64 cut;
+
+	threads_bound(s);
+	if (!s->files_max || s->nr_files <= s->files_max)
+		return 0;
+	for (i = 0; i < s->files_cap; i++)
+		if (s->files[i])
+			cut_range(&c, s->files[i]->last_ts);
+	for (i = 0; i < s->files_cap; i++)
+		if (s->files[i])
+			cut_count(&c, s->files[i]->last_ts);
+	cut = cut_at(&c, s->files_max - s->files_max / 4);
+	i = 0;
+	while (i < s->files_cap) {
+		struct file_rec *f = s->files[i];
+
+		if (f && f->last_ts < cut) {
+			slot_delete(s, i);	/* slot i may now hold another: look again */
+			file_free(s, f);
+			dropped++;
+			continue;
+		}
+		i++;
+	}
+	s->nr_files -= dropped;
+	s->files_evicted += dropped;
+	return dropped;
+}
+
+int store__rehost(struct store *s)
+{
+	struct file_paths p;
+	int n = 0;
+
+	for (size_t i = 0; s->views && i < s->files_cap; i++) {
+		struct file_rec *f = s->files[i];
+
+		if (!f || !(f->flags & FILE_F_JOBONLY) || !f->job_path)
+			continue;
+		p.host = views__rehost(s->views, f->view, f->job_path, f->ino, f->dev);
+		if (!p.host)
+			continue;
+		p.job = f->job_path;
+		p.view = f->view;
+		f->job_path = NULL;	/* handed to path_set() through p */
+		s->path_bytes -= path_size(p.job);
+		path_set(s, f, &p, f->flags & ~FILE_F_JOBONLY);
+		n++;
+	}
+	return n;
 }
 
 /* Inode, then path (none last), then the best path first. */
@@ -330,8 +542,9 @@ int store__join_aliases(struct store *s)
 			if (v[i]->dev >> 20 && v[j]->dev >> 20)
 				continue;	/* two real devices: two files */
 			rec_join(v[i], v[j]);
-			s->path_bytes -= strlen(v[j]->path) + 1;
+			s->path_bytes -= path_size(v[j]->path) + path_size(v[j]->job_path);
 			free(v[j]->path);
+			free(v[j]->job_path);
 			free(v[j]);
 			v[j] = NULL;
 			joined++;
@@ -430,6 +643,7 @@ int store__merge_thread(struct store *s, __u32 tid, const struct thread_stats *t
 			++s->nr_threads;
 	}
 	/* The latest name wins: exec changes it. */
+	t->seen = ++s->thread_clock;
 	t->tgid = ts->tgid;
 	if (ts->comm[0]) {
 		memcpy(t->comm, ts->comm, COMM_LEN);

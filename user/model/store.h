@@ -43,10 +43,16 @@ struct file_rec {
 	__u64 fault_ns;
 	__u64 first_ts;		/* ns, CLOCK_MONOTONIC */
 	__u64 last_ts;
-	char *path;		/* absolute, normalized; NULL if never resolved */
+	char *path;		/* absolute, normalized, as the host sees it;
+				 * NULL if never resolved or not found there */
+	char *job_path;		/* as the job saw it, when that differs */
+	__u32 view;		/* the job's view (model/view.h), 0: the host's */
 	bool code;		/* kind__is_code(path, flags), kept current: the
 				 * totals ask at every refresh, 300k files deep */
 };
+
+/* A file_rec flag of user space's own: path is NULL, job_path holds the job's. */
+#define FILE_F_JOBONLY	(1u << 30)
 
 struct thread_rec {
 	__u32 tid;
@@ -64,6 +70,7 @@ struct thread_rec {
 	__u64 io_wait_ns;
 	__u64 runq_ns;
 	__u64 sleep_ns;
+	__u64 seen;		/* store.thread_clock at its last merge */
 };
 
 /* A file in a target's /proc/PID/maps, for naming faulted files (mapfiles.h). */
@@ -73,7 +80,10 @@ struct mapped_file {
 	char *path;
 };
 
+struct views;
+
 struct store {
+	struct views *views;		/* NULL: paths as the kernel walked them */
 	struct file_rec **files;	/* hash slots, NULL when empty */
 	size_t files_cap;		/* power of two */
 	size_t nr_files;
@@ -83,6 +93,11 @@ struct store {
 	struct mapped_file *mapped;	/* remembered by mapfiles__scan() */
 	size_t nr_mapped;
 	size_t mapped_cap;
+	size_t files_max;		/* 0: keep every file; else see store__bound() */
+	__u64 files_evicted;		/* records store__bound() dropped */
+	size_t threads_max;		/* 0: keep every thread; else see store__bound() */
+	__u64 threads_evicted;
+	__u64 thread_clock;		/* thread merges so far: recency */
 	struct thread_rec *threads;	/* unsorted array */
 	size_t nr_threads;
 	size_t threads_cap;
@@ -99,6 +114,24 @@ int store__merge_thread(struct store *s, __u32 tid, const struct thread_stats *t
 struct file_rec *store__find(const struct store *s, __u32 dev, __u64 ino);
 /* Give f, which has none, the absolute path path (copied). 0 or -ENOMEM. */
 int store__set_path(struct store *s, struct file_rec *f, const char *path);
+/*
+ * Keep memory flat in a long run (an exporter): past files_max records,
+ * drop the least recently used (by last_ts) down to 3/4 of files_max. Their
+ * counts stay in every total (counters, cgroups, timeline); what counts
+ * files (distinct files, directories, file sizes) then covers the files
+ * kept, and says so (trace__files_lower_bound()). Threads likewise past
+ * threads_max, the least recently merged: a node's exporter sees every
+ * thread ever started (their index in threads[] changes: only for a trace
+ * that keeps no timeline). Returns how many files were dropped, or -ENOMEM.
+ */
+int store__bound(struct store *s);
+/*
+ * At the end of a trace: the files whose host path was not found when
+ * merged (a stat() by a name that crosses a mount of the job's, its
+ * process gone) get one from the directories the view's other files were
+ * found in. Returns how many, or -ENOMEM.
+ */
+int store__rehost(struct store *s);
 /*
  * Join the records of one file seen under two devices: stat() reports a
  * btrfs subvolume's own device, while opens and the page cache name the

@@ -33,7 +33,7 @@ void trace__machine(struct trace *t)
 
 bool trace__files_lower_bound(const struct trace *t)
 {
-	return t->lost[L_FILES_FULL] > 0;
+	return t->lost[L_FILES_FULL] > 0 || t->store.files_evicted > 0;
 }
 
 __u64 trace__lost_total(const struct trace *t)

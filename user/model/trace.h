@@ -19,6 +19,7 @@
 #include "model/mount.h"
 #include "model/store.h"
 #include "model/timeline.h"
+#include "model/view.h"
 
 enum stop_reason {
 	STOP_DURATION = 0,
@@ -45,6 +46,7 @@ struct trace {
 	struct fuse_layer fuse;		/* FUSE requests per connection and opcode */
 	struct mounts mounts;		/* the target's mounts, by device */
 	struct cgroups cgroups;		/* the cgroups that did I/O: containers */
+	struct views views;		/* the jobs' views of paths, and the host's */
 	__u64 mem_bytes;		/* the machine's MemTotal; 0 when unknown */
 	__u32 page_size;		/* bytes of a page-cache page */
 	int exit_status;		/* of a launched command, else -1 */
@@ -97,9 +99,10 @@ void trace__snap_free(struct trace_snap *s);
 /* The machine's memory (/proc/meminfo) and page size into t. */
 void trace__machine(struct trace *t);
 /*
- * Did the kernel's files map refuse files (lost.files_map_full)? Then every
- * figure that counts files (distinct files and directories, files read,
- * per-directory counts) is a lower bound, and each output says so.
+ * Did the kernel's files map refuse files (lost.files_map_full), or the
+ * store drop the least recently used (store.files_evicted, --store-files)?
+ * Then every figure that counts files (distinct files and directories,
+ * files read, per-directory counts) is a lower bound, and each output says so.
  */
 bool trace__files_lower_bound(const struct trace *t);
 /* Sum of lost[] and prog_misses: the events the report does not hold. */

@@ -226,6 +226,9 @@ static void render_health(struct prom *p, const struct trace *t)
 	prom__metric_u64(p, "iostorm_store_files", "gauge",
 			 "Records in iostorm's user-space store: regular files and directories.",
 			 t->store.nr_files);
+	prom__metric_u64(p, "iostorm_store_files_evicted_total", "counter",
+			 "Least recently used file records dropped to keep memory flat (--store-files).",
+			 t->store.files_evicted);
 	prom__metric_u64(p, "iostorm_store_bytes", "gauge",
 			 "Memory iostorm's store holds, bytes (malloc's overhead excluded).",
 			 store__bytes(&t->store));

@@ -58,12 +58,19 @@ void emit__left(FILE *out, const char *s, int width)
 	pad(out, width - w);
 }
 
-/* A record's path; directories end in "/", unknown paths show dev and inode. */
+/*
+ * A record's path as the host sees it; directories end in "/". A path not
+ * found on the host shows as its job saw it, after the job's view
+ * ("[job 2] /data/x"); an unknown path shows dev and inode.
+ */
 void emit__path(FILE *out, const struct file_rec *f, int width)
 {
-	char buf[PATH_LEN + 16], dev[24];
+	char buf[PATH_LEN + 32], dev[24];
 
-	if (!f->path)
+	if (!f->path && f->job_path)
+		snprintf(buf, sizeof(buf), "[job %u] %s%s", f->view, f->job_path,
+			 f->flags & FILE_F_DIR && strcmp(f->job_path, "/") ? "/" : "");
+	else if (!f->path)
 		snprintf(buf, sizeof(buf), "(dev %s inode %llu)",
 			 units__dev(dev, sizeof(dev), f->dev), f->ino);
 	else if (f->flags & FILE_F_DIR && strcmp(f->path, "/"))

@@ -113,6 +113,28 @@ static void print_threads(FILE *out, const struct thread_rec **threads, size_t n
 	print_more(out, n, k, "threads");
 }
 
+/*
+ * The jobs' views, named once: paths below are the host's, and a path the
+ * host does not have is shown as its job saw it, after "[job N]".
+ */
+static void print_views(FILE *out, const struct views *vw)
+{
+	bool first = true;
+
+	for (size_t i = 0; i < views__count(vw); i++) {
+		const struct view_rec *v = views__get(vw, i + 1);
+
+		if (v->host)
+			continue;
+		if (first)
+			fprintf(out, "\npaths are the host's; jobs in their own views (JSON job_path):\n");
+		first = false;
+		fprintf(out, "  [job %zu] mount namespace %u, root ", i + 1, v->mnt_ns);
+		emit__safe(out, v->root_host ? v->root_host : "(not on the host)");
+		fprintf(out, " on the host (pid %u)\n", v->tgid);
+	}
+}
+
 int report_lists__text(FILE *out, const struct trace *t, size_t top)
 {
 	struct report_lists l;
@@ -121,6 +143,7 @@ int report_lists__text(FILE *out, const struct trace *t, size_t top)
 	if (err)
 		return err;
 	if (l.nr_files) {
+		print_views(out, &t->views);
 		print_files(out, l.files, l.nr_files, top);
 		print_dirs(out, l.dirs, l.nr_dirs, top);
 	}
@@ -140,6 +163,10 @@ static void write_file(struct json *j, const struct file_rec *f, const struct mo
 	units__dev(dev, sizeof(dev), f->dev);
 	json__begin_object(j);
 	json__kv_string(j, "path", f->path);
+	if (f->view) {			/* seen in a job's view: see "views" */
+		json__kv_string(j, "job_path", f->job_path ? f->job_path : f->path);
+		json__kv_u64(j, "view", f->view);
+	}
 	json__kv_string(j, "dev", dev);
 	json__kv_string(j, "mount", mr ? mr->point : NULL);
 	json__kv_u64(j, "ino", f->ino);
@@ -212,7 +239,27 @@ static void write_thread(struct json *j, const struct thread_rec *th)
 	json__end_object(j);
 }
 
-/* The three ranked lists: files, dirs, threads, and threads by name. */
+/* The jobs' views that files name ("view"): paths there are the job's own. */
+static void write_views(struct json *j, const struct views *vw)
+{
+	json__key(j, "views");
+	json__begin_array(j);
+	for (size_t i = 0; i < views__count(vw); i++) {
+		const struct view_rec *v = views__get(vw, i + 1);
+
+		if (v->host)
+			continue;
+		json__begin_object(j);
+		json__kv_u64(j, "view", i + 1);
+		json__kv_u64(j, "mnt_ns", v->mnt_ns);
+		json__kv_string(j, "root", v->root_host);
+		json__kv_u64(j, "pid", v->tgid);
+		json__end_object(j);
+	}
+	json__end_array(j);
+}
+
+/* The three ranked lists: files, dirs, threads, and threads by name, and the views. */
 int report_lists__json(struct json *j, const struct trace *t)
 {
 	struct report_lists l;
@@ -226,6 +273,7 @@ int report_lists__json(struct json *j, const struct trace *t)
 	for (i = 0; i < l.nr_files; i++)
 		write_file(j, l.files[i], &t->mounts);
 	json__end_array(j);
+	write_views(j, &t->views);
 	json__key(j, "dirs");
 	json__begin_array(j);
 	for (i = 0; i < l.nr_dirs; i++)

@@ -77,7 +77,16 @@ static int dir_cmp(const void *pa, const void *pb)
 /* The directory a record counts in: a file's parent, a directory itself. */
 static int dir_of(const struct file_rec *f, char **dir)
 {
+	char *d;
+
 	*dir = NULL;
+	if (!f->path && f->job_path) {	/* apart from the host's: "[job 2] /data" */
+		d = f->flags & FILE_F_DIR ? strdup(f->job_path) : path__dirname(f->job_path);
+		if (d && asprintf(dir, "[job %u] %s", f->view, d) < 0)
+			*dir = NULL;
+		free(d);
+		return *dir ? 0 : -ENOMEM;
+	}
 	if (!f->path)
 		return 0;
 	*dir = f->flags & FILE_F_DIR ? strdup(f->path) : path__dirname(f->path);

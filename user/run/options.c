@@ -86,6 +86,9 @@ static const char usage[] =
 "                          two maps of N x 512 bytes, allocated at start);\n"
 "                          iostorm drains early when one is half full, and\n"
 "                          files beyond N in one drain are counted as lost\n"
+"      --store-files N     files iostorm keeps, the least recently used dropped\n"
+"                          beyond (0: all; default all, 65536 when serving\n"
+"                          metrics with no --json or --html: memory stays flat)\n"
 "\n"
 "Exit status: 0 on success, 1 when tracing could not start (checked before\n"
 "COMMAND runs: a bad pid or zombie, an output path that cannot be written,\n"
@@ -114,6 +117,7 @@ static const struct option long_opts[] = {
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "drain", required_argument, NULL, 'D' },
 	{ "map-files", required_argument, NULL, 'M' },
+	{ "store-files", required_argument, NULL, 'S' },
 	{ "threshold", required_argument, NULL, 'H' },
 	{ "consumer", required_argument, NULL, 'c' },
 	{ "listen", required_argument, NULL, 'L' },
@@ -258,6 +262,10 @@ static int parse_one(struct options *o, int c, const char *arg)
 		err = parse_uint("--map-files", arg, 1024, 1 << 22, &v);
 		o->map_files = v;
 		return err;
+	case 'S':
+		err = parse_uint("--store-files", arg, 0, INT_MAX, &v);
+		o->store_files = v;
+		return err;
 	case 'q':
 		o->quiet = true;
 		return 0;
@@ -328,6 +336,7 @@ int options__parse(struct options *o, int argc, char **argv)
 	o->top = 10;
 	o->drain = 1.0;
 	o->map_files = 32768;
+	o->store_files = -1;
 	optind = 0;	/* glibc: start afresh, so a second parse (a fuzzer's) is a clean one */
 	opterr = 1;
 	/* '+': stop at the first non-option, the start of COMMAND. */

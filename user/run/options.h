@@ -30,6 +30,7 @@ struct options {
 	const char *html;	/* --html FILE, "-" for stdout */
 	int top;		/* -T rows of the file, directory, thread tables */
 	unsigned int map_files;	/* --map-files: per-interval kernel file entries */
+	long store_files;	/* --store-files: files kept in user space, 0 all, -1 default */
 	bool all;		/* -a given */
 	bool quiet;		/* -q: no text report (with --json -) */
 	bool verbose;		/* -v: libbpf's messages */

@@ -9,6 +9,7 @@
  * See --help and README.md.
  */
 #include <errno.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +74,31 @@ struct session {
 	bool storm;		/* drained early since the last scheduled drain */
 };
 
+/*
+ * Files kept in user space: all of them for a report, STORE_FILES_EXPORTER
+ * (about 17 MiB) for an exporter that writes none, running for days.
+ */
+#define STORE_FILES_EXPORTER	65536
+#define STORE_THREADS_EXPORTER	16384	/* 2 MiB of thread records */
+
+static size_t store_files_max(const struct options *o)
+{
+	if (o->store_files >= 0)
+		return o->store_files;
+	if ((o->listen || o->prom_file) && !o->json && !o->html)
+		return STORE_FILES_EXPORTER;
+	return 0;
+}
+
+/*
+ * The timeline is drawn in the JSON and HTML reports only: an exporter
+ * that writes neither keeps none (up to 6.2 MiB, see model/timeline.h).
+ */
+static bool wants_timeline(const struct options *o)
+{
+	return o->json || o->html;
+}
+
 /* Resolve the target before loading: a bad pid or cgroup fails early. */
 static int prepare_target(struct session *s, struct probe_config *pc)
 {
@@ -136,6 +162,20 @@ static int session__open(struct session *s)
 	}
 	s->trace->exit_status = -1;
 	trace__machine(s->trace);
+	s->trace->store.files_max = store_files_max(o);
+	/* Threads too, where no timeline holds their places in threads[]. */
+	if (!wants_timeline(o) && (o->listen || o->prom_file))
+		s->trace->store.threads_max = STORE_THREADS_EXPORTER;
+	/*
+	 * Blocks of 64 KiB and more (metrics pages, batches, sort arrays) come
+	 * from mmap() and go back at free(). glibc would raise this threshold
+	 * past each one freed, then carve them from the heap among long-lived
+	 * records, which an exporter running for days would see as growth.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 64 << 10);
+	/* Without the host's mounts, paths stay as the jobs saw them. */
+	if (!views__init(&s->trace->views, "/proc"))
+		s->trace->store.views = &s->trace->views;
 	err = setup_signals();
 	if (!err)
 		err = prepare_target(s, &pc);
@@ -311,7 +351,7 @@ static int tick(struct session *s, __u64 now, __u64 start, __u64 *next_drain)
 		err = measure_stall(s);
 	if (!err && line)
 		err = interval__tick(&s->iv, s->trace, now);
-	if (!err)
+	if (!err && wants_timeline(s->o))
 		err = timeline__take(&s->trace->timeline, s->trace, now);
 	if (err)
 		return err;
@@ -371,7 +411,7 @@ static int finish_tracing(struct session *s)
 		return err;
 	}
 	/* The last point: the timeline then sums to the trace's totals. */
-	err = timeline__take(&s->trace->timeline, s->trace, end);
+	err = wants_timeline(s->o) ? timeline__take(&s->trace->timeline, s->trace, end) : 0;
 	if (!err)
 		err = timeline__finish(&s->trace->timeline);
 	if (err) {
@@ -513,6 +553,7 @@ static void session__close(struct session *s)
 		mounts__free(&s->trace->mounts);
 		cgroups__free(&s->trace->cgroups);
 		store__free(&s->trace->store);
+		views__free(&s->trace->views);
 		free(s->trace->wakes);
 		timeline__free(&s->trace->timeline);
 	}

@@ -426,3 +426,57 @@ TEST(store_threads)
 	CHECK(store__find_thread(&s, 5));
 	store__free(&s);
 }
+
+/* --store-files: past files_max, the least recently used go, down to 3/4. */
+TEST(store_bound)
+{
+	struct store s;
+	struct file_stats fs;
+	char path[64];
+	size_t bytes;
+
+	REQUIRE(!store__init(&s));
+	s.files_max = 40;
+	for (__u64 i = 1; i <= 100; i++) {
+		memset(&fs, 0, sizeof(fs));
+		fs.opens = 1;
+		fs.first_ts = fs.last_ts = i;
+		snprintf(path, sizeof(path), "/data/f%llu", (unsigned long long)i);
+		set_path(&fs, path, FILE_F_PATH | FILE_F_REG);
+		CHECK(!store__merge_file(&s, &(struct file_key){ .dev = 1, .ino = i }, &fs));
+		CHECK(store__bound(&s) >= 0);
+		CHECK(s.nr_files <= 40);
+	}
+	/* Cut to the 30 newest at 41 files (i = 41, 52, 63, 74, 85, 96): 67..100 stay. */
+	CHECK_EQ_U64(s.nr_files, 34);
+	CHECK_EQ_U64(s.files_evicted, 66);
+	CHECK(store__find(&s, 1, 100) && store__find(&s, 1, 67));
+	CHECK(!store__find(&s, 1, 66) && !store__find(&s, 1, 1));
+	bytes = store__bytes(&s);
+	CHECK_EQ_U64(s.path_bytes, 33 * sizeof("/data/f67") + sizeof("/data/f100"));
+	s.files_max = 0;	/* unbounded: nothing goes */
+	CHECK(store__bound(&s) == 0);
+	CHECK(store__bytes(&s) == bytes);
+	store__free(&s);
+}
+
+/* An exporter's threads: past threads_max, the least recently merged go. */
+TEST(store_bound_threads)
+{
+	struct store s;
+	struct thread_stats ts = { .tgid = 1, .opens = 1 };
+
+	REQUIRE(!store__init(&s));
+	s.threads_max = 40;
+	for (__u32 tid = 1; tid <= 100; tid++) {
+		CHECK(!store__merge_thread(&s, tid, &ts));
+		CHECK(!store__merge_thread(&s, 1, &ts));	/* tid 1 stays busy */
+		CHECK(store__bound(&s) == 0);
+		CHECK(s.nr_threads <= 40);
+	}
+	CHECK(store__find_thread(&s, 1) && store__find_thread(&s, 100));
+	CHECK(!store__find_thread(&s, 50));
+	CHECK_EQ_U64(store__find_thread(&s, 1)->opens, 101);
+	CHECK_EQ_U64(s.threads_evicted + s.nr_threads, 100);
+	store__free(&s);
+}

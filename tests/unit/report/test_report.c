@@ -190,7 +190,7 @@ static void check_sample_json(json_t *root, const struct trace *t)
 
 	CHECK_KEYS(root, "top", "schema", "target", "duration_s", "stopped_by",
 		   "exit_status", "verdict", "findings", "stall", "vfs", "latency", "sizes",
-		   "mounts", "block", "layers", "fuse", "files", "dirs", "threads",
+		   "mounts", "block", "layers", "fuse", "files", "views", "dirs", "threads",
 		   "thread_groups", "cgroups", "cgroups_folded", "lost", "store", "timeline");
 	CHECK_STR(str_at(root, "schema"), "iostorm.report/1");
 	CHECK_STR(str_at(root, "target"), "pid 42 (python)");
@@ -317,7 +317,7 @@ static void check_sample_json(json_t *root, const struct trace *t)
 	CHECK_EQ_U64(u64_at(lost, "prog_misses"), t->prog_misses);
 
 	CHECK_KEYS(json_object_get(root, "store"), "store", "files", "bytes",
-		   "kernel_maps_bytes", "drains");
+		   "files_max", "files_evicted", "kernel_maps_bytes", "drains");
 	CHECK_EQ_U64(u64_at(json_object_get(root, "store"), "files"), 4);
 	CHECK_EQ_U64(u64_at(json_object_get(root, "store"), "bytes"),
 		     store__bytes(&t->store));
