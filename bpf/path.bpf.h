@@ -280,7 +280,7 @@ __weak __noinline int anchor_note(__u64 *where, int end, __u64 now)
 }
 
 /* Record in the entry the view it was resolved in (see struct file_stats). */
-static __always_inline void view_store(struct file_stats *fs, __u64 anchor, int alen)
+static __always_inline __u32 view_store(struct file_stats *fs, __u64 anchor, int alen)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 
@@ -289,15 +289,19 @@ static __always_inline void view_store(struct file_stats *fs, __u64 anchor, int 
 	fs->mnt_ns = task->nsproxy->mnt_ns->ns.inum;
 	fs->tgid = task->tgid;
 	if (!anchor || alen < 0)
-		return;
+		return 0;
 	fs->anchor = anchor;
 	fs->anchor_len = alen;
-	__sync_fetch_and_or(&fs->flags, FILE_F_ANCHOR);
+	return FILE_F_ANCHOR;
 }
 
-/* Copy scratch[off, end) into the entry; keep the tail if it is too long. */
-static __always_inline void path_store(struct file_stats *fs,
-				       struct path_scratch *s, int off, int end)
+/*
+ * Copy scratch[off, end) into the entry, keeping the tail if it is too
+ * long, and set FILE_F_PATH with the flags the resolution gathered: one
+ * atomic OR per new entry.
+ */
+static __always_inline void path_store(struct file_stats *fs, struct path_scratch *s,
+				       int off, int end, __u32 flags)
 {
 	int len;
 
@@ -309,14 +313,16 @@ static __always_inline void path_store(struct file_stats *fs,
 	if (len > PATH_LEN - 1) {
 		off = end - (PATH_LEN - 1);
 		len = PATH_LEN - 1;
-		__sync_fetch_and_or(&fs->flags, FILE_F_TRUNC);
+		flags |= FILE_F_TRUNC;
 	}
-	if (len < 0)
+	if (len < 0) {
+		__sync_fetch_and_or(&fs->flags, flags);
 		return;
+	}
 	bpf_probe_read_kernel(fs->path, len & (PATH_LEN - 1), scratch_at(s, off));
 	fs->path[len & (PATH_LEN - 1)] = 0;
 	fs->path_len = len;
-	__sync_fetch_and_or(&fs->flags, FILE_F_PATH);
+	__sync_fetch_and_or(&fs->flags, flags | FILE_F_PATH);
 }
 
 /*
@@ -365,7 +371,8 @@ static __always_inline void dir_remember(struct dir_key *key, struct path_scratc
  * Resolve the path of an open file, as the task sees it, into a new entry,
  * with the view and anchor that user space turns into the host's path.
  */
-static __always_inline void path_of_file(struct file_stats *fs, struct file *file)
+static __always_inline void path_of_file(struct file_stats *fs, struct file *file,
+					 __u64 now)
 {
 	struct dentry *dentry = file->f_path.dentry, *dir = dentry->d_parent;
 	struct vfsmount *mnt = file->f_path.mnt;
@@ -373,13 +380,12 @@ static __always_inline void path_of_file(struct file_stats *fs, struct file *fil
 	struct path_scratch *s;
 	struct dir_path *dp;
 	__u32 zero = 0, flags = 0;
-	__u64 now, anchor = 0, root, root_mnt;
+	__u64 anchor = 0, root, root_mnt;
 	int off, slash, aoff = 0, end = PATH_SCRATCH - 1;
 
 	s = bpf_map_lookup_elem(&path_scratch, &zero);
 	if (!s)
 		return;
-	now = bpf_ktime_get_ns();	/* once per file and interval */
 	if (dentry == mnt->mnt_root || dentry == dir) {
 		off = path_walk(dentry, mnt, end, &flags, &anchor, &aoff);	/* a mount root */
 		goto walked;
@@ -396,20 +402,19 @@ static __always_inline void path_of_file(struct file_stats *fs, struct file *fil
 	    dp->len < PATH_LEN && (int)dp->len <= off) {
 		off -= dp->len;
 		bpf_probe_read_kernel(scratch_at(s, off), dp->len & (PATH_LEN - 1), dp->path);
-		view_store(fs, dp->anchor, dp->alen + (end - slash));
+		flags |= view_store(fs, dp->anchor, dp->alen + (end - slash));
 		goto store;
 	}
 	off = path_walk(dir, mnt, off, &flags, &anchor, &aoff);
 	if (!(flags & FILE_F_TRUNC))
 		dir_remember(&key, s, off, slash, anchor, slash - aoff, now);
 walked:
-	view_store(fs, anchor, end - aoff);
+	flags |= view_store(fs, anchor, end - aoff);
 	root = fs->root;
 	anchor_note(&anchor, off, now);
 	anchor_note(&root, off, now);
 store:
-	__sync_fetch_and_or(&fs->flags, flags);
-	path_store(fs, s, off, end);
+	path_store(fs, s, off, end, flags);
 }
 
 /*
@@ -420,14 +425,14 @@ store:
  * checks the host's path it gives (stat, dev:ino) before it believes it.
  */
 static __always_inline void path_of_name(struct file_stats *fs, int dirfd,
-					 const char *rel)
+					 const char *rel, __u64 now)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct path_scratch *s;
 	struct dentry *dentry;
 	struct vfsmount *mnt;
 	__u32 zero = 0, flags = 0;
-	__u64 anchor, root, now = bpf_ktime_get_ns();
+	__u64 anchor, root;
 	int n, off, aoff, end = PATH_SCRATCH - 1;
 	char first = 0;
 
@@ -458,14 +463,12 @@ static __always_inline void path_of_name(struct file_stats *fs, int dirfd,
 			mnt = dir->f_path.mnt;
 		}
 		off = path_walk(dentry, mnt, off, &flags, &anchor, &aoff);
-		__sync_fetch_and_or(&fs->flags, flags);
 	}
-	view_store(fs, anchor, end - aoff);
+	flags |= view_store(fs, anchor, end - aoff);
 	root = fs->root;
 	anchor_note(&anchor, off, now);
 	anchor_note(&root, off, now);
-	path_store(fs, s, off, end);
-	__sync_fetch_and_or(&fs->flags, FILE_F_RELPATH);
+	path_store(fs, s, off, end, flags | FILE_F_RELPATH);
 }
 
 #endif /* PATH_BPF_H */

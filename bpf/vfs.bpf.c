@@ -146,14 +146,15 @@ int BPF_PROG(handle_sys_enter, struct pt_regs *regs, long id)
  * the walk and the directory cache once, not at each call site, and a call
  * costs only a file's first event of an interval.
  */
-__noinline int entry_path(struct file_stats *fs, __u64 file, int dirfd, __u64 name)
+__noinline int entry_path(struct file_stats *fs, __u64 file, int dirfd, __u64 name,
+			  __u64 now)
 {
 	if (!fs)
 		return 0;
 	if (file)
-		path_of_file(fs, BTF_CAST(struct file, file));
+		path_of_file(fs, BTF_CAST(struct file, file), now);
 	else if (name)
-		path_of_name(fs, dirfd, (const char *)name);
+		path_of_name(fs, dirfd, (const char *)name, now);
 	return 0;
 }
 
@@ -167,7 +168,7 @@ static __always_inline struct file_stats *entry_of_file(__u64 addr, __u64 now)
 	file_key_of(BTF_CAST(struct file, addr), &key);
 	fs = file_entry(&key, now, true, &need_path);
 	if (fs && need_path)
-		entry_path(fs, addr, 0, 0);
+		entry_path(fs, addr, 0, 0, now);
 	return fs;
 }
 
@@ -396,9 +397,9 @@ static __always_inline void stat_exit(struct inflight *in, long ret,
 		return;
 	if (need_path) {
 		if (!stat_by_fd(in))
-			entry_path(fs, 0, in->fd, in->path);
+			entry_path(fs, 0, in->fd, in->path, now);
 		else if ((addr = fd_file_addr(in->fd)))
-			entry_path(fs, addr, 0, 0);
+			entry_path(fs, addr, 0, 0, now);
 	}
 	set_flag(fs, mode == S_IFDIR ? FILE_F_DIR : FILE_F_REG);
 	__sync_fetch_and_add(&fs->stats, 1);

@@ -233,7 +233,7 @@ ref_sample() {
 		   ($p[] | select(.n | endswith("exit")) | .t / (.r + 1e-9))] | @tsv' >"$out"
 }
 
-# neighbour MODE OUT: the wall time (us) of dd bs=1 over /dev/zero, 2M reads
+# neighbour MODE OUT: the wall time (us, into OUT.us) of dd bs=1 over /dev/zero, 2M reads
 # and 2M writes, in a process outside the target: untraced (none), under the
 # empty reference, or under `iostorm -p $other_pid`.
 neighbour() {
@@ -254,7 +254,7 @@ neighbour() {
 	ref_pid=$pid
 	t0=$(now_us)
 	dd if=/dev/zero of=/dev/null bs=1 count=2000000 2>/dev/null
-	echo $(($(now_us) - t0)) >"$out"
+	echo $(($(now_us) - t0)) >"$out.us"
 	if [ -n "$pid" ]; then
 		kill -INT "$pid" 2>/dev/null || true
 		wait "$pid" || true
@@ -421,9 +421,9 @@ targets_table() {
 	read -r ie ix < <(awk -F'\t' '$1 == "handle_sys_enter" {e = $3 / $2} $1 == "handle_sys_exit" {x = $3 / $2}
 		END {print e, x}' "$tmp/warm-s.prog")
 	read -r me mx <"$tmp/warm-minimal-s"
-	read -r nn _ _ < <(stats "$tmp"/nb-none-*)
-	read -r ne _ _ < <(stats "$tmp"/nb-empty-*)
-	read -r ni _ _ < <(stats "$tmp"/nb-iostorm-*)
+	read -r nn _ _ < <(stats "$tmp"/nb-none-*.us)
+	read -r ne _ _ < <(stats "$tmp"/nb-empty-*.us)
+	read -r ni _ _ < <(stats "$tmp"/nb-iostorm-*.us)
 	echo
 	echo "iostorm against the references, this run (medians; targets of issue 11):"
 	printf '  %-44s %-18s %-22s %7s  %s\n' measure iostorm reference ratio target
