@@ -172,7 +172,7 @@ static void bits_del(__u64 *bits, pid_t pid)
  * changes, so grandchildren are found whatever the /proc order. Exited
  * processes (zombies) are left out: their exit event has passed.
  */
-static int add_descendants(__u64 *b)
+static int add_descendants(__u64 *bits)
 {
 	pid_t self = getpid();
 	int added, err = 0;
@@ -188,12 +188,12 @@ static int add_descendants(__u64 *b)
 			pid_t pid = atoi(de->d_name), ppid;
 
 			/* iostorm itself, a child of the target too, counts nothing. */
-			if (pid <= 0 || pid == self || bits_has(b, pid))
+			if (pid <= 0 || pid == self || bits_has(bits, pid))
 				continue;
 			ppid = parent_of(pid);
-			if (ppid <= 0 || !bits_has(b, ppid))
+			if (ppid <= 0 || !bits_has(bits, ppid))
 				continue;
-			err = bits_add(b, pid);
+			err = bits_add(bits, pid);
 			if (err)
 				break;
 			added++;
@@ -208,17 +208,17 @@ static int add_descendants(__u64 *b)
  * between two scans): the exit program never saw them go, and a stale
  * bit would keep tracing "until the target exits" forever.
  */
-static void prune_exited(__u64 *b)
+static void prune_exited(__u64 *bits)
 {
 	for (__u32 i = 0; i < TARGET_WORDS; i++) {
-		__u64 w = __atomic_load_n(&b[i], __ATOMIC_RELAXED);
+		__u64 w = __atomic_load_n(&bits[i], __ATOMIC_RELAXED);
 
 		while (w) {
 			pid_t pid = i * 64 + __builtin_ctzll(w);
 
 			w &= w - 1;
 			if (parent_of(pid) < 0)
-				bits_del(b, pid);
+				bits_del(bits, pid);
 		}
 	}
 }
