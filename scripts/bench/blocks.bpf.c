@@ -4,8 +4,8 @@
  * `scripts/bench.sh --blocks`: every program runs on sys_enter, returns at
  * once for any task but `dd` (the filter: a 2-byte comm compare, block
  * "filter"), and for dd does one thing more. bpf_stats gives each
- * program's ns per run; a block's cost is its program's minus "filter"'s.
- * The blocks are what iostorm's programs are made of (see bpf/): which
+ * program's ns per run; "nothing", an empty program, is the floor. The
+ * blocks are what iostorm's programs are made of (see bpf/): which
  * instruction costs what, on this machine, measured side by side.
  */
 #include "vmlinux.h"
@@ -84,10 +84,15 @@ static __always_inline void sink(__u64 v)
 #define BLOCK(name) \
 	SEC("tp_btf/sys_enter") int BPF_PROG(name, struct pt_regs *regs, long id)
 
+/* No filter at all: what a program run costs before any instruction of its own. */
+BLOCK(nothing)
+{
+	return 0;
+}
+
 BLOCK(filter)
 {
-	sink((__u64)dd());
-	return 0;
+	return dd() != NULL;	/* a tracing program's return value is ignored */
 }
 
 BLOCK(ktime)
@@ -260,5 +265,33 @@ BLOCK(hash_24b_insert_8b)
 	k.dev = 1;
 	bpf_map_update_elem(&hash24s, &k, &v, BPF_NOEXIST);
 	bpf_map_delete_elem(&hash24s, &k);
+	return 0;
+}
+
+/*
+ * The current tgid two ways, for a filter that runs on every syscall: a
+ * helper call, or a load from the current task (bpf_get_current_task_btf()
+ * is inlined by the x86-64 JIT on recent kernels).
+ */
+BLOCK(tgid_helper)
+{
+	if (dd())
+		sink(bpf_get_current_pid_tgid() >> 32);
+	return 0;
+}
+
+BLOCK(tgid_task_load)
+{
+	struct task_struct *t = dd();
+
+	if (t)
+		sink(bpf_get_current_task_btf()->tgid);
+	return 0;
+}
+
+/* The filter's helper call alone. */
+BLOCK(one_helper_call)
+{
+	sink(bpf_get_current_pid_tgid());
 	return 0;
 }
