@@ -74,9 +74,9 @@ done
 [[ $cpu_us =~ ^[0-9]+$ ]] || { echo "bench: --cpu-us must be a number of microseconds" >&2; exit 2; }
 [[ $style == posix || $style == tf ]] || { echo "bench: --style must be posix or tf" >&2; exit 2; }
 [ "$(id -u)" -eq 0 ] || { echo "bench: needs root (BPF, drop_caches, bpf_stats); try: sudo $0" >&2; exit 1; }
-# blocks_table: each building block's ns per run, and its cost over the filter.
+# blocks_table: each building block's ns per run, and its cost over an empty program.
 blocks_table() {
-	local log ids old
+	local log old pid t
 	for t in jq bpftool; do
 		command -v "$t" >/dev/null || { echo "bench: needs $t" >&2; exit 1; }
 	done
@@ -84,7 +84,7 @@ blocks_table() {
 	log=$(mktemp)
 	old=$(sysctl -n kernel.bpf_stats_enabled)
 	.output/bench/bench-load .output/bench/blocks.bpf.o >"$log" 2>&1 &
-	local pid=$!
+	pid=$!
 	until grep -q 'attached$' "$log"; do
 		kill -0 "$pid" 2>/dev/null || { cat "$log" >&2; exit 1; }
 		sleep 0.05
