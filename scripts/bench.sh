@@ -419,6 +419,8 @@ if [ "$compare" = 1 ]; then
 fi
 
 # targets_table: iostorm against the references, the figures of issue 11.
+# The med_<case>_<run> medians are set by declare -g in the cases' loop.
+# shellcheck disable=SC2154
 targets_table() {
 	local ie ix me mx nn ne ni
 	read -r ie ix < <(awk -F'\t' '$1 == "handle_sys_enter" {e = $3 / $2} $1 == "handle_sys_exit" {x = $3 / $2}
