@@ -7,17 +7,24 @@
 #include "model/mount.h"
 #include "model/store.h"
 
-static void rec_free(struct mount_rec *r)
+void mounts__rec_free(struct mount_rec *r)
 {
 	free(r->point);
 	free(r->fstype);
 	free(r->source);
+	free(r->root);
+}
+
+/* A bind mount of a subtree, not of its file system's root. */
+static bool subtree(const struct mount_rec *r)
+{
+	return strcmp(r->root, "/") != 0;
 }
 
 void mounts__free(struct mounts *m)
 {
 	for (size_t i = 0; i < m->nr; i++)
-		rec_free(&m->recs[i]);
+		mounts__rec_free(&m->recs[i]);
 	free(m->recs);
 	m->recs = NULL;
 	m->nr = 0;
@@ -61,12 +68,12 @@ int mounts__parse_line(const char *line, struct mount_rec *r)
 	if (!sep || sscanf(sep + 3, "%255s %4095s", fstype, source) != 2)
 		return -EINVAL;
 	r->dev = major << 20 | minor;
-	r->subtree = strcmp(root, "/") != 0;
+	r->root = mounts__unescape(root);
 	r->point = mounts__unescape(point);
 	r->fstype = mounts__unescape(fstype);
 	r->source = mounts__unescape(source);
-	if (!r->point || !r->fstype || !r->source) {
-		rec_free(r);
+	if (!r->root || !r->point || !r->fstype || !r->source) {
+		mounts__rec_free(r);
 		return -ENOMEM;
 	}
 	return 0;
@@ -90,18 +97,18 @@ static int mounts_add(struct mounts *m, struct mount_rec *r)
 {
 	struct mount_rec *old = find_rec(m, r->dev), *v;
 
-	if (old && (r->subtree || !old->subtree)) {
-		rec_free(r);
+	if (old && (subtree(r) || !subtree(old))) {
+		mounts__rec_free(r);
 		return 0;
 	}
 	if (old) {
-		rec_free(old);
+		mounts__rec_free(old);
 		*old = *r;
 		return 0;
 	}
 	v = realloc(m->recs, (m->nr + 1) * sizeof(*v));
 	if (!v) {
-		rec_free(r);
+		mounts__rec_free(r);
 		return -ENOMEM;
 	}
 	m->recs = v;

@@ -20,7 +20,8 @@ struct mount_rec {
 	char *point;		/* "/mnt/data" */
 	char *fstype;		/* "fuse.sshfs", "ext4" */
 	char *source;		/* "host:/data", "/dev/vda1" */
-	bool subtree;		/* a bind mount of a subtree (root not "/") */
+	char *root;		/* of the mount in its file system: "/", or a
+				 * bind mount's subtree "/srv/ds" */
 };
 
 struct mounts {
@@ -52,6 +53,8 @@ int mounts__read(struct mounts *m, const char *path);
 int mounts__read_pid(struct mounts *m, pid_t pid);
 /* Parse one mountinfo line into r (strings allocated). 0, -EINVAL or -ENOMEM. */
 int mounts__parse_line(const char *line, struct mount_rec *r);
+/* Free the strings of a record mounts__parse_line() filled. */
+void mounts__rec_free(struct mount_rec *r);
 /* A mountinfo field with its \ooo escapes undone, malloc'd; NULL when out of memory. */
 char *mounts__unescape(const char *s);
 const struct mount_rec *mounts__find(const struct mounts *m, __u32 dev);

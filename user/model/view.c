@@ -21,27 +21,24 @@ void mnt_table__free(struct mnt_table *t)
 	t->nr = 0;
 }
 
+/* Keep a mount's device, root and mount point; a line that is not a mount is skipped. */
 static int mnt_table_add(struct mnt_table *t, const char *line)
 {
-	char root[4096], point[4096];
-	unsigned int major, minor;
-	struct mnt_ent *v, e;
+	struct mount_rec r;
+	struct mnt_ent *v;
+	int err = mounts__parse_line(line, &r);
 
-	if (sscanf(line, "%*u %*u %u:%u %4095s %4095s", &major, &minor, root, point) != 4)
-		return 0;		/* not a mount line: skipped */
-	e.dev = major << 20 | minor;
-	e.root = mounts__unescape(root);
-	e.point = mounts__unescape(point);
+	if (err)
+		return err == -ENOMEM ? err : 0;
 	v = realloc(t->ents, (t->nr + 1) * sizeof(*v));
-	if (!e.root || !e.point || !v) {
-		free(e.root);
-		free(e.point);
-		if (v)
-			t->ents = v;
+	if (!v) {
+		mounts__rec_free(&r);
 		return -ENOMEM;
 	}
 	t->ents = v;
-	t->ents[t->nr++] = e;
+	t->ents[t->nr++] = (struct mnt_ent){ .dev = r.dev, .root = r.root, .point = r.point };
+	free(r.fstype);
+	free(r.source);
 	return 0;
 }
 
