@@ -132,6 +132,21 @@ test_renamed_directory_new_path() {
 # page cache of the file underneath, on the layer's device; those pages are
 # still counted on the file read (>= 90% of its bytes, as readahead may
 # stop short), not in a record of their own.
+# Every page a cold read brings into the page cache, exactly: 64 MiB read
+# whole by cat after its pages were dropped are 16,384 pages of 4 KiB. ext4
+# here adds them mostly as large folios (~400 events for the file), each
+# counted by its pages: a folio counted as one page would fail this.
+test_cache_pages_exact() {
+	head -c $((64 << 20)) /dev/urandom >big || fail "write big"
+	sync
+	drop_caches 1
+	"$IOSTORM" -q --json out.json -- cat big >/dev/null 2>err.txt ||
+		fail "iostorm exit $?: $(cat err.txt)"
+	expect_eq "cache pages of big" \
+		"$(jqr out.json "[.files[] | select(.path == \"$PWD/big\") | .cache_pages] | add")" 16384
+	expect_eq "lost" "$(jqr out.json .lost.total)" 0
+}
+
 test_overlay_cache_pages() {
 	mkdir lower upper work merged
 	"$WORKLOAD" gen lower/data --files 300 --dirs 3 >/dev/null || fail "gen"
