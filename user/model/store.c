@@ -392,7 +392,27 @@ static __u64 cut_at(const struct cut *c, size_t keep)
 static size_t thread_slot(const struct store *s, const __u32 *index, size_t cap,
 			  __u32 tid);
 
-/* Past threads_max, keep the 3/4 merged last; threads[] compacted, index rebuilt. */
+/* Add the counters of thread record src to dst (a sum of dropped ones). */
+static void thread_add(struct thread_rec *dst, const struct thread_rec *src)
+{
+	dst->opens += src->opens;
+	dst->reads += src->reads;
+	dst->read_bytes += src->read_bytes;
+	dst->read_ns += src->read_ns;
+	dst->stats += src->stats;
+	dst->meta_ns += src->meta_ns;
+	dst->cache_pages += src->cache_pages;
+	dst->fault_reads += src->fault_reads;
+	dst->cpu_ns += src->cpu_ns;
+	dst->io_wait_ns += src->io_wait_ns;
+	dst->runq_ns += src->runq_ns;
+	dst->sleep_ns += src->sleep_ns;
+}
+
+/*
+ * Past threads_max, keep the 3/4 merged last; threads[] compacted, index
+ * rebuilt. The dropped ones' counters go to threads_gone.
+ */
 static void threads_bound(struct store *s)
 {
 	struct cut c = { .lo = ~0ULL };
@@ -406,9 +426,12 @@ static void threads_bound(struct store *s)
 	for (size_t i = 0; i < s->nr_threads; i++)
 		cut_count(&c, s->threads[i].seen);
 	cut = cut_at(&c, s->threads_max - s->threads_max / 4);
-	for (size_t i = 0; i < s->nr_threads; i++)
+	for (size_t i = 0; i < s->nr_threads; i++) {
 		if (s->threads[i].seen >= cut)
 			s->threads[j++] = s->threads[i];
+		else
+			thread_add(&s->threads_gone, &s->threads[i]);
+	}
 	s->threads_evicted += s->nr_threads - j;
 	s->nr_threads = j;
 	memset(s->thread_index, 0, s->thread_index_cap * sizeof(*s->thread_index));

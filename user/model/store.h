@@ -97,6 +97,8 @@ struct store {
 	__u64 files_evicted;		/* records store__bound() dropped */
 	size_t threads_max;		/* 0: keep every thread; else see store__bound() */
 	__u64 threads_evicted;
+	struct thread_rec threads_gone;	/* the evicted threads' counters, summed:
+					 * totals over threads stay monotonic */
 	__u64 thread_clock;		/* thread merges so far: recency */
 	struct thread_rec *threads;	/* unsorted array */
 	size_t nr_threads;

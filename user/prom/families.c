@@ -124,7 +124,9 @@ static void render_threads(struct prom *p, const struct trace *t)
 {
 	static const char *const states[] = { "cpu", "io_wait", "runq", "sleep" };
 	const struct store *s = &t->store;
-	__u64 ns[4] = {};
+	/* From the threads evicted from the store, then those it holds. */
+	__u64 ns[4] = { s->threads_gone.cpu_ns, s->threads_gone.io_wait_ns,
+			s->threads_gone.runq_ns, s->threads_gone.sleep_ns };
 
 	for (size_t i = 0; i < s->nr_threads; i++) {
 		ns[0] += s->threads[i].cpu_ns;
@@ -229,6 +231,10 @@ static void render_health(struct prom *p, const struct trace *t)
 	prom__metric_u64(p, "iostorm_store_files_evicted_total", "counter",
 			 "Least recently used file records dropped to keep memory flat (--store-files).",
 			 t->store.files_evicted);
+	prom__metric_u64(p, "iostorm_store_threads_evicted_total", "counter",
+			 "Least recently merged thread records dropped to keep memory flat (an "
+			 "exporter keeps 16,384); their time stays in iostorm_thread_seconds_total.",
+			 t->store.threads_evicted);
 	prom__metric_u64(p, "iostorm_store_bytes", "gauge",
 			 "Memory iostorm's store holds, bytes (malloc's overhead excluded).",
 			 store__bytes(&t->store));

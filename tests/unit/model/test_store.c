@@ -464,7 +464,8 @@ TEST(store_bound)
 TEST(store_bound_threads)
 {
 	struct store s;
-	struct thread_stats ts = { .tgid = 1, .opens = 1 };
+	struct thread_stats ts = { .tgid = 1, .opens = 1, .cpu_ns = 10 };
+	__u64 cpu = 0;
 
 	REQUIRE(!store__init(&s));
 	s.threads_max = 40;
@@ -478,5 +479,9 @@ TEST(store_bound_threads)
 	CHECK(!store__find_thread(&s, 50));
 	CHECK_EQ_U64(store__find_thread(&s, 1)->opens, 101);
 	CHECK_EQ_U64(s.threads_evicted + s.nr_threads, 100);
+	/* The evicted threads' time is kept in the sum: 200 merges of 10 ns. */
+	for (size_t i = 0; i < s.nr_threads; i++)
+		cpu += s.threads[i].cpu_ns;
+	CHECK_EQ_U64(cpu + s.threads_gone.cpu_ns, 2000);
 	store__free(&s);
 }

@@ -317,7 +317,8 @@ static void check_sample_json(json_t *root, const struct trace *t)
 	CHECK_EQ_U64(u64_at(lost, "prog_misses"), t->prog_misses);
 
 	CHECK_KEYS(json_object_get(root, "store"), "store", "files", "bytes",
-		   "files_max", "files_evicted", "kernel_maps_bytes", "drains");
+		   "files_max", "files_evicted", "threads_max", "threads_evicted",
+		   "kernel_maps_bytes", "drains");
 	CHECK_EQ_U64(u64_at(json_object_get(root, "store"), "files"), 4);
 	CHECK_EQ_U64(u64_at(json_object_get(root, "store"), "bytes"),
 		     store__bytes(&t->store));
