@@ -61,17 +61,30 @@ static void mapped_figures(const json_t *r, struct diff_figures *f)
 		set(f, DM_FAULT_RANDOM_SHARE, rnd / (rnd + seq));
 }
 
+/*
+ * The dataset's counts: the totals less what code files took (vfs.code:
+ * the job's imports and libraries, which a loader change does not touch
+ * and whose number moves with the environment). Reports without vfs.code
+ * give their totals.
+ */
 static void vfs_figures(const json_t *r, struct diff_figures *f)
 {
-	static const struct { int m; const char *path; } keys[] = {
-		{ DM_FILES, "vfs.files" }, { DM_OPENS, "vfs.opens" },
-		{ DM_READS, "vfs.reads" }, { DM_READ_BYTES, "vfs.read_bytes" },
-		{ DM_STATS, "vfs.stats" }, { DM_DURATION, "duration_s" },
+	static const struct { int m; const char *path, *code; } keys[] = {
+		{ DM_FILES, "vfs.files", "vfs.code.files" },
+		{ DM_OPENS, "vfs.opens", "vfs.code.opens" },
+		{ DM_READS, "vfs.reads", "vfs.code.reads" },
+		{ DM_READ_BYTES, "vfs.read_bytes", "vfs.code.read_bytes" },
+		{ DM_STATS, "vfs.stats", "vfs.code.stats" },
+		{ DM_DURATION, "duration_s", NULL },
 	};
-	double rnd, seq, meta, rd;
+	double rnd, seq, meta, rd, code;
 
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		f->have[keys[i].m] = get_num(r, keys[i].path, &f->v[keys[i].m]);
+		if (f->have[keys[i].m] && keys[i].code && get_num(r, keys[i].code, &code) &&
+		    code <= f->v[keys[i].m])
+			f->v[keys[i].m] -= code;
+	}
 	f->v[DM_DURATION] *= 1e9;
 	ratio(f, DM_OPENS_PER_FILE, DM_OPENS, DM_FILES);
 	ratio(f, DM_READS_PER_FILE, DM_READS, DM_FILES);
@@ -85,8 +98,14 @@ static void vfs_figures(const json_t *r, struct diff_figures *f)
 			set(f, DM_RANDOM_SHARE, rnd / (rnd + seq));
 	}
 	mapped_figures(r, f);
-	if (get_num(r, "vfs.meta_ns", &meta) && get_num(r, "vfs.read_ns", &rd) && meta + rd > 0)
-		set(f, DM_META_SHARE, meta / (meta + rd));
+	if (get_num(r, "vfs.meta_ns", &meta) && get_num(r, "vfs.read_ns", &rd)) {
+		if (get_num(r, "vfs.code.meta_ns", &code) && code <= meta)
+			meta -= code;
+		if (get_num(r, "vfs.code.read_ns", &code) && code <= rd)
+			rd -= code;
+		if (meta + rd > 0)
+			set(f, DM_META_SHARE, meta / (meta + rd));
+	}
 }
 
 /* From the size histogram's buckets [lower, upper, count]: bounds are exact at 256 KiB. */

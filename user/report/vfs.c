@@ -198,6 +198,9 @@ static void write_vfs(struct json *j, const struct trace *t, const struct file_t
 	json__kv_u64(j, "opens", tot->code_opens);
 	json__kv_u64(j, "reads", tot->code_reads);
 	json__kv_u64(j, "read_bytes", tot->code_read_bytes);
+	json__kv_u64(j, "stats", tot->code_stats);
+	json__kv_u64(j, "read_ns", tot->code_read_ns);
+	json__kv_u64(j, "meta_ns", tot->code_meta_ns);
 	json__kv_u64(j, "ns", tot->code_ns);
 	json__kv_u64(j, "fault_pages", tot->code_fault_pages);
 	json__end_object(j);
