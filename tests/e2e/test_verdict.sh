@@ -8,11 +8,17 @@ finding() {
 		fail "jq findings on $1"
 }
 
-# A fast private file system (a loop device on /dev/shm) holding a storm
-# dataset of 1,200 files of 16-40 KB in 12 class directories.
-storm_fs() {
+# shm_fs: a fast private file system at mnt (a loop device on /dev/shm),
+# whose reads a blkio cgroup can cap (capped_cgroup).
+shm_fs() {
 	[ -d /dev/shm ] || skip "no /dev/shm"
 	loop_fs "/dev/shm/iostorm-verdict-$$.img"
+}
+
+# shm_fs holding a storm dataset of 1,200 files of 16-40 KB in 12 class
+# directories.
+storm_fs() {
+	shm_fs
 	"$WORKLOAD" gen mnt/data --files 1200 --dirs 12 --min-size 16384 \
 		--max-size 40960 >/dev/null || fail "gen"
 }
