@@ -20,6 +20,7 @@
 #include "maps.bpf.h"
 #include "target.bpf.h"
 #include "entry.bpf.h"
+#include "thread.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -31,15 +32,13 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
  * a file with no entry yet, so an ordinary storm never pays for it. (CO-RE
  * reads: a second object using bpf_rdonly_cast() fails bpftool's link.)
  */
-static __always_inline void overlay_key(struct file_key *key)
+static __always_inline void overlay_key(struct inflight *in, struct file_key *key)
 {
 	struct file *file;
-	struct inflight *in;
 	__u64 ino;
 	__u32 dev;
 
-	in = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0, 0);
-	if (!in || !in->file ||
+	if (!in->file ||
 	    (in->kind != SK_READ && in->kind != SK_PREAD && in->kind != SK_PREADV2))
 		return;
 	file = (struct file *)in->file;
@@ -67,26 +66,19 @@ static __always_inline void fault_classify(struct file_stats *fs, __u64 index)
  * (a traced syscall in flight), nor those of another file. The first page
  * after mm_filemap_fault counts the fault as a read from storage.
  */
-static __always_inline void fault_pages(const struct file_key *key, __u64 index,
-					__u64 pages, struct file_stats *fs,
+static __always_inline void fault_pages(struct task_state *tst, const struct file_key *key,
+					__u64 index, __u64 pages, struct file_stats *fs,
 					struct thread_stats *ts)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct fault_state *st;
-	struct inflight *in;
+	struct fault_state *st = &tst->fault;
 
-	st = bpf_task_storage_get(&faulting, task, 0, 0);
-	if (!st || st->ino != key->ino || st->dev != key->dev)
-		return;
-	in = bpf_task_storage_get(&inflight, task, 0, 0);
-	if (in && in->kind != SK_NONE)
+	if (st->ino != key->ino || st->dev != key->dev || tst->in.kind != SK_NONE)
 		return;
 	count(C_FAULT_PAGES, pages);
 	if (st->armed) {
 		st->armed = 0;
 		count(C_FAULT_READS, 1);
-		if (ts)
-			ts->fault_reads += 1;
+		ts->fault_reads += 1;
 		if (fs) {
 			__sync_fetch_and_add(&fs->fault_reads, 1);
 			fault_classify(fs, st->index);
@@ -137,9 +129,11 @@ static __always_inline __u64 folio_pages(struct folio *folio)
 SEC("tp_btf/mm_filemap_add_to_page_cache")
 int BPF_PROG(handle_filemap_add, struct folio *folio)
 {
+	struct task_struct *task;
 	struct thread_stats *ts;
 	struct file_stats *fs = NULL;
 	struct file_key key = {};
+	struct task_state *st;
 	void *files;
 	__u64 pages;
 	bool need_path;
@@ -148,20 +142,25 @@ int BPF_PROG(handle_filemap_add, struct folio *folio)
 		return 0;
 	pages = folio_pages(folio);
 	count(C_CACHE_PAGES, pages);
-	ts = thread_entry();
-	if (ts)
-		ts->cache_pages += pages;
+	task = bpf_get_current_task_btf();
+	st = task_state_of(task, true);
+	if (!st) {
+		count_lost(L_INFLIGHT);
+		return 0;
+	}
+	ts = thread_of(st, task);
+	ts->cache_pages += pages;
 	mapping_key(folio->mapping, &key);
 	files = current_files_map();
 	if (files)
 		fs = bpf_map_lookup_elem(files, &key);
 	if (!fs) {
-		overlay_key(&key);
+		overlay_key(&st->in, &key);
 		fs = file_entry(&key, 0, false, &need_path);
 	}
 	if (fs)
 		__sync_fetch_and_add(&fs->cache_pages, pages);
-	fault_pages(&key, folio->index, pages, fs, ts);
+	fault_pages(st, &key, folio->index, pages, fs, ts);
 	return 0;
 }
 
@@ -181,14 +180,14 @@ static __always_inline void count_fault(__u64 ino, __u32 dev)
 /* Arm the task's fault state: the pages it adds next are this fault's. */
 static __always_inline void fault_arm(__u64 ino, __u32 dev, __u64 index)
 {
+	struct task_state *tst = task_state_of(bpf_get_current_task_btf(), true);
 	struct fault_state *st;
 
-	st = bpf_task_storage_get(&faulting, bpf_get_current_task_btf(), 0,
-				  BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!st) {
+	if (!tst) {
 		count_lost(L_INFLIGHT);
 		return;
 	}
+	st = &tst->fault;
 	st->ino = ino;
 	st->dev = dev;
 	st->index = index;

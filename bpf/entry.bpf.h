@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * The per-file and per-thread entries of the current interval, created on
- * first use in the inner map that slot 0 of files_gen / threads_gen points
- * at (see maps.bpf.h).
+ * The per-file entries of the current interval, created on first use in
+ * the inner map that slot 0 of files_gen points at (see maps.bpf.h).
  */
 #ifndef ENTRY_BPF_H
 #define ENTRY_BPF_H
@@ -42,37 +41,6 @@ static __always_inline struct file_stats *file_entry(struct file_key *key, __u64
 		*need_path = !(old & FILE_F_CLAIM);
 	}
 	return fs;
-}
-
-/*
- * The entry of a thread of the target, created when missing. A thread's
- * counters are written only in its own context (its syscalls, its page-cache
- * misses) or by the scheduler as it switches on or off a CPU, each a field
- * of its own: plain adds, no atomics.
- */
-static __always_inline struct thread_stats *thread_entry_of(struct task_struct *task)
-{
-	void *threads = current_threads_map();
-	__u32 tid = task->pid;
-	struct thread_stats *ts, init = {};
-
-	if (!threads)
-		return NULL;
-	ts = bpf_map_lookup_elem(threads, &tid);
-	if (ts)
-		return ts;
-	init.tgid = task->tgid;
-	init.cgid = task->cgroups->dfl_cgrp->kn->id;
-	bpf_probe_read_kernel_str(init.comm, sizeof(init.comm), task->comm);
-	ts = map_lookup_or_init(threads, &tid, &init);
-	if (!ts)
-		count_lost(L_THREADS_FULL);
-	return ts;
-}
-
-static __always_inline struct thread_stats *thread_entry(void)
-{
-	return thread_entry_of(bpf_get_current_task_btf());
 }
 
 #endif /* ENTRY_BPF_H */

@@ -388,7 +388,7 @@ struct anchor_path {
 	char path[PATH_LEN];
 };
 
-/* Per-thread counters for one drain interval, keyed by tid. */
+/* Per-thread counters for one drain interval. */
 struct thread_stats {
 	__u32 tgid;
 	__u32 pad;
@@ -407,6 +407,22 @@ struct thread_stats {
 	__u64 runq_ns;		/* runnable, waiting for a CPU */
 	__u64 sleep_ns;		/* off CPU otherwise: queues, locks, timers */
 	__u64 cgid;		/* its cgroup v2 id when the entry was made */
+};
+
+/*
+ * An exited thread's counters in the threads map: one entry per set of
+ * counters (bpf/thread.bpf.h), each named by its own cgroup.
+ */
+struct thread_key {
+	__u32 tid;
+	__u32 set;		/* 0 or 1 */
+};
+
+/* A live thread's counters as the drain_threads iterator writes them out. */
+struct thread_out {
+	__u32 tid;
+	__u32 pad;
+	struct thread_stats s;
 };
 
 /*

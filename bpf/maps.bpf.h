@@ -68,11 +68,13 @@ struct {
 } hist_zero SEC(".maps") __weak;
 
 /*
- * Per-file and per-thread counters live in one of two inner maps; the outer
- * array's slot 0 points at the one being filled (set by user space after
- * load: a static initializer does not survive `bpftool gen object`). User space swaps the slot
- * (the kernel waits for running programs: synchronize_rcu() on map-in-map
- * update) and then drains the other inner map with no writer left.
+ * Per-file counters live in one of two inner maps; the outer array's slot
+ * 0 points at the one being filled (set by user space after load: a static
+ * initializer does not survive `bpftool gen object`). User space swaps the
+ * slot (the kernel waits for running programs: synchronize_rcu() on
+ * map-in-map update) and then drains the other inner map with no writer
+ * left. The threads maps work the same way, but hold only the counters of
+ * threads that exited (thread.bpf.h): a live thread's are in task storage.
  *
  * The files maps are preallocated: a storm creates an entry per file, and
  * allocating on use (memory-cache refills, behind the bucket lock) cost
@@ -100,7 +102,7 @@ struct threads_inner {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 65536);
-	__type(key, __u32);
+	__type(key, struct thread_key);
 	__type(value, struct thread_stats);
 };
 
@@ -123,10 +125,10 @@ struct {
 } file_zero SEC(".maps") __weak;
 
 /*
- * A traced syscall in flight, per task: written at sys_enter, read at
- * sys_exit (vfs.bpf.c), by the scheduler hook (sched.bpf.c), which counts
- * time off CPU inside a file syscall as I/O wait, and by the page-cache
- * hook (cache.bpf.c), which looks at the file being read.
+ * A traced syscall in flight: written at sys_enter, read at sys_exit
+ * (vfs.bpf.c), by the scheduler hook (sched.bpf.c), which counts time off
+ * CPU inside a file syscall as I/O wait, and by the page-cache hook
+ * (cache.bpf.c), which looks at the file being read.
  */
 struct inflight {
 	__u64 ts;
@@ -140,12 +142,13 @@ struct inflight {
 	__u32 pad;
 };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct inflight);
-} inflight SEC(".maps") __weak;
+/* When the task last switched on and off a CPU, and why it left (sched.bpf.c). */
+struct switch_state {
+	__u64 on_ts;		/* switched in at; 0 until seen */
+	__u64 off_ts;		/* switched out at; 0 until seen */
+	__u32 off_kind;		/* enum off_kind */
+	__u32 waker;		/* tid; WAKER_OUTSIDE; WAKER_UNSEEN */
+};
 
 /*
  * The last fault of a task on a file mapping (cache.bpf.c): armed by
@@ -163,12 +166,33 @@ struct fault_state {
 	__u32 pad;
 };
 
+/*
+ * Everything iostorm keeps per task of the target, in one task-storage
+ * slot: one lookup gives each program its part (sys_exit its syscall and
+ * the thread's counters, sched_switch the switch state, the counters and
+ * the syscall in flight). The thread's counters are kept by drain
+ * generation, see thread.bpf.h: no hash lookup per event.
+ */
+struct task_state {
+	struct inflight in;
+	struct switch_state sw;
+	struct fault_state fault;
+	struct thread_stats gen[2];
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, int);
-	__type(value, struct fault_state);
-} faulting SEC(".maps") __weak;
+	__type(value, struct task_state);
+} tasks SEC(".maps") __weak;
+
+/* The current task's state; created when create is set. */
+static __always_inline struct task_state *task_state_of(struct task_struct *task, bool create)
+{
+	return bpf_task_storage_get(&tasks, task, 0,
+				    create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+}
 
 /*
  * The path walk's per-CPU buffer (laid out in path.bpf.h): PATH_SCRATCH
@@ -193,7 +217,9 @@ struct {
  * The directory-path cache of path.bpf.h: (dev, ino, dentry, mount, root)
  * -> path. The mount is part of the key: one directory bind-mounted twice
  * has one dentry and two paths; so is the task's root: a chrooted reader
- * and the host see one directory through one mount at two paths.
+ * and the host see one directory through one mount at two paths. A cache:
+ * 8,192 directories (ImageNet has 1,000 classes); a directory evicted is
+ * walked again, nothing is lost.
  */
 struct dir_key {
 	__u64 ino;
@@ -214,7 +240,7 @@ struct dir_path {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 16384);
+	__uint(max_entries, 8192);
 	__type(key, struct dir_key);
 	__type(value, struct dir_path);
 } dir_paths SEC(".maps") __weak;
@@ -222,11 +248,12 @@ struct {
 /*
  * Anchors (path.bpf.h): the mount roots and task roots that paths were
  * walked from, each with its path in its own file system. User space reads
- * it at every drain; a few entries per mount and per container root.
+ * it at every drain; a few entries per mount and per container root, so
+ * 2,048 hold those of a node's containers between two drains.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 4096);
+	__uint(max_entries, 2048);
 	__type(key, __u64);
 	__type(value, struct anchor_path);
 } anchors SEC(".maps") __weak;

@@ -19,6 +19,7 @@
 #include "maps.bpf.h"
 #include "target.bpf.h"
 #include "entry.bpf.h"
+#include "thread.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -35,13 +36,6 @@ enum off_kind {
 
 #define WAKER_UNSEEN	((__u32)-1)	/* no sched_waking since the switch-out */
 
-struct switch_state {
-	__u64 on_ts;		/* switched in at; 0 until seen */
-	__u64 off_ts;		/* switched out at; 0 until seen */
-	__u32 off_kind;		/* enum off_kind */
-	__u32 waker;		/* tid; WAKER_OUTSIDE; WAKER_UNSEEN */
-};
-
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 16384);
@@ -49,28 +43,16 @@ struct {
 	__type(value, struct wake_stats);
 } wakes SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct switch_state);
-} sched_tasks SEC(".maps");
-
-static __always_inline __u32 off_kind(struct task_struct *prev, bool preempt,
+static __always_inline __u32 off_kind(struct task_state *ts, bool preempt,
 				      unsigned int state)
 {
-	struct fault_state *fst;
-	struct inflight *in;
-
 	if (preempt || state == TASK_RUNNING)
 		return OFF_RUNQ;
-	in = bpf_task_storage_get(&inflight, prev, 0, 0);
-	if (in && in->kind != SK_NONE)
+	if (ts->in.kind != SK_NONE)
 		return OFF_IO;
 	if (!(state & TASK_UNINTERRUPTIBLE))
 		return OFF_SLEEP;
-	fst = bpf_task_storage_get(&faulting, prev, 0, 0);
-	return fst && fst->waiting ? OFF_FAULT : OFF_IO;
+	return ts->fault.waiting ? OFF_FAULT : OFF_IO;
 }
 
 /*
@@ -90,25 +72,23 @@ static __always_inline __u64 since_window(struct task_struct *task, __u64 now)
 static __always_inline void switch_out(struct task_struct *prev, bool preempt,
 				       unsigned int state, __u64 now)
 {
+	struct task_state *ts;
 	struct switch_state *st;
-	struct thread_stats *ts;
 
-	st = bpf_task_storage_get(&sched_tasks, prev, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!st) {
+	ts = task_state_of(prev, true);
+	if (!ts) {
 		count_lost(L_INFLIGHT);
 		return;
 	}
+	st = &ts->sw;
 	/* Running since before the window opened: on CPU since it opened. */
 	if (!st->on_ts && !st->off_ts && window_start_ns)
 		st->on_ts = since_window(prev, now);
-	if (st->on_ts) {
-		ts = thread_entry_of(prev);
-		if (ts)
-			ts->cpu_ns += now - st->on_ts;
-	}
+	if (st->on_ts)
+		thread_of(ts, prev)->cpu_ns += now - st->on_ts;
 	st->on_ts = 0;
 	st->off_ts = now;
-	st->off_kind = off_kind(prev, preempt, state);
+	st->off_kind = off_kind(ts, preempt, state);
 	st->waker = WAKER_UNSEEN;
 }
 
@@ -129,16 +109,13 @@ static __always_inline void charge_waker(struct task_struct *next, struct switch
 }
 
 /* A fault's wait for its pages, charged to the file it faulted on last. */
-static __always_inline void charge_fault(struct task_struct *next, __u64 off, __u64 now)
+static __always_inline void charge_fault(struct fault_state *fst, __u64 off, __u64 now)
 {
-	struct fault_state *fst = bpf_task_storage_get(&faulting, next, 0, 0);
 	struct file_key key = {};
 	struct file_stats *fs;
 	bool need_path;
 
 	count(C_FAULT_NS, off);
-	if (!fst)
-		return;
 	fst->waiting = 0;	/* a later D sleep (a write, a reclaim) is not this fault's */
 	key.ino = fst->ino;
 	key.dev = fst->dev;
@@ -149,15 +126,17 @@ static __always_inline void charge_fault(struct task_struct *next, __u64 off, __
 
 static __always_inline void switch_in(struct task_struct *next, __u64 now)
 {
+	struct task_state *tst;
 	struct switch_state *st;
 	struct thread_stats *ts;
 	__u64 off;
 
-	st = bpf_task_storage_get(&sched_tasks, next, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!st) {
+	tst = task_state_of(next, true);
+	if (!tst) {
 		count_lost(L_INFLIGHT);
 		return;
 	}
+	st = &tst->sw;
 	st->on_ts = now;
 	/* Asleep since before the window opened: asleep since it opened. */
 	if (!st->off_ts && window_start_ns) {
@@ -168,16 +147,14 @@ static __always_inline void switch_in(struct task_struct *next, __u64 now)
 		return;
 	off = now - st->off_ts;
 	st->off_ts = 0;
-	ts = thread_entry_of(next);
-	if (!ts)
-		return;
+	ts = thread_of(tst, next);
 	switch (st->off_kind) {
 	case OFF_IO:
 		ts->io_wait_ns += off;
 		break;
 	case OFF_FAULT:
 		ts->io_wait_ns += off;
-		charge_fault(next, off, now);
+		charge_fault(&tst->fault, off, now);
 		break;
 	case OFF_RUNQ:
 		ts->runq_ns += off;
@@ -198,15 +175,15 @@ SEC("tp_btf/sched_waking")
 int BPF_PROG(handle_sched_waking, struct task_struct *p)
 {
 	struct task_struct *waker = bpf_get_current_task_btf();
-	struct switch_state *st;
+	struct task_state *st;
 
 	if (!task_is_target(p))
 		return 0;
-	st = bpf_task_storage_get(&sched_tasks, p, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	st = task_state_of(p, true);
 	if (!st)
 		return 0;
 	/* In an interrupt, current is whoever was interrupted: rare for data waits. */
-	st->waker = task_is_target(waker) ? waker->pid : WAKER_OUTSIDE;
+	st->sw.waker = task_is_target(waker) ? waker->pid : WAKER_OUTSIDE;
 	return 0;
 }
 
@@ -228,24 +205,29 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 }
 
 /*
- * A thread's last stretch on a CPU ends at its exit, whose final switch is
- * no longer the target's (the process left the targets map): charge it
- * here. Only target threads have switch state, so no target test is needed.
+ * A thread exits: its last stretch on a CPU ends here, since its final
+ * switch is no longer the target's (the process left the targets map);
+ * then its counters go to the threads hash map (thread_flush()), for its
+ * task storage goes with it. Only target threads have state, so no target
+ * test is needed.
  */
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(handle_sched_thread_exit, struct task_struct *task)
 {
-	struct switch_state *st = bpf_task_storage_get(&sched_tasks, task, 0, 0);
-	struct thread_stats *ts;
+	struct task_state *ts = task_state_of(task, false);
+	struct switch_state *st;
 	__u64 now;
 
-	if (!st || !st->on_ts)
+	if (!ts)
 		return 0;
+	st = &ts->sw;
 	now = bpf_ktime_get_ns();
-	ts = thread_entry_of(task);
-	if (ts)
-		ts->cpu_ns += now - st->on_ts;
+	if (!st->on_ts && !st->off_ts && window_start_ns)
+		st->on_ts = since_window(task, now);
+	if (st->on_ts)
+		thread_of(ts, task)->cpu_ns += now - st->on_ts;
 	st->on_ts = 0;
 	st->off_ts = now;	/* so its final switch-out charges nothing more */
+	thread_flush(ts, task);
 	return 0;
 }

@@ -7,13 +7,15 @@
  */
 #include "maps.bpf.h"
 #include "target.bpf.h"
-#include "entry.bpf.h"
+#include "thread.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 const volatile __u32 targ_mode = TARGET_PIDS;
 /* When every program was attached (CLOCK_MONOTONIC ns), set by user space. */
 __u64 window_start_ns;
+/* Which set of a thread's counters the programs write (thread.bpf.h). */
+__u32 thread_gen;
 const volatile __u32 targ_self_tgid = 0;
 const volatile __u64 targ_cgid = 0;
 const volatile __u32 targ_cg_level = 0;	/* of targ_cgid: 0 for the root */
@@ -60,12 +62,45 @@ int BPF_PROG(handle_sched_process_exit, struct task_struct *task)
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(handle_sched_process_exec, struct task_struct *task)
 {
-	struct thread_stats *ts;
+	struct task_state *st;
 
 	if (!task_is_target(task))
 		return 0;
-	ts = thread_entry_of(task);
-	if (ts)
-		bpf_probe_read_kernel_str(ts->comm, sizeof(ts->comm), task->comm);
+	st = task_state_of(task, true);
+	if (st)
+		bpf_probe_read_kernel_str(thread_of(st, task)->comm, COMM_LEN, task->comm);
+	return 0;
+}
+
+/*
+ * The drain's half of thread.bpf.h: run by user space over every task after
+ * it flipped thread_gen and waited for running programs. Each thread's set
+ * of the interval that just ended is taken (exchanged with zeros, as an
+ * exiting thread may take it at the same moment) and written out as a
+ * struct thread_out; the set is left empty.
+ */
+SEC("iter/task")
+int drain_threads(struct bpf_iter__task *ctx)
+{
+	struct task_struct *task = ctx->task;
+	struct thread_stats *old;
+	struct thread_out rec = {};
+	struct task_state *st;
+
+	if (!task)
+		return 0;
+	st = task_state_of(task, false);
+	if (!st)
+		return 0;
+	old = &st->gen[(thread_gen & 1) ^ 1];
+	if (!old->tgid)
+		return 0;
+	rec.tid = task->pid;
+	rec.s.tgid = old->tgid;
+	rec.s.cgid = old->cgid;
+	__builtin_memcpy(rec.s.comm, old->comm, COMM_LEN);
+	thread_take(&rec.s, old);
+	old->tgid = 0;
+	bpf_seq_write(ctx->meta->seq, &rec, sizeof(rec));
 	return 0;
 }

@@ -7,11 +7,13 @@
  * One program on sys_enter and one on sys_exit. The syscalls map turns a
  * syscall number into a kind, so untraced syscalls cost one array lookup.
  * Entry state (time, fd's file, offset, user pointers) waits in task
- * storage until the exit, where the result is known.
+ * storage until the exit, where the result is known; the thread's counters
+ * are in the same slot (thread.bpf.h).
  */
 #include "maps.bpf.h"
 #include "target.bpf.h"
 #include "entry.bpf.h"
+#include "thread.bpf.h"
 #include "path.bpf.h"
 #include "hist.bpf.h"
 
@@ -114,7 +116,7 @@ static __always_inline void record_entry(struct inflight *in, struct pt_regs *re
 SEC("tp_btf/sys_enter")
 int BPF_PROG(handle_sys_enter, struct pt_regs *regs, long id)
 {
-	struct task_struct *task;
+	struct task_state *st;
 	struct inflight *in;
 	__u32 nr = id;
 	__u8 *kind;
@@ -122,12 +124,12 @@ int BPF_PROG(handle_sys_enter, struct pt_regs *regs, long id)
 	kind = bpf_map_lookup_elem(&syscalls, &nr);
 	if (!kind || *kind == SK_NONE || !is_target())
 		return 0;
-	task = bpf_get_current_task_btf();
-	in = bpf_task_storage_get(&inflight, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!in) {
+	st = task_state_of(bpf_get_current_task_btf(), true);
+	if (!st) {
 		count_lost(L_INFLIGHT);
 		return 0;
 	}
+	in = &st->in;
 	in->kind = *kind;
 	in->file = 0;
 	in->path = 0;
@@ -186,19 +188,14 @@ static __always_inline void set_flag(struct file_stats *fs, __u32 flag)
 
 /*
  * Time in a metadata call (open, stat, close, getdents), in total and for
- * the thread, whose entry is returned. Each caller adds its own latency
- * histogram: open and stat count every call, close and getdents only those
- * on a regular file or directory, but histogram them all.
+ * the thread. Each caller adds its own latency histogram: open and stat
+ * count every call, close and getdents only those on a regular file or
+ * directory, but histogram them all.
  */
-static __always_inline struct thread_stats *meta_done(__u64 lat)
+static __always_inline void meta_done(struct thread_stats *ts, __u64 lat)
 {
-	struct thread_stats *ts;
-
 	count(C_META_NS, lat);
-	ts = thread_entry();
-	if (ts)
-		ts->meta_ns += lat;
-	return ts;
+	ts->meta_ns += lat;
 }
 
 /* The same time for the file's entry. */
@@ -208,16 +205,16 @@ static __always_inline void note_meta(struct file_stats *fs, __u64 lat, __u64 no
 	fs->last_ts = now;
 }
 
-static __always_inline void open_exit(long ret, __u64 lat, __u64 now)
+static __always_inline void open_exit(struct thread_stats *ts, long ret, __u64 lat,
+				      __u64 now)
 {
-	struct thread_stats *ts;
 	struct file_stats *fs;
 	struct file *file;
 	__u64 *errs, addr;
 	__u32 mode, e;
 
 	hist_add(H_OPEN_LAT, lat);
-	ts = meta_done(lat);
+	meta_done(ts, lat);
 	if (ret < 0) {
 		count(C_OPEN_ERRORS, 1);
 		e = -ret < ERRNO_SLOTS ? -ret : ERRNO_SLOTS - 1;
@@ -227,8 +224,7 @@ static __always_inline void open_exit(long ret, __u64 lat, __u64 now)
 		return;
 	}
 	count(C_OPENS, 1);
-	if (ts)
-		ts->opens += 1;
+	ts->opens += 1;
 	addr = fd_file_addr(ret);
 	if (!addr) {
 		count_lost(L_FD_UNRESOLVED);
@@ -271,10 +267,9 @@ static __always_inline void classify_read(struct file_stats *fs, __u64 off, __u6
 		fs->max_end = end;
 }
 
-static __always_inline void read_exit(struct inflight *in, long ret,
-				      __u64 lat, __u64 now)
+static __always_inline void read_exit(struct inflight *in, struct thread_stats *ts,
+				      long ret, __u64 lat, __u64 now)
 {
-	struct thread_stats *ts;
 	struct file_stats *fs;
 	struct file *file;
 
@@ -297,12 +292,9 @@ static __always_inline void read_exit(struct inflight *in, long ret,
 	count(C_READ_NS, lat);
 	hist_add(H_READ_LAT, lat);
 	hist_add(H_READ_SIZE, ret);
-	ts = thread_entry();
-	if (ts) {
-		ts->reads += 1;
-		ts->read_bytes += ret;
-		ts->read_ns += lat;
-	}
+	ts->reads += 1;
+	ts->read_bytes += ret;
+	ts->read_ns += lat;
 	fs = entry_of_file(in->file, now);
 	if (!fs)
 		return;
@@ -367,10 +359,9 @@ static __always_inline bool stat_by_fd(struct inflight *in)
 	return c == 0;
 }
 
-static __always_inline void stat_exit(struct inflight *in, long ret,
-				      __u64 lat, __u64 now)
+static __always_inline void stat_exit(struct inflight *in, struct thread_stats *ts,
+				      long ret, __u64 lat, __u64 now)
 {
-	struct thread_stats *ts;
 	struct file_stats *fs;
 	struct file_key key;
 	__u64 size = 0, addr;
@@ -378,14 +369,13 @@ static __always_inline void stat_exit(struct inflight *in, long ret,
 	bool need_path;
 
 	hist_add(H_STAT_LAT, lat);
-	ts = meta_done(lat);
+	meta_done(ts, lat);
 	if (ret < 0) {
 		count(C_STAT_ERRORS, 1);
 		return;
 	}
 	count(C_STATS, 1);
-	if (ts)
-		ts->stats += 1;
+	ts->stats += 1;
 	if (stat_key(in, &key, &mode, &size)) {
 		count_lost(L_STATBUF);
 		return;
@@ -407,8 +397,8 @@ static __always_inline void stat_exit(struct inflight *in, long ret,
 	note_meta(fs, lat, now);
 }
 
-static __always_inline void close_exit(struct inflight *in, long ret,
-				       __u64 lat, __u64 now)
+static __always_inline void close_exit(struct inflight *in, struct thread_stats *ts,
+				       long ret, __u64 lat, __u64 now)
 {
 	struct file_stats *fs;
 
@@ -417,15 +407,15 @@ static __always_inline void close_exit(struct inflight *in, long ret,
 		return;
 	fs = entry_of_file(in->file, now);
 	count(C_CLOSES, 1);
-	meta_done(lat);
+	meta_done(ts, lat);
 	if (fs) {
 		__sync_fetch_and_add(&fs->closes, 1);
 		note_meta(fs, lat, now);
 	}
 }
 
-static __always_inline void getdents_exit(struct inflight *in, long ret,
-					  __u64 lat, __u64 now)
+static __always_inline void getdents_exit(struct inflight *in, struct thread_stats *ts,
+					  long ret, __u64 lat, __u64 now)
 {
 	struct file_stats *fs;
 
@@ -434,7 +424,7 @@ static __always_inline void getdents_exit(struct inflight *in, long ret,
 		return;
 	fs = entry_of_file(in->file, now);
 	count(C_GETDENTS, 1);
-	meta_done(lat);
+	meta_done(ts, lat);
 	if (fs) {
 		__sync_fetch_and_add(&fs->getdents, 1);
 		note_meta(fs, lat, now);
@@ -465,6 +455,9 @@ static __always_inline void mmap_exit(struct inflight *in, long ret, __u64 now)
 SEC("tp_btf/sys_exit")
 int BPF_PROG(handle_sys_exit, struct pt_regs *regs, long ret)
 {
+	struct task_struct *task;
+	struct thread_stats *ts;
+	struct task_state *st;
 	struct inflight *in;
 	__u64 now, lat;
 
@@ -475,35 +468,38 @@ int BPF_PROG(handle_sys_exit, struct pt_regs *regs, long ret)
 	 */
 	if (targ_mode == TARGET_PIDS && !tgid_in_targets(bpf_get_current_pid_tgid() >> 32))
 		return 0;
-	in = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0, 0);
-	if (!in || in->kind == SK_NONE)
+	task = bpf_get_current_task_btf();
+	st = task_state_of(task, false);
+	if (!st || st->in.kind == SK_NONE)
 		return 0;
+	in = &st->in;
 	now = bpf_ktime_get_ns();
 	lat = now - in->ts;
+	ts = thread_of(st, task);
 
 	switch (in->kind) {
 	case SK_OPEN:
 	case SK_OPENAT:
-		open_exit(ret, lat, now);
+		open_exit(ts, ret, lat, now);
 		break;
 	case SK_READ:
 	case SK_PREAD:
 	case SK_PREADV2:
 	case SK_COPY:
 	case SK_SENDFILE:
-		read_exit(in, ret, lat, now);
+		read_exit(in, ts, ret, lat, now);
 		break;
 	case SK_STAT:
 	case SK_FSTATAT:
 	case SK_FSTAT:
 	case SK_STATX:
-		stat_exit(in, ret, lat, now);
+		stat_exit(in, ts, ret, lat, now);
 		break;
 	case SK_CLOSE:
-		close_exit(in, ret, lat, now);
+		close_exit(in, ts, ret, lat, now);
 		break;
 	case SK_GETDENTS:
-		getdents_exit(in, ret, lat, now);
+		getdents_exit(in, ts, ret, lat, now);
 		break;
 	case SK_MMAP:
 		mmap_exit(in, ret, now);

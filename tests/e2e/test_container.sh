@@ -144,7 +144,8 @@ test_container_exporter_series() {
 # read), moved into CG, then let go: what CG does is CMD's own work only
 # (the dynamic loader's reads of libc and the gate's open stay outside).
 # CMD must read in threads it starts after the gate: a thread's cgroup is
-# the one it had when its entry of the interval was made (bpf/entry.bpf.h).
+# the one it had when its counters of the interval were first used
+# (bpf/thread.bpf.h).
 cg_pass() {
 	local cg=$1 gate=$2 pid nr k
 	shift 2

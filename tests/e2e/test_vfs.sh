@@ -65,6 +65,35 @@ test_attach_forked_workers_exact() {
 	expect_eq "threads seen" "$(jqr out.json '[.threads[] | select(.reads > 0)] | length')" 4
 }
 
+# A thread's counters live in its task storage and are drained by an
+# iterator after a flip of the set the programs write; an exiting thread
+# leaves its sets in a hash map. With a drain every 50 ms (the loop's
+# tick), 60 runs of 2 processes of 3 reader threads each (360 threads
+# exiting, many while a drain is under way): the threads' counters sum to
+# the global counters, kept apart per CPU, and the readers' to the
+# workload's own tallies, exactly.
+test_thread_counters_exact_across_drains() {
+	gen_data 300 3
+	"$IOSTORM" -q --drain 0.02 --json out.json -- sh -c "for i in \$(seq 60); do
+		$WORKLOAD read $PWD/data --procs 2 --threads 3 --tally tally.\$i ||
+		exit 1; done" 2>stderr.txt || fail "iostorm exit $?: $(cat stderr.txt)"
+	local k sum
+	[ "$(jqr out.json .store.drains)" -ge 8 ] || fail "only $(jqr out.json .store.drains) drains"
+	for k in opens reads read_bytes stats; do
+		expect_eq "threads' $k = vfs.$k" \
+			"$(jqr out.json "[.threads[].$k] | add")" "$(jqr out.json .vfs.$k)"
+	done
+	for k in reads read_bytes; do
+		sum=0
+		for f in tally.*; do sum=$((sum + $(tally "$f" "$k"))); done
+		expect_eq "readers' $k = the tallies'" "$(jqr out.json "[.threads[] |
+			select(.comm == \"iostorm-workloa\" and .tid != .pid) | .$k] | add")" "$sum"
+	done
+	expect_eq "reader threads" "$(jqr out.json "[.threads[] |
+		select(.comm == \"iostorm-workloa\" and .tid != .pid)] | length")" 360
+	expect_eq "lost" "$(jqr out.json .lost.total)" 0
+}
+
 # Workers that already exist when iostorm attaches are found from /proc.
 test_attach_existing_children() {
 	gen_data 1000 10

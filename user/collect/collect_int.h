@@ -66,6 +66,9 @@ struct drain {
 	int anchors_fd;		/* anchors: dentry -> anchor_path (bpf/path.bpf.h) */
 	struct pace pace;	/* when the files maps are due to be drained */
 	size_t wakes_cap;	/* room in the trace's wakes array */
+	__u32 *thread_gen;	/* the programs' set of thread counters (bpf/thread.bpf.h) */
+	struct bpf_link *threads_iter;	/* drain_threads: live threads' counters */
+	void *iter_buf;		/* ITER_BUF bytes the iterator is read into */
 };
 
 /* The kernel's block maps, by fd (see bpf/block.bpf.c). */
@@ -85,7 +88,10 @@ void drain__free(struct drain *d);
  */
 int drain__files(struct drain *d, struct trace *t);
 /*
- * The same for the threads maps: a few entries per thread, which cannot
+ * The threads' counters: live threads' from their task storage (flip the
+ * set the programs write, wait for running programs with the swap of the
+ * threads maps, run the drain_threads iterator), then the threads map that
+ * exited threads left theirs in. A record per thread, which cannot
  * overflow, so they are drained on schedule only, not by the storm's pace
  * (a second grace period per early drain halved how fast they could come).
  */

@@ -3,12 +3,14 @@
  * Draining the kernel's maps without losing a count: the programs write to
  * the inner map that the outer map's slot 0 points at. Updating that slot
  * returns only after synchronize_rcu(), so no program still writes to the
- * old inner map when it is read and emptied here.
+ * old inner map when it is read and emptied here. Live threads' counters,
+ * in task storage, are read by an iterator after the same wait.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <linux/types.h>
@@ -19,6 +21,7 @@
 #include "model/view.h"
 
 #define BATCH	4096
+#define ITER_BUF	(256 * sizeof(struct thread_out))
 
 static int gen__init(struct map_pair *g, struct bpf_map *outer, struct bpf_map *a,
 		     struct bpf_map *b)
@@ -65,7 +68,8 @@ static int merge_file(struct trace *t, const void *key, const void *value)
 
 static int merge_thread(struct trace *t, const void *key, const void *value)
 {
-	int err = store__merge_thread(&t->store, *(const __u32 *)key, value);
+	const struct thread_key *k = key;
+	int err = store__merge_thread(&t->store, k->tid, value);
 
 	return err ? err : cgroups__add(&t->cgroups, value);
 }
@@ -111,6 +115,13 @@ int drain__init(struct drain *d, struct iostorm_bpf *skel)
 	d->counters_fd = bpf_map__fd(skel->maps.counters);
 	d->lost_fd = bpf_map__fd(skel->maps.lost);
 	d->anchors_fd = bpf_map__fd(skel->maps.anchors);
+	d->thread_gen = &skel->bss->thread_gen;
+	d->iter_buf = malloc(ITER_BUF);
+	if (!d->iter_buf)
+		return -ENOMEM;
+	d->threads_iter = bpf_program__attach_iter(skel->progs.drain_threads, NULL);
+	if (!d->threads_iter)
+		return -errno;
 	pace__init(&d->pace, bpf_map__max_entries(skel->maps.files_a), 0, 0);
 	err = gen__init(&d->files, skel->maps.files_gen, skel->maps.files_a,
 			skel->maps.files_b);
@@ -124,8 +135,11 @@ void drain__free(struct drain *d)
 {
 	gen__free(&d->files);
 	gen__free(&d->threads);
+	bpf_link__destroy(d->threads_iter);
+	d->threads_iter = NULL;
+	free(d->iter_buf);
 	free(d->percpu);
-	d->percpu = NULL;
+	d->percpu = d->iter_buf = NULL;
 }
 
 /* Sum a per-CPU array slot of n __u64 values into out[]. */
@@ -227,11 +241,51 @@ int drain__files(struct drain *d, struct trace *t)
 	return 0;
 }
 
+/*
+ * Run the drain_threads iterator: a struct thread_out per live thread with
+ * counters in the set the programs no longer write. A read may end inside a
+ * record; the rest comes with the next.
+ */
+static int drain_live_threads(struct drain *d, struct trace *t)
+{
+	const size_t rs = sizeof(struct thread_out);
+	size_t have = 0, done;
+	int fd, err = 0;
+	ssize_t n;
+
+	fd = bpf_iter_create(bpf_link__fd(d->threads_iter));
+	if (fd < 0)
+		return -errno;
+	while ((n = read(fd, (char *)d->iter_buf + have, ITER_BUF - have)) > 0) {
+		have += n;
+		for (done = 0; done + rs <= have && !err; done += rs) {
+			const struct thread_out *r = (const void *)((char *)d->iter_buf + done);
+			struct thread_key key = { .tid = r->tid };
+
+			err = merge_thread(t, &key, &r->s);
+		}
+		if (err)
+			break;
+		memmove(d->iter_buf, (char *)d->iter_buf + done, have - done);
+		have -= done;
+	}
+	if (!err && n < 0)
+		err = -errno;
+	if (!err && have)
+		err = -EIO;	/* a torn record: never, the kernel writes whole ones */
+	close(fd);
+	return err;
+}
+
 int drain__threads(struct drain *d, struct trace *t)
 {
 	int err, fd = -1;
 
+	/* The programs write the other set from now on; the swap waits for the rest. */
+	__atomic_store_n(d->thread_gen, *d->thread_gen + 1, __ATOMIC_SEQ_CST);
 	err = gen__swap(&d->threads, &fd);
+	if (!err)
+		err = drain_live_threads(d, t);
 	if (!err)
 		err = gen__empty(&d->threads, fd, t, merge_thread);
 	if (err)

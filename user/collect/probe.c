@@ -164,8 +164,12 @@ int probe__attach(struct iostorm_bpf *skel)
 	int err;
 
 	bpf_object__for_each_program(prog, skel->obj) {
-		struct bpf_link *link = bpf_program__attach(prog);
+		struct bpf_link *link;
 
+		/* An iterator runs when the drain reads it (drain.c). */
+		if (bpf_program__expected_attach_type(prog) == BPF_TRACE_ITER)
+			continue;
+		link = bpf_program__attach(prog);
 		if (!link) {
 			err = -errno;
 			pr_err("cannot attach '%s' to %s: %s",
