@@ -67,8 +67,7 @@ static __always_inline void fault_classify(struct file_stats *fs, __u64 index)
  * after mm_filemap_fault counts the fault as a read from storage.
  */
 static __always_inline void fault_pages(struct task_state *tst, const struct file_key *key,
-					__u64 index, __u64 pages, struct file_stats *fs,
-					struct thread_stats *ts)
+					__u64 index, __u64 pages, struct file_stats *fs)
 {
 	struct fault_state *st = &tst->fault;
 
@@ -78,7 +77,7 @@ static __always_inline void fault_pages(struct task_state *tst, const struct fil
 	if (st->armed) {
 		st->armed = 0;
 		count(C_FAULT_READS, 1);
-		ts->fault_reads += 1;
+		thread_of(tst, bpf_get_current_task_btf())->fault_reads += 1;
 		if (fs) {
 			__sync_fetch_and_add(&fs->fault_reads, 1);
 			fault_classify(fs, st->index);
@@ -130,7 +129,6 @@ SEC("tp_btf/mm_filemap_add_to_page_cache")
 int BPF_PROG(handle_filemap_add, struct folio *folio)
 {
 	struct task_struct *task;
-	struct thread_stats *ts;
 	struct file_stats *fs = NULL;
 	struct file_key key = {};
 	struct task_state *st;
@@ -144,23 +142,23 @@ int BPF_PROG(handle_filemap_add, struct folio *folio)
 	count(C_CACHE_PAGES, pages);
 	task = bpf_get_current_task_btf();
 	st = task_state_of(task, true);
-	if (!st) {
-		count_lost(L_INFLIGHT);
-		return 0;
-	}
-	ts = thread_of(st, task);
-	ts->cache_pages += pages;
+	if (st)
+		thread_of(st, task)->cache_pages += pages;
+	else
+		count_lost(L_INFLIGHT);	/* the thread's share, and its fault's */
 	mapping_key(folio->mapping, &key);
 	files = current_files_map();
 	if (files)
 		fs = bpf_map_lookup_elem(files, &key);
 	if (!fs) {
-		overlay_key(&st->in, &key);
+		if (st)
+			overlay_key(&st->in, &key);
 		fs = file_entry(&key, 0, false, &need_path);
 	}
 	if (fs)
 		__sync_fetch_and_add(&fs->cache_pages, pages);
-	fault_pages(st, &key, folio->index, pages, fs, ts);
+	if (st)
+		fault_pages(st, &key, folio->index, pages, fs);
 	return 0;
 }
 

@@ -111,7 +111,7 @@ enum counter {
 enum lost_reason {
 	L_FILES_FULL = 0,	/* per-file map full: the event is in totals only */
 	L_THREADS_FULL,		/* per-thread map full */
-	L_INFLIGHT,		/* no per-task slot: a syscall or a switch not timed */
+	L_INFLIGHT,		/* no task storage: a syscall, a switch, pages not counted */
 	L_FD_UNRESOLVED,	/* fd -> file walk failed on a traced read */
 	L_STATBUF,		/* stat buffer unreadable: stat in totals only */
 	L_BLK_REQS_FULL,	/* blk_reqs full: a request not timed */

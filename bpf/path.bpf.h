@@ -48,6 +48,15 @@ extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
 #define BTF_CAST(type, addr) \
 	((type *)bpf_rdonly_cast((void *)(addr), bpf_core_type_id_kernel(type)))
 
+/*
+ * The current task, untrusted: the same loads, but the verifier does not
+ * ask at each pointer field whether the pointer stays trusted, which it
+ * answers by a linear search of the kernel's BTF by name (up to four per
+ * load site and visit: most of the load time of the programs).
+ */
+#define CURRENT_TASK()	BTF_CAST(struct task_struct, bpf_get_current_task_btf())
+
+
 /* The byte at offset off of the scratch buffer's path area. */
 static __always_inline char *scratch_at(struct path_scratch *s, int off)
 {
@@ -61,7 +70,7 @@ static __always_inline char *scratch_at(struct path_scratch *s, int off)
  */
 static __always_inline __u64 fd_file_addr(int fd)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
+	struct task_struct *task = CURRENT_TASK();
 	struct fdtable *fdt = task->files->fdt;
 	struct file **fds;
 	__u64 file = 0;
@@ -202,7 +211,7 @@ __weak __noinline int walk_loop(struct walk *w)
 /* The task's root, where its paths start: (dentry, struct mount). */
 static __always_inline void task_root(__u64 *dentry, __u64 *mnt)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
+	struct task_struct *task = CURRENT_TASK();
 	struct vfsmount *vfsmnt = task->fs->root.mnt;
 
 	*dentry = (__u64)task->fs->root.dentry;
@@ -282,7 +291,7 @@ __weak __noinline int anchor_note(__u64 *where, int end, __u64 now)
 /* Record in the entry the view it was resolved in (see struct file_stats). */
 static __always_inline __u32 view_store(struct file_stats *fs, __u64 anchor, int alen)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
+	struct task_struct *task = CURRENT_TASK();
 
 	fs->root = (__u64)task->fs->root.dentry;
 	fs->root_dev = task->fs->root.dentry->d_sb->s_dev;
@@ -427,7 +436,7 @@ store:
 static __always_inline void path_of_name(struct file_stats *fs, int dirfd,
 					 const char *rel, __u64 now)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
+	struct task_struct *task = CURRENT_TASK();
 	struct path_scratch *s;
 	struct dentry *dentry;
 	struct vfsmount *mnt;

@@ -37,7 +37,7 @@ static __always_inline struct thread_stats *thread_of(struct task_state *st,
 
 	if (!ts->tgid) {
 		ts->tgid = task->tgid;
-		ts->cgid = task->cgroups->dfl_cgrp->kn->id;
+		ts->cgid = BPF_CORE_READ(task, cgroups, dfl_cgrp, kn, id);
 		bpf_probe_read_kernel_str(ts->comm, sizeof(ts->comm), task->comm);
 	}
 	return ts;
