@@ -406,7 +406,7 @@ struct thread_stats {
 	__u64 io_wait_ns;	/* off CPU inside a file syscall, or in D state */
 	__u64 runq_ns;		/* runnable, waiting for a CPU */
 	__u64 sleep_ns;		/* off CPU otherwise: queues, locks, timers */
-	__u64 cgid;		/* its cgroup v2 id when the entry was made */
+	__u64 cgid;		/* its cgroup v2 id when the interval's set was first used */
 };
 
 /*

@@ -187,7 +187,7 @@ struct {
 	__type(value, struct task_state);
 } tasks SEC(".maps") __weak;
 
-/* The current task's state; created when create is set. */
+/* task's state, or NULL; created when create is set. */
 static __always_inline struct task_state *task_state_of(struct task_struct *task, bool create)
 {
 	return bpf_task_storage_get(&tasks, task, 0,

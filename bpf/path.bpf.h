@@ -56,7 +56,6 @@ extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
  */
 #define CURRENT_TASK()	BTF_CAST(struct task_struct, bpf_get_current_task_btf())
 
-
 /* The byte at offset off of the scratch buffer's path area. */
 static __always_inline char *scratch_at(struct path_scratch *s, int off)
 {

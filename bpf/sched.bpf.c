@@ -43,16 +43,16 @@ struct {
 	__type(value, struct wake_stats);
 } wakes SEC(".maps");
 
-static __always_inline __u32 off_kind(struct task_state *ts, bool preempt,
+static __always_inline __u32 off_kind(struct task_state *tst, bool preempt,
 				      unsigned int state)
 {
 	if (preempt || state == TASK_RUNNING)
 		return OFF_RUNQ;
-	if (ts->in.kind != SK_NONE)
+	if (tst->in.kind != SK_NONE)
 		return OFF_IO;
 	if (!(state & TASK_UNINTERRUPTIBLE))
 		return OFF_SLEEP;
-	return ts->fault.waiting ? OFF_FAULT : OFF_IO;
+	return tst->fault.waiting ? OFF_FAULT : OFF_IO;
 }
 
 /*
@@ -72,23 +72,23 @@ static __always_inline __u64 since_window(struct task_struct *task, __u64 now)
 static __always_inline void switch_out(struct task_struct *prev, bool preempt,
 				       unsigned int state, __u64 now)
 {
-	struct task_state *ts;
+	struct task_state *tst;
 	struct switch_state *st;
 
-	ts = task_state_of(prev, true);
-	if (!ts) {
+	tst = task_state_of(prev, true);
+	if (!tst) {
 		count_lost(L_INFLIGHT);
 		return;
 	}
-	st = &ts->sw;
+	st = &tst->sw;
 	/* Running since before the window opened: on CPU since it opened. */
 	if (!st->on_ts && !st->off_ts && window_start_ns)
 		st->on_ts = since_window(prev, now);
 	if (st->on_ts)
-		thread_of(ts, prev)->cpu_ns += now - st->on_ts;
+		thread_of(tst, prev)->cpu_ns += now - st->on_ts;
 	st->on_ts = 0;
 	st->off_ts = now;
-	st->off_kind = off_kind(ts, preempt, state);
+	st->off_kind = off_kind(tst, preempt, state);
 	st->waker = WAKER_UNSEEN;
 }
 
@@ -214,20 +214,20 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(handle_sched_thread_exit, struct task_struct *task)
 {
-	struct task_state *ts = task_state_of(task, false);
+	struct task_state *tst = task_state_of(task, false);
 	struct switch_state *st;
 	__u64 now;
 
-	if (!ts)
+	if (!tst)
 		return 0;
-	st = &ts->sw;
+	st = &tst->sw;
 	now = bpf_ktime_get_ns();
 	if (!st->on_ts && !st->off_ts && window_start_ns)
 		st->on_ts = since_window(task, now);
 	if (st->on_ts)
-		thread_of(ts, task)->cpu_ns += now - st->on_ts;
+		thread_of(tst, task)->cpu_ns += now - st->on_ts;
 	st->on_ts = 0;
 	st->off_ts = now;	/* so its final switch-out charges nothing more */
-	thread_flush(ts, task);
+	thread_flush(tst, task);
 	return 0;
 }

@@ -9,9 +9,10 @@
 #                  the workload, draining and writing the JSON report
 #   workload-only  the workload's own wall time, traced vs untraced
 # Untraced and traced runs alternate (A B A B ...) so drift hits both alike.
-# kernel.bpf_stats_enabled is turned on only for one extra traced run per case,
-# which samples the per-program counters while iostorm is still attached:
-# the stats add a clock read per program run, so the timed runs go without.
+# kernel.bpf_stats_enabled is turned on only for three extra traced runs per
+# case, which sample the per-program counters while iostorm is still attached
+# (pooled: one run's figures move by +-20% here): the stats add a clock read
+# per program run, so the timed runs go without.
 #
 # With --compare, each round also runs the workload under references, side
 # by side, so iostorm's cost is set against the floor and against what users
@@ -25,7 +26,8 @@
 # and ends with iostorm's targets against them (all from this one run):
 #   added time      the warm storm's added workload time, iostorm / minimal
 #   ns per syscall  handle_sys_enter + handle_sys_exit ns per run against
-#                   minimal's two programs, from bpf_stats (one sample run each)
+#                   minimal's two programs, from bpf_stats (three sample runs
+#                   each, alternating: one moves by +-20%)
 #   neighbour       a process that is not the target (dd bs=1, 2M reads and
 #                   writes of /dev/zero) under `iostorm -p OTHER`, its added
 #                   time against the empty reference's
@@ -55,7 +57,7 @@ usage() {
 	sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'
 }
 
-rounds=5 files=20000 cold=1 style=posix compare=0 cpu_us=0 blocks=0
+rounds=5 files=20000 cold=1 style=posix compare=0 cpu_us=0 blocks=0 samples=3
 while [ $# -gt 0 ]; do
 	case $1 in
 	-n) rounds=${2:?-n needs a number}; shift 2 ;;
@@ -298,19 +300,32 @@ check_json() {
 		| @tsv' "$1"
 }
 
-# per_program CASE PREFIX: per-program delta of run_cnt / run_time_ns over the workload
-per_program() {
+# prog_delta PREFIX: PREFIX.prog, per program "name runs ns" over one sample run
+prog_delta() {
 	local ids
-	ids=$(jq -R -s 'split("\n") | map(select(length > 0) | tonumber)' "$2.ids")
-	jq -r -n --slurpfile b "$2.before" --slurpfile a "$2.after" --argjson ids "$ids" '
+	ids=$(jq -R -s 'split("\n") | map(select(length > 0) | tonumber)' "$1.ids")
+	jq -r -n --slurpfile b "$1.before" --slurpfile a "$1.after" --argjson ids "$ids" '
 		($b[0] | map({key: (.id | tostring), value: .}) | from_entries) as $B
 		| $a[0][] | select(.id as $i | $ids | index($i))
 		| [.name, ((.run_cnt // 0) - ($B[.id | tostring].run_cnt // 0)),
-		   ((.run_time_ns // 0) - ($B[.id | tostring].run_time_ns // 0))] | @tsv' |
+		   ((.run_time_ns // 0) - ($B[.id | tostring].run_time_ns // 0))] | @tsv' >"$1.prog"
+}
+
+# per_program CASE PREFIX N: the per-program cost over the sample runs
+# PREFIX1..PREFIXN, pooled (runs and time summed) into PREFIX.prog
+per_program() {
+	local k wl_us=0
+	for ((k = 1; k <= $3; k++)); do
+		prog_delta "$2$k"
+		wl_us=$((wl_us + $(cat "$2$k.wl")))
+	done
+	for ((k = 1; k <= $3; k++)); do cat "$2$k.prog"; done |
+		awk -F'\t' '{r[$1] += $2; t[$1] += $3} END {for (n in r) printf "%s\t%d\t%d\n", n, r[n], t[n]}' |
 		sort -t$'\t' -k3,3nr >"$2.prog"
 	local wl_ms
-	wl_ms=$(awk '{printf "%.1f", $1 / 1000}' "$2.wl")
-	printf '\nper-program cost (%s run, bpf_stats on, workload %s ms):\n' "$1" "$wl_ms"
+	wl_ms=$(awk -v u="$wl_us" 'BEGIN {printf "%.1f", u / 1000}')
+	printf '\nper-program cost (%s, %d runs with bpf_stats on, pooled; workload %s ms in all):\n' \
+		"$1" "$3" "$wl_ms"
 	printf '  %-28s %10s %10s %8s\n' program runs "total(ms)" ns/run
 	awk -F'\t' -v wl="$wl_ms" '
 		{ printf "  %-28s %10d %10.1f %8.0f\n", $1, $2, $3 / 1e6, $2 ? $3 / $2 : 0; r += $2; t += $3 }
@@ -391,17 +406,20 @@ for c in "${cases[@]}"; do
 	[ "$lost_all" -eq 0 ] || summary+=("WARNING: $c: $lost_all events lost in the traced runs")
 	[ "$opens_ok" = 1 ] || summary+=("WARNING: $c: dataset opens in the reports do not match $files files")
 
-	# One extra traced run with bpf_stats on, sampled while iostorm is attached.
-	echo "bench: $c: per-program sample run ..." >&2
-	sysctl -qw kernel.bpf_stats_enabled=1
-	[ "$c" = cold ] && drop_caches
-	run_one t "$tmp/$c-s" "$tmp/$c-s"
-	sysctl -qw kernel.bpf_stats_enabled="$old_stats"
-	prog_out+=$(per_program "$c" "$tmp/$c-s")$'\n'
-	if [ "$c" = warm ] && [ "$compare" = 1 ]; then
-		echo "bench: warm: minimal's per-program sample run ..." >&2
-		ref_sample minimal "$tmp/warm-minimal-s"
-	fi
+	# Extra traced runs with bpf_stats on, sampled while iostorm is attached,
+	# alternating with minimal's when comparing: one sample moved by +-20%.
+	for ((k = 1; k <= samples; k++)); do
+		echo "bench: $c: per-program sample run $k/$samples ..." >&2
+		sysctl -qw kernel.bpf_stats_enabled=1
+		[ "$c" = cold ] && drop_caches
+		run_one t "$tmp/$c-s$k" "$tmp/$c-s$k"
+		sysctl -qw kernel.bpf_stats_enabled="$old_stats"
+		if [ "$c" = warm ] && [ "$compare" = 1 ]; then
+			echo "bench: warm: minimal's per-program sample run $k/$samples ..." >&2
+			ref_sample minimal "$tmp/warm-minimal-s$k"
+		fi
+	done
+	prog_out+=$(per_program "$c" "$tmp/$c-s" "$samples")$'\n'
 done
 
 # A process that is not the target, next to a traced one (sleep: no syscalls).
@@ -425,7 +443,9 @@ targets_table() {
 	local ie ix me mx nn ne ni
 	read -r ie ix < <(awk -F'\t' '$1 == "handle_sys_enter" {e = $3 / $2} $1 == "handle_sys_exit" {x = $3 / $2}
 		END {print e, x}' "$tmp/warm-s.prog")
-	read -r me mx <"$tmp/warm-minimal-s"
+	# minimal's samples pooled as iostorm's are: the mean of their per-run costs
+	read -r me mx < <(for ((k = 1; k <= samples; k++)); do cat "$tmp/warm-minimal-s$k"; done |
+		awk '{e += $1; x += $2} END {print e / NR, x / NR}')
 	read -r nn _ _ < <(stats "$tmp"/nb-none-*.us)
 	read -r ne _ _ < <(stats "$tmp"/nb-empty-*.us)
 	read -r ni _ _ < <(stats "$tmp"/nb-iostorm-*.us)
