@@ -77,7 +77,7 @@ test_thread_counters_exact_across_drains() {
 	"$IOSTORM" -q --drain 0.02 --json out.json -- sh -c "for i in \$(seq 60); do
 		$WORKLOAD read $PWD/data --procs 2 --threads 3 --tally tally.\$i ||
 		exit 1; done" 2>stderr.txt || fail "iostorm exit $?: $(cat stderr.txt)"
-	local k sum
+	local k f sum
 	[ "$(jqr out.json .store.drains)" -ge 8 ] || fail "only $(jqr out.json .store.drains) drains"
 	for k in opens reads read_bytes stats; do
 		expect_eq "threads' $k = vfs.$k" \
