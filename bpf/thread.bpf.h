@@ -106,7 +106,7 @@ static __always_inline void thread_flush(struct task_state *st, struct task_stru
 			continue;
 		ts = thread_entry(task->pid, g, set);
 		if (!ts)
-			return;
+			continue;	/* counted as lost; try the other set */
 		thread_take(ts, set);
 	}
 }

@@ -116,7 +116,7 @@ static int mounts_add(struct mounts *m, struct mount_rec *r)
 	return 0;
 }
 
-int mounts__read(struct mounts *m, const char *path)
+int mounts__each(const char *path, int (*take)(void *ctx, struct mount_rec *r), void *ctx)
 {
 	FILE *f = fopen(path, "re");
 	char *line = NULL;
@@ -132,11 +132,21 @@ int mounts__read(struct mounts *m, const char *path)
 		if (e == -ENOMEM)
 			err = e;
 		else if (!e)
-			err = mounts_add(m, &r);
+			err = take(ctx, &r);
 	}
 	free(line);
 	fclose(f);
 	return err;
+}
+
+static int take_rec(void *m, struct mount_rec *r)
+{
+	return mounts_add(m, r);
+}
+
+int mounts__read(struct mounts *m, const char *path)
+{
+	return mounts__each(path, take_rec, m);
 }
 
 int mounts__read_pid(struct mounts *m, pid_t pid)

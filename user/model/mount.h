@@ -51,6 +51,12 @@ void mounts__free(struct mounts *m);
 int mounts__read(struct mounts *m, const char *path);
 /* The same from /proc/PID/mountinfo, /proc/self/mountinfo when pid <= 0. */
 int mounts__read_pid(struct mounts *m, pid_t pid);
+/*
+ * Each mount of a mountinfo file (path), parsed, given to take (which owns
+ * the record's strings from then on); lines that are not mounts are
+ * skipped. Stops at take's first error. 0 or -errno.
+ */
+int mounts__each(const char *path, int (*take)(void *ctx, struct mount_rec *r), void *ctx);
 /* Parse one mountinfo line into r (strings allocated). 0, -EINVAL or -ENOMEM. */
 int mounts__parse_line(const char *line, struct mount_rec *r);
 /* Free the strings of a record mounts__parse_line() filled. */

@@ -21,42 +21,36 @@ void mnt_table__free(struct mnt_table *t)
 	t->nr = 0;
 }
 
-/* Keep a mount's device, root and mount point; a line that is not a mount is skipped. */
-static int mnt_table_add(struct mnt_table *t, const char *line)
+/* Keep a mount's device, root and mount point. */
+static int mnt_table_add(void *ctx, struct mount_rec *r)
 {
-	struct mount_rec r;
+	struct mnt_table *t = ctx;
 	struct mnt_ent *v;
-	int err = mounts__parse_line(line, &r);
 
-	if (err)
-		return err == -ENOMEM ? err : 0;
 	v = realloc(t->ents, (t->nr + 1) * sizeof(*v));
 	if (!v) {
-		mounts__rec_free(&r);
+		mounts__rec_free(r);
 		return -ENOMEM;
 	}
 	t->ents = v;
-	t->ents[t->nr++] = (struct mnt_ent){ .dev = r.dev, .root = r.root, .point = r.point };
-	free(r.fstype);
-	free(r.source);
+	t->ents[t->nr++] = (struct mnt_ent){ .dev = r->dev, .root = r->root, .point = r->point };
+	free(r->fstype);
+	free(r->source);
 	return 0;
 }
 
 int mnt_table__read(struct mnt_table *t, const char *path)
 {
-	FILE *f = fopen(path, "re");
-	char *line = NULL;
-	size_t cap = 0;
-	int err = 0;
+	struct mnt_table fresh = { 0 };
+	int err = mounts__each(path, mnt_table_add, &fresh);
 
-	if (!f)
-		return -errno;
+	if (err) {
+		mnt_table__free(&fresh);
+		return err;
+	}
 	mnt_table__free(t);
-	while (!err && getline(&line, &cap, f) > 0)
-		err = mnt_table_add(t, line);
-	free(line);
-	fclose(f);
-	return err;
+	*t = fresh;
+	return 0;
 }
 
 /* Is path root itself or below it, component-wise? Returns the rest's offset or -1. */

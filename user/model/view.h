@@ -112,7 +112,7 @@ const struct view_rec *views__get(const struct views *vw, __u32 view);
 /* Non-host views that hold files: 1-based numbers, as file records name them. */
 size_t views__count(const struct views *vw);
 
-/* Parse mountinfo text at path into t (every line kept). 0 or -errno. */
+/* Parse mountinfo text at path into t (every line kept); t stays as it was on error. 0 or -errno. */
 int mnt_table__read(struct mnt_table *t, const char *path);
 void mnt_table__free(struct mnt_table *t);
 /*
