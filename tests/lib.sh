@@ -17,6 +17,13 @@ expect_eq() {
 	echo "  $1 = $2"
 }
 
+# expect_cmp WHAT A OP B: a numeric comparison (awk), e.g. expect_cmp x 3 '>=' 2.
+expect_cmp() {
+	awk -v a="$2" -v b="$4" "BEGIN { exit !(a != \"\" && a $3 b) }" ||
+		fail "$1: got '$2', expected $3 $4"
+	echo "  $1 = $2 ($3 $4)"
+}
+
 # expect_fail CODE PATTERN CMD...: CMD exits CODE and says PATTERN on stderr.
 expect_fail() {
 	local code=$1 pattern=$2 rc=0

@@ -17,12 +17,13 @@
  * never closed explicitly, so it adds no close to the trace.
  *
  * Tally, one line, then with --tally-files (always in scenario) one per file:
- *   total opens=N open_errors=N reads=N read_bytes=N stats=N closes=N mmaps=N files=N
+ *   total opens=N open_errors=N reads=N read_bytes=N stats=N closes=N mmaps=N files=N readers=N
  *   file opens=N reads=N read_bytes=N stats=N closes=N mmaps=N path=/abs/path
  * opens counts successful opens; reads counts every read-family call, the
  * 0-byte EOF one included; stats counts stat, lstat, fstat, fstatat and
- * statx calls; files counts the files with any tallied call. The path is
- * absolute and last, as it may contain spaces.
+ * statx calls; files counts the files with any tallied call; readers counts
+ * read's threads that took a file (one started late may find none left).
+ * The path is absolute and last, as it may contain spaces.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -56,6 +57,7 @@ struct count {
 /* Shared by all processes of a run: a MAP_SHARED anonymous mapping. */
 struct tally {
 	u64 open_errors;
+	u64 readers;		/* read's threads that took at least one file */
 	struct count file[];
 };
 
@@ -262,9 +264,9 @@ static int print_tally(size_t n, int per_file)
 		t.mmaps += c->mmaps;
 		files += active(c);
 	}
-	fprintf(m, "total opens=%llu open_errors=%llu reads=%llu read_bytes=%llu stats=%llu closes=%llu mmaps=%llu files=%zu\n",
+	fprintf(m, "total opens=%llu open_errors=%llu reads=%llu read_bytes=%llu stats=%llu closes=%llu mmaps=%llu files=%zu readers=%llu\n",
 		t.opens, tally->open_errors, t.reads, t.read_bytes, t.stats,
-		t.closes, t.mmaps, files);
+		t.closes, t.mmaps, files, tally->readers);
 	for (i = 0; per_file && i < n; i++) {
 		c = &tally->file[i];
 		if (active(c))
@@ -543,14 +545,17 @@ static void spin_us(u64 us, const char *buf)
 static void *read_thread(void *arg)
 {
 	char *buf = bufs[(size_t)arg];
-	size_t i;
+	size_t i, took = 0;
 	int err;
 
-	for (;;) {
+	for (;; took++) {
 		i = proc_id + nprocs *
 		    __atomic_fetch_add(&next_k, 1, __ATOMIC_RELAXED);
-		if (i >= nread)
+		if (i >= nread) {
+			if (took)
+				add(&tally->readers, 1);
 			return NULL;
+		}
 		if (opt.style == STYLE_TF)
 			err = pread_whole(i, buf, opt.bufsize);
 		else

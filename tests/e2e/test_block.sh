@@ -43,13 +43,6 @@ blk() {
 		fail "jq '$2' on $1"
 }
 
-# expect_cmp WHAT A OP B: a numeric comparison (awk), e.g. expect_cmp x 3 '>=' 2.
-expect_cmp() {
-	awk -v a="$2" -v b="$4" "BEGIN { exit !(a != \"\" && a $3 b) }" ||
-		fail "$1: got '$2', expected $3 $4"
-	echo "  $1 = $2 ($3 $4)"
-}
-
 # The loop device's completed reads, sectors read, writes, sectors written.
 loop_diskstats() {
 	awk -v n="$LOOP_NAME" '$3 == n { print $4, $6, $8, $10 }' /proc/diskstats
