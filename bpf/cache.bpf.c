@@ -90,15 +90,23 @@ static __always_inline void fault_pages(struct task_state *tst, const struct fil
 		fs->fault_end = index + pages;
 }
 
-/* (s_dev, i_ino) of a mapping's inode, as the filemap tracepoints name it. */
+/*
+ * (s_dev, i_ino) of a mapping's inode, as the filemap tracepoints name it;
+ * a block device's own cache, whose inode lives on the kernel's internal
+ * bdev file system, is (FILE_KEY_DEVICE, the device): see struct file_key.
+ */
 static __always_inline void mapping_key(struct address_space *mapping, struct file_key *key)
 {
 	struct inode *host = mapping->host;
-	struct super_block *sb = host->i_sb;
 
-	key->ino = host->i_ino;
-	key->dev = sb ? sb->s_dev : host->i_rdev;	/* a block device's own cache */
 	key->pad = 0;
+	if ((host->i_mode & S_IFMT) == S_IFBLK) {
+		key->dev = FILE_KEY_DEVICE;
+		key->ino = host->i_rdev;
+		return;
+	}
+	key->ino = host->i_ino;
+	key->dev = host->i_sb->s_dev;
 }
 
 /* struct folio before 6.17, whose flags were a plain unsigned long. */

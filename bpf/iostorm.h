@@ -298,11 +298,20 @@ struct fuse_hist_key {
 #define PATH_LEN	256	/* tail kept when longer: FILE_F_TRUNC set */
 #define COMM_LEN	16
 
+/*
+ * A file: its inode number and its file system's device. Device 0, which no
+ * file system has, keys a block device's own page cache (FILE_KEY_DEVICE):
+ * ino is then the block device (kernel encoding), and the entry counts the
+ * pages its file systems read through it (ext4's inode tables, directory
+ * and extent blocks) or a raw read of the device added.
+ */
 struct file_key {
 	__u64 ino;
 	__u32 dev;		/* kernel encoding: major << 20 | minor */
 	__u32 pad;
 };
+
+#define FILE_KEY_DEVICE	0	/* file_key.dev of a block device's own cache */
 
 enum file_flags {
 	FILE_F_PATH = 1,	/* path[] holds an absolute path */

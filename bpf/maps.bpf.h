@@ -194,6 +194,12 @@ static __always_inline struct task_state *task_state_of(struct task_struct *task
 				    create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
 }
 
+/* An inode's type, i_mode & S_IFMT (vmlinux.h has no macros). */
+#define S_IFMT		00170000
+#define S_IFREG		0100000
+#define S_IFDIR		0040000
+#define S_IFBLK		0060000
+
 /*
  * The path walk's per-CPU buffer (laid out in path.bpf.h): PATH_SCRATCH
  * bytes where a path is built backwards, then a spare tail that stages a

@@ -31,9 +31,6 @@
 
 #include "maps.bpf.h"
 
-#define S_IFMT		00170000
-#define S_IFREG		0100000
-#define S_IFDIR		0040000
 #define AT_FDCWD	-100
 #define PATH_DEPTH	40		/* components walked at most */
 #define DIR_PATH_TTL_NS	(2ULL * 1000000000)	/* see dir_paths below */

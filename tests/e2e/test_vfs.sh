@@ -181,6 +181,64 @@ test_cache_pages_exact() {
 	expect_eq "lost" "$(jqr out.json .lost.total)" 0
 }
 
+# A block device read raw fills the device's own page cache: 16 MiB read
+# whole from a loop device with its cache dropped are 4,096 pages, on one
+# record of type "device" named by the device, in no mount.
+test_device_cache_pages_exact() {
+	command -v losetup >/dev/null || skip "losetup not installed"
+	truncate -s 16M img || fail "truncate"
+	LOOP=$(losetup -f --show img) || skip "no free loop device"
+	on_exit "losetup -d $LOOP"
+	local dev sel
+	dev=$(cat "/sys/block/${LOOP#/dev/}/dev")
+	command -v udevadm >/dev/null && udevadm settle 2>/dev/null
+	blockdev --flushbufs "$LOOP" || fail "blockdev --flushbufs"
+	drop_caches 1
+	"$IOSTORM" -q --json out.json -- cat "$LOOP" >/dev/null 2>err.txt ||
+		fail "iostorm exit $?: $(cat err.txt)"
+	sel=".files[] | select(.type == \"device\")"
+	expect_eq "device records" "$(jqr out.json "[$sel] | length")" 1
+	expect_eq "its device" "$(jqr out.json "$sel | .dev")" "$dev"
+	expect_eq "its pages" "$(jqr out.json "$sel | .cache_pages")" 4096
+	expect_eq "vfs.device_cache_pages" "$(jqr out.json .vfs.device_cache_pages)" 4096
+	expect_eq "mounts of it" "$(jqr out.json "[.mounts[] | select(.dev == \"$dev\")] | length")" 0
+	expect_eq "lost" "$(jqr out.json .lost.total)" 0
+}
+
+# A cold read of small files on ext4 reads the file system's metadata
+# (inode tables, directory blocks) through the device's own cache: those
+# pages are counted on the device, the files' on the files, and together
+# they are every page the target added. The text says which device and
+# what the top-files table's records are, in the header's terms.
+test_metadata_pages_on_the_device() {
+	loop_fs
+	"$WORKLOAD" gen mnt/data --files 300 --dirs 3 >/dev/null || fail "gen"
+	# Mounted again: the journal holds recent metadata past drop_caches.
+	umount mnt && mount -o noatime "$LOOP" mnt || fail "mount $LOOP again"
+	drop_caches
+	"$IOSTORM" --json out.json -T 5 -- "$WORKLOAD" read "$PWD/mnt/data" \
+		--tally tally.txt >report.txt 2>stderr.txt || fail "iostorm exit $?: $(cat stderr.txt)"
+	local sel=".files[] | select(.type == \"device\" and .dev == \"$LOOP_DEV\")" meta
+	meta=$(jqr out.json "$sel | .cache_pages")
+	expect_cmp "metadata pages on $LOOP_NAME" "$meta" '>' 0
+	expect_eq "vfs.device_cache_pages = the devices' pages" \
+		"$(jqr out.json .vfs.device_cache_pages)" \
+		"$(jqr out.json '[.files[] | select(.type == "device") | .cache_pages] | add')"
+	expect_eq "pages of every record = vfs.cache_pages" \
+		"$(jqr out.json '[.files[].cache_pages] | add')" "$(jqr out.json .vfs.cache_pages)"
+	expect_eq "mounts without a mount point" \
+		"$(jqr out.json '[.mounts[] | select(.mount_point == null)] | length')" 0
+	grep -q "file system metadata, in the device cache of .*\\b$LOOP_NAME\\b" report.txt ||
+		fail "no metadata on the mappings line: $(grep mappings report.txt)"
+	local files dirs all
+	files=$(jqr out.json .vfs.files)
+	dirs=$(jqr out.json .vfs.dirs)
+	all=$(jqr out.json '.files | length')
+	grep -q "more of $all: $files files, $dirs directories" report.txt ||
+		fail "top files' last line: $(grep 'more of' report.txt)"
+	expect_eq "lost" "$(jqr out.json .lost.total)" 0
+}
+
 test_overlay_cache_pages() {
 	mkdir lower upper work merged
 	"$WORKLOAD" gen lower/data --files 300 --dirs 3 >/dev/null || fail "gen"

@@ -29,6 +29,17 @@ struct blk_dev *block__find(const struct block *b, __u32 dev)
 	return NULL;
 }
 
+const char *block__name(const struct block *b, __u32 dev)
+{
+	const struct diskstat *ds = diskstats__find(&b->ds_start, dev);
+	const struct blk_dev *d;
+
+	if (ds)
+		return ds->name;
+	d = block__find(b, dev);
+	return d ? d->name : NULL;
+}
+
 struct blk_dev *block__dev(struct block *b, __u32 dev)
 {
 	struct blk_dev *d = block__find(b, dev), *v;

@@ -54,6 +54,8 @@ int block__stop(struct block *b, __u64 now_ns);
 /* The window in seconds; 0 before block__stop(). */
 double block__secs(const struct block *b);
 struct blk_dev *block__find(const struct block *b, __u32 dev);
+/* A disk's or a partition's name ("vda", "vda1"); NULL when unknown. */
+const char *block__name(const struct block *b, __u32 dev);
 
 /* Bits of enum blk_who to sum over. */
 #define WHO_BIT(w)	(1U << (w))

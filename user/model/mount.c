@@ -214,7 +214,7 @@ int mounts__sum(const struct mounts *m, const struct store *s, struct mount_sums
 	for (size_t i = 0; i < s->files_cap; i++) {
 		const struct file_rec *f = s->files[i];
 
-		if (!f)
+		if (!f || file_rec__is_device(f))
 			continue;
 		ms = sums_of(&all, &n, f->dev);
 		if (!ms) {

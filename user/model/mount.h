@@ -69,7 +69,8 @@ bool mount__is_fuse(const struct mount_rec *r);
 bool mount__is_network(const struct mount_rec *r);
 /*
  * Sum the store's files per device into *out (busiest by read + metadata
- * time first, then dev); free() it. Returns how many, or -ENOMEM.
+ * time first, then dev; block devices' own caches are no mount's); free()
+ * it. Returns how many, or -ENOMEM.
  */
 int mounts__sum(const struct mounts *m, const struct store *s, struct mount_sums **out);
 

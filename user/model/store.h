@@ -54,6 +54,12 @@ struct file_rec {
 /* A file_rec flag of user space's own: path is NULL, job_path holds the job's. */
 #define FILE_F_JOBONLY	(1u << 30)
 
+/* A block device's own page cache, not a file: ino is the device (file_key). */
+static inline bool file_rec__is_device(const struct file_rec *f)
+{
+	return f->dev == FILE_KEY_DEVICE;
+}
+
 struct thread_rec {
 	__u32 tid;
 	__u32 tgid;

@@ -76,6 +76,11 @@ void trace__file_totals(const struct store *s, struct file_totals *tot)
 
 		if (!f)
 			continue;
+		if (file_rec__is_device(f)) {
+			tot->devices += f->cache_pages > 0;
+			tot->device_pages += f->cache_pages;
+			continue;
+		}
 		if (f->flags & FILE_F_DIR)
 			tot->dirs++;
 		if (!(f->flags & FILE_F_REG)) {

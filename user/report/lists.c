@@ -50,6 +50,28 @@ static void print_more(FILE *out, size_t n, size_t shown, const char *what)
 		fprintf(out, "%s %zu more %s\n", ELLIPSIS, n - shown, what);
 }
 
+/*
+ * The records not shown, and what all of them are, in the header's terms:
+ * regular files, directories, and files and device caches seen only by
+ * the page cache (mapped before the attach).
+ */
+static void print_more_files(FILE *out, struct file_rec **files, size_t n, size_t shown)
+{
+	size_t reg = 0, dirs = 0;
+
+	if (n <= shown)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		reg += !!(files[i]->flags & FILE_F_REG);
+		dirs += !!(files[i]->flags & FILE_F_DIR);
+	}
+	fprintf(out, "%s %zu more of %zu: %zu %s, %zu %s", ELLIPSIS, n - shown, n,
+		reg, reg == 1 ? "file" : "files", dirs, dirs == 1 ? "directory" : "directories");
+	if (n > reg + dirs)
+		fprintf(out, ", %zu seen only by the page cache", n - reg - dirs);
+	fputc('\n', out);
+}
+
 static void print_files(FILE *out, struct file_rec **files, size_t n, size_t top)
 {
 	size_t k = n < top ? n : top;
@@ -64,7 +86,7 @@ static void print_files(FILE *out, struct file_rec **files, size_t n, size_t top
 		print_io_cells(out, f->size, f->opens, f->reads, f->read_bytes,
 			       f->read_ns, f->meta_ns, f->reads_seq);
 	}
-	print_more(out, n, k, "files");
+	print_more_files(out, files, n, k);
 }
 
 static void print_dirs(FILE *out, const struct dir_rec *dirs, size_t n, size_t top)
@@ -158,9 +180,10 @@ int report_lists__text(FILE *out, const struct trace *t, size_t top)
 static void write_file(struct json *j, const struct file_rec *f, const struct mounts *m)
 {
 	const struct mount_rec *mr = mounts__find(m, f->dev);
+	bool device = file_rec__is_device(f);
 	char dev[24];
 
-	units__dev(dev, sizeof(dev), f->dev);
+	units__dev(dev, sizeof(dev), device ? f->ino : f->dev);
 	json__begin_object(j);
 	json__kv_string(j, "path", f->path);
 	if (f->view) {			/* seen in a job's view: see "views" */
@@ -169,8 +192,8 @@ static void write_file(struct json *j, const struct file_rec *f, const struct mo
 	}
 	json__kv_string(j, "dev", dev);
 	json__kv_string(j, "mount", mr ? mr->point : NULL);
-	json__kv_u64(j, "ino", f->ino);
-	json__kv_string(j, "type", f->flags & FILE_F_DIR ? "dir" : "file");
+	json__kv_u64(j, "ino", device ? 0 : f->ino);
+	json__kv_string(j, "type", device ? "device" : f->flags & FILE_F_DIR ? "dir" : "file");
 	json__kv_string(j, "kind", kind__rec_is_code(f) ? "code" : "data");
 	json__kv_u64(j, "size", f->size);
 	json__kv_u64(j, "opens", f->opens);

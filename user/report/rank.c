@@ -110,24 +110,27 @@ static void dir_add(struct dir_rec *d, const struct file_rec *f)
 
 /*
  * Sort (directory, record) pairs by directory, then sum each run of equal
- * directories into one dir_rec, which takes the run's first string.
+ * directories into one dir_rec, which takes the run's first string. A block
+ * device's own cache is in no directory.
  */
-int report__dirs(struct file_rec *const *files, size_t n,
+int report__dirs(struct file_rec *const *files, size_t nr_files,
 		 struct dir_rec **dirs, size_t *nr_dirs)
 {
 	struct dir_item *items;
 	struct dir_rec *d = NULL;
-	size_t i, k = 0;
+	size_t i, k = 0, n = 0;
 	int err = 0;
 
 	*dirs = NULL;
 	*nr_dirs = 0;
-	items = calloc(n ? n : 1, sizeof(*items));
+	items = calloc(nr_files ? nr_files : 1, sizeof(*items));
 	if (!items)
 		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		items[i].f = files[i];
-		err = dir_of(files[i], &items[i].dir);
+	for (i = 0; i < nr_files; i++) {
+		if (file_rec__is_device(files[i]))
+			continue;
+		items[n].f = files[i];
+		err = dir_of(files[i], &items[n++].dir);
 		if (err)
 			goto out_free_items;
 	}

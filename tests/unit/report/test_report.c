@@ -202,8 +202,8 @@ static void check_sample_json(json_t *root, const struct trace *t)
 	CHECK_KEYS(vfs, "vfs", "files", "dirs", "files_lower_bound", "opens", "open_errors",
 		   "open_errnos",
 		   "reads", "read_bytes", "read_errors", "stats", "stat_errors",
-		   "closes", "getdents", "mmaps", "faults", "cache_pages", "read_ns",
-		   "meta_ns", "reads_consecutive", "reads_sequential", "reads_random", "mapped", "code",
+		   "closes", "getdents", "mmaps", "faults", "cache_pages",
+		   "device_cache_pages", "read_ns", "meta_ns", "reads_consecutive", "reads_sequential", "reads_random", "mapped", "code",
 		   "rates");
 	CHECK_EQ_U64(u64_at(vfs, "files"), 3);
 	CHECK_EQ_U64(u64_at(vfs, "dirs"), 1);
@@ -219,6 +219,7 @@ static void check_sample_json(json_t *root, const struct trace *t)
 	CHECK_EQ_U64(u64_at(vfs, "reads"), 6);
 	CHECK_EQ_U64(u64_at(vfs, "read_bytes"), 4 * MIB + 8192);
 	CHECK_EQ_U64(u64_at(vfs, "cache_pages"), 1026);
+	CHECK_EQ_U64(u64_at(vfs, "device_cache_pages"), 0);
 	CHECK_EQ_U64(u64_at(vfs, "read_ns"), 5000000);
 	CHECK_EQ_U64(u64_at(vfs, "meta_ns"), 501100);
 	/* a.bin: 4 consecutive (its first at 0); b.bin: 2 random */
@@ -520,7 +521,7 @@ TEST(report_text_sample)
 	/* top 2: a third file is left out and said to be */
 	s = text_of(t, &o);
 	REQUIRE(s);
-	CHECK_HAS(s, "\xe2\x80\xa6 2 more files");
+	CHECK_HAS(s, "\xe2\x80\xa6 2 more of 4: 3 files, 1 directory");
 	CHECK(!strstr(s, "(dev 9:2 inode 77)"));
 	free(s);
 
