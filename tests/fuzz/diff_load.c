@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * libFuzzer target: `iostorm diff` on arbitrary reports. The input is
- * BASE, then NEW after its first NUL byte (NEW = BASE when there is none);
- * each goes through a memfd, as a file, into diff__main(): the stream
- * filter, jansson, the figures, the limits, the text and JSON printers.
- * Built and run by `make fuzz` (part of `make check`).
+ * libFuzzer target: `iostorm diff` and the HTML page on arbitrary reports.
+ * The input is BASE, then NEW after its first NUL byte (NEW = BASE when
+ * there is none); each goes through a memfd, as a file, into diff__main():
+ * the stream filter, jansson, the figures, the limits, the text and JSON
+ * printers; and BASE into html__load() (the filter giving each record of
+ * files and dirs to its parser) and html__render(). Built and run by `make
+ * fuzz` (part of `make check`).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -13,6 +15,23 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include "diff/diff.h"
+#include "html/html.h"
+
+/* The page of the report at path, 3 rows per table, to /dev/null. */
+static void html_page(const char *path)
+{
+	FILE *in = fopen(path, "r"), *out = fopen("/dev/null", "w");
+	json_t *root;
+
+	if (in && out && !html__load(in, path, 3, &root)) {
+		html__render(out, root, 3);
+		json_decref(root);
+	}
+	if (in)
+		fclose(in);
+	if (out)
+		fclose(out);
+}
 
 /* A memfd holding data, as a path diff__main() can open; -1 on failure. */
 static int memfd_of(const uint8_t *data, size_t size, char *path, size_t len)
@@ -46,6 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		diff__main(4, text);
 		diff__main(9, json);
+		html_page(base);
 	}
 	if (fd_new >= 0)
 		close(fd_new);

@@ -29,30 +29,17 @@ static const char usage_text[] =
 "Exit status: 0 written, 2 a bad command line, 3 a report missing, not JSON or\n"
 "not of schema %s, 4 the page could not be written.\n";
 
-int html__load(FILE *in, const char *name, json_t **root)
+int html__check_schema(const json_t *root, const char *name)
 {
-	json_error_t jerr;
-	const char *schema;
+	const char *schema = json_string_value(json_object_get(root, "schema"));
 
-	*root = json_loadf(in, 0, &jerr);
-	if (!*root) {
-		if (ferror(in))
-			pr_err("cannot read '%s': %s", name, strerror(errno ?: EIO));
-		else
-			pr_err("'%s' is not JSON: %s (line %d, column %d)", name, jerr.text,
-			       jerr.line, jerr.column);
-		return HTML_EXIT_UNUSABLE;
-	}
-	schema = json_string_value(json_object_get(*root, "schema"));
-	if (json_is_object(*root) && schema && !strcmp(schema, HTML_SCHEMA))
+	if (json_is_object(root) && schema && !strcmp(schema, HTML_SCHEMA))
 		return 0;
-	if (!json_is_object(*root))
+	if (!json_is_object(root))
 		pr_err("'%s' is not an iostorm report (not a JSON object)", name);
 	else
 		pr_err("'%s' is not an iostorm report (schema '%s', expected '%s')", name,
 		       schema ?: "none", HTML_SCHEMA);
-	json_decref(*root);
-	*root = NULL;
 	return HTML_EXIT_UNUSABLE;
 }
 
@@ -135,7 +122,7 @@ static int parse(int argc, char **argv, struct html_args *a)
 	return 0;
 }
 
-static int load_path(const char *path, json_t **root)
+static int load_path(const char *path, int top, json_t **root)
 {
 	FILE *in = strcmp(path, "-") ? fopen(path, "re") : stdin;
 	int err;
@@ -144,7 +131,7 @@ static int load_path(const char *path, json_t **root)
 		pr_err("cannot read '%s': %s", path, strerror(errno));
 		return HTML_EXIT_UNUSABLE;
 	}
-	err = html__load(in, path, root);
+	err = html__load(in, path, top, root);
 	if (in != stdin)
 		fclose(in);
 	return err;
@@ -165,7 +152,7 @@ int html__main(int argc, char **argv)
 		pr_err("out of memory");
 		return HTML_EXIT_WRITE;
 	}
-	rc = load_path(a.in, &root);
+	rc = load_path(a.in, a.top, &root);
 	if (rc)
 		goto out_free_name;
 	err = html__write(a.out, root, a.top);

@@ -29,10 +29,13 @@ enum html_exit {
 /* "iostorm html ..." with argv[0] == "html"; returns an enum html_exit. */
 int html__main(int argc, char **argv);
 /*
- * Read a report from in (name: for messages) and check its schema. 0, or
- * HTML_EXIT_UNUSABLE after saying why on stderr.
+ * Read a report from in (name: for messages) and check its schema, for a
+ * page of top rows per table: "files" and "dirs" keep their first top
+ * records, "threads" is left out, and "_html" holds what the page needs of
+ * the rest (html/lists.c). 0, or HTML_EXIT_UNUSABLE after saying why on
+ * stderr.
  */
-int html__load(FILE *in, const char *name, json_t **root);
+int html__load(FILE *in, const char *name, int top, json_t **root);
 /* The page of a loaded report, top rows per table, to out. 0 or -errno. */
 int html__render(FILE *out, const json_t *root, int top);
 /*

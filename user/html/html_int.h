@@ -20,6 +20,13 @@ struct page {
 	int top;		/* rows per table */
 };
 
+/* ---- loading (html.c, lists.c) ---- */
+
+/* 0, or HTML_EXIT_UNUSABLE after saying why root is no report of HTML_SCHEMA. */
+int html__check_schema(const json_t *root, const char *name);
+/* A record of kind "code" (modules, libraries); older reports have no kind: data. */
+bool html__is_code(const json_t *r);
+
 /* ---- sections ---- */
 
 void html_findings__section(struct page *p);

@@ -9,61 +9,7 @@
 #include <string.h>
 #include "html/html_int.h"
 
-#define WHOLE_SHARE	0.9	/* read to 90% of its size: read whole, as the findings say */
 #define THREAD_BAR_H	22
-
-static int u64_cmp(const void *a, const void *b)
-{
-	unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-struct file_summary {
-	unsigned long long records, whole, partly, unread, bytes;
-	double median;
-};
-
-/* A record of kind "code" (modules, libraries); older reports have no kind: data. */
-static bool is_code(const json_t *f)
-{
-	const char *kind = jstr(f, "kind");
-
-	return kind && !strcmp(kind, "code");
-}
-
-/* Over the dataset's records of type "file": sizes, and how much of each was read. */
-static int summarize(const json_t *files, struct file_summary *s)
-{
-	unsigned long long *sizes = malloc((json_array_size(files) + 1) * sizeof(*sizes));
-	size_t i, n = 0;
-	const json_t *f;
-
-	memset(s, 0, sizeof(*s));
-	if (!sizes)
-		return -1;
-	json_array_foreach(files, i, f) {
-		const json_t *max = json_object_get(f, "max_byte_read");
-		unsigned long long size = jcount(f, "size");
-
-		if (strcmp(jstr(f, "type") ?: "", "file") || is_code(f))
-			continue;
-		sizes[n++] = size;
-		s->bytes += size;
-		if (!jcount(f, "reads"))
-			s->unread++;
-		else if (json_is_integer(max) && json_integer_value(max) + 1 >= WHOLE_SHARE * size)
-			s->whole++;
-		else
-			s->partly++;
-	}
-	s->records = n;
-	qsort(sizes, n, sizeof(*sizes), u64_cmp);
-	if (n)
-		s->median = n % 2 ? sizes[n / 2] : (sizes[n / 2 - 1] + (double)sizes[n / 2]) / 2;
-	free(sizes);
-	return 0;
-}
 
 /* The job's code and libraries, counted apart from the dataset (vfs.code). */
 static void code_row(struct page *p)
@@ -81,11 +27,9 @@ static void code_row(struct page *p)
 
 static void summary(struct page *p)
 {
-	struct file_summary s;
+	const json_t *s = jget(p->root, "_html.dataset");
 	char a[24], b[24];
 
-	if (summarize(jget(p->root, "files"), &s))
-		return;
 	fprintf(p->out, "<section id=\"file-summary\"><h2>Files</h2>\n<table>\n"
 		"<tr><th>regular files</th><td class=\"num\">%llu</td></tr>\n",
 		jcount(p->root, "vfs.files"));
@@ -100,8 +44,10 @@ static void summary(struct page *p)
 		"<tr><th>read in part</th><td class=\"num\">%llu</td></tr>\n"
 		"<tr><th>not read</th><td class=\"num\">%llu</td></tr>\n"
 		"<tr><th>opens, reads, stats</th><td class=\"num\">%llu, %llu, %llu</td></tr>\n"
-		"</table></section>\n", jcount(p->root, "vfs.dirs"), s.records, fmt__bytes(a, sizeof(a), s.bytes), s.bytes,
-		fmt__bytes(b, sizeof(b), s.median), s.whole, s.partly, s.unread,
+		"</table></section>\n", jcount(p->root, "vfs.dirs"), jcount(s, "records"),
+		fmt__bytes(a, sizeof(a), jnum(s, "bytes")), jcount(s, "bytes"),
+		fmt__bytes(b, sizeof(b), jnum(s, "median")), jcount(s, "whole"),
+		jcount(s, "partly"), jcount(s, "unread"),
 		jcount(p->root, "vfs.opens"), jcount(p->root, "vfs.reads"),
 		jcount(p->root, "vfs.stats"));
 }
@@ -140,7 +86,7 @@ static void path_cell(FILE *out, const json_t *r)
 {
 	fputs("<tr><td class=\"path\">", out);
 	esc__text(out, jstr(r, "path"), "<i>unknown path</i>");
-	if (is_code(r))
+	if (html__is_code(r))
 		fputs(" <span class=\"tag\">code</span>", out);
 	fputs("</td>", out);
 }
@@ -153,7 +99,7 @@ static void top_list(struct page *p, const char *key, const char *id, const char
 {
 	const json_t *list = jget(p->root, key), *r;
 	bool files = !strcmp(key, "files");
-	char a[24], b[24];
+	char a[24], b[24], all[16];
 	size_t i;
 
 	fprintf(p->out, "<section id=\"%s\"><h2>%s</h2>\n<table class=\"list\"><tr><th>path</th>"
@@ -173,9 +119,10 @@ static void top_list(struct page *p, const char *key, const char *id, const char
 			fprintf(p->out, "<td class=\"num\">%llu</td>", jcount(r, "fault_reads"));
 		fputs("</tr>\n", p->out);
 	}
-	if (json_array_size(list) > (size_t)p->top)
-		fprintf(p->out, "<tr><td colspan=\"%d\">… %zu more</td></tr>\n", files ? 7 : 6,
-			json_array_size(list) - p->top);
+	snprintf(all, sizeof(all), "_html.%s", key);
+	if (jcount(p->root, all) > (unsigned long long)p->top)
+		fprintf(p->out, "<tr><td colspan=\"%d\">… %llu more</td></tr>\n", files ? 7 : 6,
+			jcount(p->root, all) - p->top);
 	fputs("</table></section>\n", p->out);
 }
 

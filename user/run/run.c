@@ -488,7 +488,7 @@ static int write_html(const char *path, const struct trace *t, const struct find
 	err = report__print_json(tmp, t, f);
 	if (!err && (fflush(tmp) || fseek(tmp, 0, SEEK_SET)))
 		err = -errno;
-	if (!err && html__load(tmp, "the JSON report", &root))
+	if (!err && html__load(tmp, "the JSON report", top, &root))
 		err = -EINVAL;
 	if (!err)
 		err = html__write(path, root, top);

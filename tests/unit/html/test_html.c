@@ -68,7 +68,7 @@ TEST(html_page_escapes_report_strings)
 	json_t *root = NULL;
 
 	REQUIRE(in);
-	CHECK_EQ_INT(html__load(in, "hostile", &root), 0);
+	CHECK_EQ_INT(html__load(in, "hostile", 10, &root), 0);
 	fclose(in);
 	REQUIRE(root);
 	out = open_memstream(&page, &len);
@@ -99,7 +99,7 @@ TEST(html_load_rejects)
 		FILE *in = fmemopen((void *)bad[i], strlen(bad[i]), "r");
 
 		REQUIRE(in);
-		CHECK_EQ_INT(html__load(in, "bad", &root), HTML_EXIT_UNUSABLE);
+		CHECK_EQ_INT(html__load(in, "bad", 10, &root), HTML_EXIT_UNUSABLE);
 		CHECK(!root);
 		fclose(in);
 	}
@@ -133,7 +133,7 @@ static char *render(const char *report, size_t len)
 
 	if (!in)
 		return NULL;
-	err = html__load(in, "mapped", &root);
+	err = html__load(in, "mapped", 10, &root);
 	fclose(in);
 	if (err || !root)
 		return NULL;

@@ -174,7 +174,7 @@ static int html_page(const struct trace *t, const struct findings *fs, struct te
 	int err = json_report(t, fs, &json);
 
 	in = err ? NULL : fmemopen(json.buf, json.len, "r");
-	if (!err && (!in || html__load(in, "golden JSON", &root)))
+	if (!err && (!in || html__load(in, "golden JSON", GOLDEN_TOP, &root)))
 		err = -EINVAL;
 	if (in)
 		fclose(in);
