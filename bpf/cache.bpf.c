@@ -155,6 +155,8 @@ int BPF_PROG(handle_filemap_add, struct folio *folio)
 	else
 		count_lost(L_INFLIGHT);	/* the thread's share, and its fault's */
 	mapping_key(folio->mapping, &key);
+	if (key.dev == FILE_KEY_DEVICE)
+		count(C_DEVICE_PAGES, pages);
 	files = current_files_map();
 	if (files)
 		fs = bpf_map_lookup_elem(files, &key);

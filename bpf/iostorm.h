@@ -97,6 +97,7 @@ enum counter {
 	C_FAULT_PAGES,		/* pages those faults added to the page cache */
 	C_FAULT_NS,		/* D-state wait outside syscalls after a file fault */
 	C_CACHE_PAGES,		/* pages added to the page cache by the target */
+	C_DEVICE_PAGES,		/* of those, to a block device's own (FILE_KEY_DEVICE) */
 	C_META_NS,		/* open + stat + close + getdents time */
 	C_FORKS,		/* processes that joined the target by fork */
 	C_EXITS,		/* target processes that exited */

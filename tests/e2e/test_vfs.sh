@@ -183,7 +183,8 @@ test_cache_pages_exact() {
 
 # A block device read raw fills the device's own page cache: 16 MiB read
 # whole from a loop device with its cache dropped are 4,096 pages, on one
-# record of type "device" named by the device, in no mount.
+# record of type "device" named by the device, in no mount, and in the
+# metrics.
 test_device_cache_pages_exact() {
 	command -v losetup >/dev/null || skip "losetup not installed"
 	truncate -s 16M img || fail "truncate"
@@ -194,13 +195,15 @@ test_device_cache_pages_exact() {
 	command -v udevadm >/dev/null && udevadm settle 2>/dev/null
 	blockdev --flushbufs "$LOOP" || fail "blockdev --flushbufs"
 	drop_caches 1
-	"$IOSTORM" -q --json out.json -- cat "$LOOP" >/dev/null 2>err.txt ||
+	"$IOSTORM" -q --json out.json --prom-file out.prom -- cat "$LOOP" >/dev/null 2>err.txt ||
 		fail "iostorm exit $?: $(cat err.txt)"
 	sel=".files[] | select(.type == \"device\")"
 	expect_eq "device records" "$(jqr out.json "[$sel] | length")" 1
 	expect_eq "its device" "$(jqr out.json "$sel | .dev")" "$dev"
 	expect_eq "its pages" "$(jqr out.json "$sel | .cache_pages")" 4096
 	expect_eq "vfs.device_cache_pages" "$(jqr out.json .vfs.device_cache_pages)" 4096
+	expect_eq "the metric's bytes" \
+		"$(sed -n 's/^iostorm_page_cache_device_added_bytes_total //p' out.prom)" $((4096 * 4096))
 	expect_eq "mounts of it" "$(jqr out.json "[.mounts[] | select(.dev == \"$dev\")] | length")" 0
 	expect_eq "lost" "$(jqr out.json .lost.total)" 0
 }

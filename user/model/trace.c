@@ -74,13 +74,8 @@ void trace__file_totals(const struct store *s, struct file_totals *tot)
 	for (size_t i = 0; i < s->files_cap; i++) {
 		const struct file_rec *f = s->files[i];
 
-		if (!f)
+		if (!f || file_rec__is_device(f))	/* file system metadata */
 			continue;
-		if (file_rec__is_device(f)) {
-			tot->devices += f->cache_pages > 0;
-			tot->device_pages += f->cache_pages;
-			continue;
-		}
 		if (f->flags & FILE_F_DIR)
 			tot->dirs++;
 		if (!(f->flags & FILE_F_REG)) {

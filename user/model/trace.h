@@ -79,9 +79,6 @@ struct file_totals {
 	__u64 code_meta_ns;
 	__u64 code_ns;		/* read + metadata time */
 	__u64 code_fault_pages;
-	/* Block devices' own caches (file system metadata), not files. */
-	__u64 devices;		/* with pages added */
-	__u64 device_pages;
 };
 
 /* The trace at an instant, what interval lines are made of: counters and block counts. */

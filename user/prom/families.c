@@ -89,6 +89,10 @@ static void render_vfs(struct prom *p, const struct trace *t)
 			 "Bytes of pages the target added to the page cache: "
 			 "misses and their readahead.",
 			 t->counters[C_CACHE_PAGES] * (__u64)t->page_size);
+	prom__metric_u64(p, "iostorm_page_cache_device_added_bytes_total", "counter",
+			 "Of those, bytes added to block devices' own caches: file system "
+			 "metadata (inode tables, directories) or a device read raw.",
+			 t->counters[C_DEVICE_PAGES] * (__u64)t->page_size);
 	prom__family(p, "iostorm_vfs_mmap_fault_wait_seconds_total", "counter",
 		     "Time threads waited for a page after a fault on a file mapping, seconds.");
 	prom__sample_secs(p, "iostorm_vfs_mmap_fault_wait_seconds_total", NULL, 0,

@@ -47,15 +47,16 @@ static void print_mapped(FILE *out, const struct trace *t, const struct file_tot
  * through them (ext4's inode tables, directory and extent blocks), or a
  * device read raw. Names the first few devices.
  */
-static void print_device_cache(FILE *out, const struct trace *t, const struct file_totals *tot)
+static void print_device_cache(FILE *out, const struct trace *t)
 {
+	const __u64 pages = t->counters[C_DEVICE_PAGES];
 	const struct store *s = &t->store;
 	const char *name;
 	char buf[24];
 	int named = 0;
 
 	fprintf(out, "; of them %llu (%.1f MiB) file system metadata, in the device cache of",
-		tot->device_pages, tot->device_pages * (double)t->page_size / MIB);
+		pages, pages * (double)t->page_size / MIB);
 	for (size_t i = 0; i < s->files_cap; i++) {
 		const struct file_rec *f = s->files[i];
 
@@ -113,8 +114,8 @@ static void print_totals(FILE *out, const struct trace *t, const struct file_tot
 	fprintf(out, "mappings  mmaps %llu, faults %llu, page cache +%llu pages (%.1f MiB)",
 		c[C_MMAPS], c[C_FAULTS], c[C_CACHE_PAGES],
 		c[C_CACHE_PAGES] * (double)t->page_size / MIB);
-	if (tot->device_pages)
-		print_device_cache(out, t, tot);
+	if (c[C_DEVICE_PAGES])
+		print_device_cache(out, t);
 	fputc('\n', out);
 	if (tot->fault_reads)
 		print_mapped(out, t, tot);
@@ -209,7 +210,7 @@ static void write_vfs(struct json *j, const struct trace *t, const struct file_t
 	json__kv_u64(j, "mmaps", c[C_MMAPS]);
 	json__kv_u64(j, "faults", c[C_FAULTS]);
 	json__kv_u64(j, "cache_pages", c[C_CACHE_PAGES]);
-	json__kv_u64(j, "device_cache_pages", tot->device_pages);
+	json__kv_u64(j, "device_cache_pages", c[C_DEVICE_PAGES]);
 	json__kv_u64(j, "read_ns", c[C_READ_NS]);
 	json__kv_u64(j, "meta_ns", c[C_META_NS]);
 	json__kv_u64(j, "reads_consecutive", tot->reads_consec);
