@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * iostorm html REPORT.json [-o FILE]: the page of a report written earlier
- * (a CI artifact); and the load and write that --html shares with it, so
- * both write the same bytes.
+ * (a CI artifact); and the schema check and write that --html shares with
+ * it (with the load, html/lists.c), so both write the same bytes.
  */
 #include <errno.h>
 #include <getopt.h>

@@ -45,7 +45,8 @@ static void print_mapped(FILE *out, const struct trace *t, const struct file_tot
 /*
  * Pages added to block devices' own caches: file system metadata read
  * through them (ext4's inode tables, directory and extent blocks), or a
- * device read raw. Names the first few devices.
+ * device read raw. Names the first few devices that have a record (one
+ * evicted from the store, or lost to a full map, is not named).
  */
 static void print_device_cache(FILE *out, const struct trace *t)
 {
@@ -55,7 +56,7 @@ static void print_device_cache(FILE *out, const struct trace *t)
 	char buf[24];
 	int named = 0;
 
-	fprintf(out, "; of them %llu (%.1f MiB) file system metadata, in the device cache of",
+	fprintf(out, "; of them %llu (%.1f MiB) file system metadata, in the device cache",
 		pages, pages * (double)t->page_size / MIB);
 	for (size_t i = 0; i < s->files_cap; i++) {
 		const struct file_rec *f = s->files[i];
@@ -67,7 +68,7 @@ static void print_device_cache(FILE *out, const struct trace *t)
 			break;
 		}
 		name = block__name(&t->block, f->ino);
-		fprintf(out, "%s %s", named > 1 ? "," : "",
+		fprintf(out, "%s %s", named > 1 ? "," : " of",
 			name ? name : units__dev(buf, sizeof(buf), f->ino));
 	}
 }
