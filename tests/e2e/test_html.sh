@@ -27,14 +27,17 @@ html_two_phase_run() {
 		fail "iostorm exit $?"
 }
 
-# Points with reads: the first ones went to the device, the last ones did not.
+# Points with reads: the first ones went to the device, the last ones did
+# not (a cold point has a block read for most reads; a warm one may have a
+# stray few, a page of a program's or the file system's, as CI once saw: 4
+# for 1,632 reads).
 check_phases() {
 	local cold warm first last
 	jq -c '.timeline.points[] | [.t_s, .reads, .blk_reads, .read_p99_ns]' out.json
 	cold=$(jqr out.json '[.timeline.points[] | select(.reads > 0 and .blk_reads > 0)] | length')
 	warm=$(jqr out.json '[.timeline.points[] | select(.reads > 0 and .blk_reads == 0)] | length')
 	first=$(jqr out.json '[.timeline.points[] | select(.reads > 0)][0].blk_reads > 0')
-	last=$(jqr out.json '[.timeline.points[] | select(.reads > 0)][-1].blk_reads == 0')
+	last=$(jqr out.json '[.timeline.points[] | select(.reads > 0)][-1] | .blk_reads * 100 < .reads')
 	expect_cmp "cold points (reads from the device)" "$cold" '>=' 2
 	expect_cmp "warm points (no block reads)" "$warm" '>=' 2
 	expect_eq "the run starts cold" "$first" true
