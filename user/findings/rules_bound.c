@@ -73,6 +73,43 @@ static void bottleneck_queued(const struct evidence *e, enum severity sev, const
 	    "writes to the device");
 }
 
+/*
+ * The device is the limit (saturated, or slow in itself): larger requests
+ * carry more per operation, unless they are large already (packed shards
+ * read in 1 MiB reads): then only faster storage or memory helps.
+ */
+static void device_advice(const struct evidence *e, const double *th, bool saturated,
+			  struct finding *f)
+{
+	double mean = e->blk_reads ? (double)e->blk_read_bytes / e->blk_reads : 0;
+	char buf[NBUF][32];
+
+	if (mean >= th[TH_LARGE_REQ]) {
+		if (saturated)
+			snprintf(f->fix, sizeof(f->fix), "move the data to faster storage or memory");
+		say(f->advice, sizeof(f->advice),
+		    "the device %s, and its read requests are already large (mean %s): "
+		    "larger reads will not help; move the data to faster storage (local "
+		    "NVMe, a volume with more throughput) or keep it in memory (page "
+		    "cache, dataset.cache())%s", saturated ? "serves all it can" :
+		    "is slow in itself", units__bytes(B(0), mean),
+		    saturated ? "; more readers only lengthen the queue" : "");
+	} else if (saturated) {
+		say(f->advice, sizeof(f->advice),
+		    "the device serves all it can: ask it for fewer, larger requests (small "
+		    "files packed into shards read sequentially), move the data to faster "
+		    "storage (local NVMe) or keep it in memory (page cache, dataset.cache()); "
+		    "more readers only lengthen the queue");
+	} else {
+		say(f->advice, sizeof(f->advice),
+		    "each request takes long in the device itself (HDD seeks, a network "
+		    "block device, a busy cloud disk): stage the dataset to local NVMe or "
+		    "RAM, or pack files into shards read sequentially so that each request "
+		    "carries more data");
+	}
+	fig(f, "blk_mean_bytes", mean, "bytes");
+}
+
 static void bottleneck_block(const struct evidence *e, const double *th, struct finding *f)
 {
 	enum severity sev = e->io_wait_share < 0 ? SEV_WARN :
@@ -109,11 +146,7 @@ static void bottleneck_block(const struct evidence *e, const double *th, struct 
 		    "before the device), device %s busy%s",
 		    units__num(B(0), e->blk_inflight_mean), units__us(B(1), e->blk_await_ms * 1e3),
 		    units__pct(B(2), e->blk_queue_share), units__pct(B(3), e->blk_util), wait);
-		say(f->advice, sizeof(f->advice),
-		    "the device serves all it can: ask it for fewer, larger requests (small "
-		    "files packed into shards read sequentially), move the data to faster "
-		    "storage (local NVMe) or keep it in memory (page cache, dataset.cache()); "
-		    "more readers only lengthen the queue");
+		device_advice(e, th, true, f);
 		break;
 	case LAYER_DEVICE:
 		finding_init(f, "storage_bottleneck", sev, "slow device",
@@ -123,11 +156,7 @@ static void bottleneck_block(const struct evidence *e, const double *th, struct 
 		    "busy%s", units__us(B(0), e->blk_await_ms * 1e3),
 		    units__us(B(1), e->blk_device_p50_us), units__num(B(2), e->blk_reads_per_s),
 		    units__pct(B(3), e->blk_util), wait);
-		say(f->advice, sizeof(f->advice),
-		    "each request takes long in the device itself (HDD seeks, a network "
-		    "block device, a busy cloud disk): stage the dataset to local NVMe or "
-		    "RAM, or pack files into shards read sequentially so that each request "
-		    "carries more data");
+		device_advice(e, th, false, f);
 		break;
 	default:	/* LAYER_OK */
 		if (e->blk_util >= th[TH_IOPS_BOUND] && storage_bound(e, th)) {

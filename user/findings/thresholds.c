@@ -117,6 +117,10 @@ static const struct th_def th_defs[TH__MAX] = {
 		"storage_bottleneck: fast requests, threads storage-bound and the device "
 		"busy at least this share of the time: the device is IOPS-bound (on a "
 		"device serving requests in parallel %util saturates before the IOPS do)" },
+	[TH_LARGE_REQ] = { "large_req_bytes", 262144, "bytes",
+		"storage_bottleneck: block reads of at least this mean size are already "
+		"large: a saturated or slow device is then advised faster storage or "
+		"memory, not fewer, larger reads" },
 	[TH_SLOW_READ_US] = { "slow_read_us", 1000, "us",
 		"without block or thread data, a read p50 above this is called slow "
 		"(a page-cache hit takes ~10 us, an SSD read ~100 us)" },

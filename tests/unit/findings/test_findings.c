@@ -425,6 +425,54 @@ TEST(verdict_queued_idle_device_not_saturated)
 	CHECK_STR(get(&j, "storage_bottleneck")->label, "device saturated");
 }
 
+/*
+ * A saturated device whose requests are already large (shards read in
+ * 1 MiB reads, as the demo's packed run on a busy disk): the fix is faster
+ * storage or memory, not fewer, larger reads; small requests keep it.
+ */
+TEST(verdict_saturated_large_requests)
+{
+	struct evidence e;
+	struct judged j;
+	const struct finding *f;
+
+	storm_cold_capped(&e);
+	e.layer = LAYER_QUEUE;
+	e.blk_queue_share = 0.1;
+	e.blk_await_ms = 180;
+	e.blk_inflight_mean = 5;
+	e.blk_util = 0.96;
+	e.blk_reads = 138;
+	e.blk_read_bytes = 138 * 1200000ULL;
+	judge(&e, NULL, &j);
+	f = get(&j, "storage_bottleneck");
+	REQUIRE(f);
+	CHECK_STR(f->label, "device saturated");
+	CHECK_STR(f->fix, "move the data to faster storage or memory");
+	CHECK_HAS(f->advice, "already large (mean 1.1 MiB)");
+	CHECK(!strstr(f->advice, "fewer, larger"));
+	CHECK_EQ_INT(figure(f, "blk_mean_bytes"), 1200000);
+	/* The same device, slow in itself: staged, not packed. */
+	e.layer = LAYER_DEVICE;
+	e.blk_queue_share = 0.02;
+	e.blk_util = 0.3;
+	e.blk_inflight_mean = 1;
+	judge(&e, NULL, &j);
+	f = get(&j, "storage_bottleneck");
+	CHECK_STR(f->label, "slow device");
+	CHECK(!strstr(f->advice, "pack files"));
+	/* Small requests, saturated: fewer, larger reads. */
+	e.layer = LAYER_QUEUE;
+	e.blk_queue_share = 0.1;
+	e.blk_util = 0.96;
+	e.blk_inflight_mean = 5;
+	e.blk_read_bytes = 138 * 80000ULL;
+	judge(&e, NULL, &j);
+	f = get(&j, "storage_bottleneck");
+	CHECK_STR(f->fix, "ask for fewer, larger reads");
+	CHECK_HAS(f->advice, "fewer, larger requests");
+}
+
 TEST(verdict_too_few_readers)
 {
 	struct evidence e;
