@@ -72,8 +72,8 @@ test_html_full_disk() {
 
 # A report of 200,000 file records (~117 MB) is drawn in bounded memory:
 # each record is parsed alone, summed and dropped unless among the top
-# rows (parsed whole, it took ~700 MB and fails here). The summary and the "more" row
-# still count every record: as computed here from the same records.
+# rows (parsed whole, it took 851 MB and failed here). The summary and the
+# "more" row still count every record, as computed here from the records.
 test_html_big_report_bounded_memory() {
 	python3 - "$GOLDEN/report.json" >big.json 2>want.txt <<-'EOF_PY'
 	import json, sys
