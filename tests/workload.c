@@ -119,6 +119,7 @@ static void usage(FILE *f)
 "--gate FIFO waits for one byte from FIFO; --tally FILE writes the tally\n"
 "there instead of stdout, as (--tally-files adds the file lines):\n"
 "  total opens=N open_errors=N reads=N read_bytes=N stats=N closes=N mmaps=N files=N\n"
+"        readers=N (read's threads that took a file)\n"
 "  file opens=N reads=N read_bytes=N stats=N closes=N mmaps=N path=PATH\n");
 }
 
