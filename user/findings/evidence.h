@@ -83,7 +83,7 @@ struct evidence {
 	/* block layer: the target's reads; filled by the caller */
 	bool have_block;
 	__u64 blk_reads;
-	__u64 blk_read_bytes;
+	double blk_mean_bytes;		/* bytes per read request */
 	double blk_reads_per_s;
 	double blk_random_share;
 	double blk_small_share;		/* requests of at most BLK_SMALL bytes */

@@ -22,7 +22,7 @@ void evidence__add_block(struct evidence *e, const struct trace *t)
 		return;
 	e->have_block = true;
 	e->blk_reads = st.reqs;
-	e->blk_read_bytes = st.bytes;
+	e->blk_mean_bytes = (double)st.bytes / st.reqs;
 	e->blk_reads_per_s = st.reqs / secs;
 	e->blk_random_share = 1.0 - (double)st.seq / st.reqs;
 	e->blk_small_share = (double)st.small / st.reqs;

@@ -146,7 +146,7 @@ int rule__random(const struct evidence *e, const double *th, struct finding *f)
 
 int rule__small(const struct evidence *e, const double *th, struct finding *f)
 {
-	double mean = e->blk_reads ? (double)e->blk_read_bytes / e->blk_reads : 0;
+	double mean = e->blk_mean_bytes;
 	char buf[NBUF][32], size[48] = "";
 
 	if (!e->have_block || e->blk_small_share < 0 || e->blk_reads <= th[TH_SMALL_MIN])

@@ -81,7 +81,7 @@ static void bottleneck_queued(const struct evidence *e, enum severity sev, const
 static void device_advice(const struct evidence *e, const double *th, bool saturated,
 			  struct finding *f)
 {
-	double mean = e->blk_reads ? (double)e->blk_read_bytes / e->blk_reads : 0;
+	double mean = e->blk_mean_bytes;
 	char buf[NBUF][32];
 
 	if (mean >= th[TH_LARGE_REQ]) {

@@ -88,7 +88,7 @@ static void storm_cold_capped(struct evidence *e)
 	e->mem_total_bytes = 16 * GIB;
 	e->have_block = true;
 	e->blk_reads = 20000;
-	e->blk_read_bytes = e->read_bytes;
+	e->blk_mean_bytes = (double)e->read_bytes / e->blk_reads;
 	e->blk_reads_per_s = 1000;
 	e->blk_random_share = 0.9;
 	e->blk_small_share = 0.97;
@@ -443,7 +443,7 @@ TEST(verdict_saturated_large_requests)
 	e.blk_inflight_mean = 5;
 	e.blk_util = 0.96;
 	e.blk_reads = 138;
-	e.blk_read_bytes = 138 * 1200000ULL;
+	e.blk_mean_bytes = 1200000;
 	judge(&e, NULL, &j);
 	f = get(&j, "storage_bottleneck");
 	REQUIRE(f);
@@ -466,7 +466,7 @@ TEST(verdict_saturated_large_requests)
 	e.blk_queue_share = 0.1;
 	e.blk_util = 0.96;
 	e.blk_inflight_mean = 5;
-	e.blk_read_bytes = 138 * 80000ULL;
+	e.blk_mean_bytes = 80000;
 	judge(&e, NULL, &j);
 	f = get(&j, "storage_bottleneck");
 	CHECK_STR(f->fix, "ask for fewer, larger reads");
