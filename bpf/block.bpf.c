@@ -8,6 +8,12 @@
  * request starts (block_io_start, kernel >= 6.5) and kept, keyed by the
  * request, until block_io_done. Requests merged into another are dropped at
  * block_rq_merge and counted as merged.
+ *
+ * Before 6.5 (and with IOSTORM_FALLBACKS=block_rq) the request tracepoints
+ * stand in: block_getrq runs in the submitter as a new request takes its
+ * first bio, which keys the submitter until block_rq_issue finds it through
+ * rq->bio; block_rq_complete with every remaining byte is the done. The same
+ * counts: a request is started, issued, merged or done once either way.
  */
 #include "maps.bpf.h"
 #include "target.bpf.h"
@@ -38,6 +44,21 @@ struct {
 	__type(key, __u64);
 	__type(value, struct blk_req);
 } blk_reqs SEC(".maps");
+
+/*
+ * The fallback's requests between block_getrq and block_rq_issue, keyed by
+ * their first bio. LRU: a request merged away before its issue leaves its
+ * record here (and one missed at issue is counted there, MISS_START).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u64);
+	__type(value, struct blk_req);
+} blk_bios SEC(".maps");
+
+/* No block_io_start/done: the request tracepoints stand in (see above). */
+const volatile bool targ_block_rq = false;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
@@ -211,36 +232,80 @@ static __always_inline void count_missed(__u32 dev, __u8 op, __u8 kind)
 		count_lost(L_BLK_MISSED_FULL);
 }
 
+/* Who submits now: kernel threads first, since with -a they would pass as the target. */
+static __always_inline __u8 submitter(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	if (task->flags & PF_KTHREAD)
+		return WHO_KTHREAD;
+	return is_target() ? WHO_TARGET : WHO_OTHER;
+}
+
+/*
+ * Track the request at key from r. A record at this address: the request
+ * that had it last was never seen completing (its done missed us). Count
+ * it, and end its busy time now rather than never.
+ */
+static __always_inline void req_begin(__u64 key, struct blk_req *r)
+{
+	struct blk_req *old = bpf_map_lookup_elem(&blk_reqs, &key);
+
+	if (old) {
+		leave_device(old, r->start_ns);
+		count_missed(old->dev, old->op, MISS_DONE);
+	}
+	if (bpf_map_update_elem(&blk_reqs, &key, r, BPF_ANY))
+		count_lost(L_BLK_REQS_FULL);
+}
+
 SEC("tp_btf/block_io_start")
 int BPF_PROG(handle_block_io_start, struct request *rq)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct blk_req r = {}, *old;
-	__u64 key = (__u64)rq;
+	struct blk_req r = {};
 
 	r.start_ns = bpf_ktime_get_ns();
 	r.dev = rq_dev(rq);
 	r.op = rq_op(rq);
-	/* Kernel threads first: with -a they would pass as the target. */
-	if (task->flags & PF_KTHREAD)
-		r.who = WHO_KTHREAD;
-	else if (is_target())
-		r.who = WHO_TARGET;
-	else
-		r.who = WHO_OTHER;
-	/*
-	 * A record at this address: the request that had it last was never
-	 * seen completing (its block_io_done missed us). Count it, and end
-	 * its busy time now rather than never.
-	 */
-	old = bpf_map_lookup_elem(&blk_reqs, &key);
-	if (old) {
-		leave_device(old, r.start_ns);
-		count_missed(old->dev, old->op, MISS_DONE);
-	}
-	if (bpf_map_update_elem(&blk_reqs, &key, &r, BPF_ANY))
-		count_lost(L_BLK_REQS_FULL);
+	r.who = submitter();
+	req_begin((__u64)rq, &r);
 	return 0;
+}
+
+/* The fallback's start: a new request is given its first bio, in the submitter. */
+SEC("tp_btf/block_getrq")
+int BPF_PROG(compat_block_getrq, struct bio *bio)
+{
+	struct gendisk *disk = bio->bi_bdev->bd_disk;
+	struct blk_req r = {};
+	__u64 key = (__u64)bio;
+
+	r.start_ns = bpf_ktime_get_ns();
+	r.dev = disk->major << 20 | disk->first_minor;
+	r.who = submitter();
+	bpf_map_update_elem(&blk_bios, &key, &r, BPF_ANY);
+	return 0;
+}
+
+/*
+ * The fallback's record of rq, taken out of blk_bios into out: through its
+ * first bio, or its last when a front merge put another bio first.
+ */
+static __always_inline bool bio_take(struct request *rq, struct blk_req *out)
+{
+	__u64 keys[2] = { (__u64)rq->bio, (__u64)rq->biotail };
+	struct blk_req *r;
+
+	for (int i = 0; i < 2; i++) {
+		r = bpf_map_lookup_elem(&blk_bios, &keys[i]);
+		if (!r)
+			continue;
+		*out = *r;
+		out->op = rq_op(rq);
+		bpf_map_delete_elem(&blk_bios, &keys[i]);
+		return true;
+	}
+	return false;
 }
 
 SEC("tp_btf/block_rq_issue")
@@ -251,6 +316,12 @@ int BPF_PROG(handle_block_rq_issue, struct request *rq)
 	struct blk_req *r;
 	__u32 inflight;
 
+	if (targ_block_rq) {
+		struct blk_req fresh;
+
+		if (bio_take(rq, &fresh))
+			req_begin(key, &fresh);
+	}
 	r = bpf_map_lookup_elem(&blk_reqs, &key);
 	if (!r || r->issued)
 		return 0;	/* started before the attach, or requeued */
@@ -270,18 +341,6 @@ int BPF_PROG(handle_block_rq_issue, struct request *rq)
 	inflight = d->inflight[BLK_SCOPE_DEVICE];
 	bpf_spin_unlock(&d->lock);
 	blk_hists_add(r, H_BLK_INFLIGHT, inflight);
-	return 0;
-}
-
-SEC("tp_btf/block_rq_complete")
-int BPF_PROG(handle_block_rq_complete, struct request *rq, blk_status_t error,
-	     unsigned int nr_bytes)
-{
-	__u64 key = (__u64)rq;
-	struct blk_req *r = bpf_map_lookup_elem(&blk_reqs, &key);
-
-	if (r)
-		r->bytes += nr_bytes;
 	return 0;
 }
 
@@ -305,7 +364,11 @@ int BPF_PROG(handle_block_rq_merge, struct request *rq)
 	struct blk_req *r;
 	__u64 key = (__u64)rq;
 
+	struct blk_req fresh;
+
 	r = bpf_map_lookup_elem(&blk_reqs, &key);
+	if (!r && targ_block_rq && bio_take(rq, &fresh))
+		r = &fresh;	/* merged before its issue */
 	if (!r)
 		return 0;
 	st = stats_entry(r);
@@ -366,8 +429,7 @@ static __always_inline void count_untracked(struct request *rq)
  * sequence ends (blk_flush_complete_seq() clears the flag and ends it
  * again), accounted. Its record is kept until then.
  */
-SEC("tp_btf/block_io_done")
-int BPF_PROG(handle_block_io_done, struct request *rq)
+static __always_inline void req_done(struct request *rq)
 {
 	__u64 key = (__u64)rq, now = bpf_ktime_get_ns();
 	struct blk_req *r;
@@ -376,14 +438,39 @@ int BPF_PROG(handle_block_io_done, struct request *rq)
 	r = bpf_map_lookup_elem(&blk_reqs, &key);
 	if (!r) {
 		count_untracked(rq);
-		return 0;
+		return;
 	}
 	leave_device(r, now);
 	rq_stat_flags(rq, &io_stat, &flush_seq);
 	if (flush_seq)
-		return 0;	/* back when the flush sequence ends */
+		return;		/* back when the flush sequence ends */
 	if (io_stat)
 		account_done(r, now);
 	bpf_map_delete_elem(&blk_reqs, &key);
+}
+
+SEC("tp_btf/block_io_done")
+int BPF_PROG(handle_block_io_done, struct request *rq)
+{
+	req_done(rq);
+	return 0;
+}
+
+/*
+ * Bytes completed, perhaps in parts. The fallback's done: the part that
+ * completes every remaining byte (blk_update_request() traces it before it
+ * counts them off; a flush sequence's end completes its 0 bytes left).
+ */
+SEC("tp_btf/block_rq_complete")
+int BPF_PROG(handle_block_rq_complete, struct request *rq, blk_status_t error,
+	     unsigned int nr_bytes)
+{
+	__u64 key = (__u64)rq;
+	struct blk_req *r = bpf_map_lookup_elem(&blk_reqs, &key);
+
+	if (r)
+		r->bytes += nr_bytes;
+	if (targ_block_rq && nr_bytes >= rq->__data_len)
+		req_done(rq);
 	return 0;
 }

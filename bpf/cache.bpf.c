@@ -114,15 +114,23 @@ struct folio___ulong_flags {
 	unsigned long flags;
 } __attribute__((preserve_access_index));
 
+/* struct folio before 6.6, whose order had a byte of its own. */
+struct folio___order_byte {
+	unsigned char _folio_order;
+} __attribute__((preserve_access_index));
+
 /*
  * folio_order() by hand: a large folio has PG_head set and its order in
- * the low byte of _flags_1. The flags word is a memdesc_flags_t since 6.17
- * and an unsigned long before: CO-RE picks the load at load time, a direct
- * one either way (a probe read here cost every page ~35 ns).
+ * the low byte of _flags_1, or before 6.6 in _folio_order (where _flags_1
+ * is the first tail page's flags: the wrong word, and a field that exists).
+ * The flags word is a memdesc_flags_t since 6.17 and an unsigned long
+ * before: CO-RE picks the loads at load time, direct ones either way (a
+ * probe read here cost every page ~35 ns).
  */
 static __always_inline __u64 folio_pages(struct folio *folio)
 {
 	unsigned long flags;
+	__u32 order;
 
 	if (bpf_core_type_exists(memdesc_flags_t))
 		flags = folio->flags.f;
@@ -130,23 +138,25 @@ static __always_inline __u64 folio_pages(struct folio *folio)
 		flags = ((struct folio___ulong_flags *)folio)->flags;
 	if (!(flags & (1UL << bpf_core_enum_value(enum pageflags, PG_head))))
 		return 1;
-	return 1ULL << (folio->_flags_1 & 31);
+	if (bpf_core_field_exists(struct folio___order_byte, _folio_order))
+		order = ((struct folio___order_byte *)folio)->_folio_order;
+	else
+		order = folio->_flags_1;
+	return 1ULL << (order & 31);
 }
 
-SEC("tp_btf/mm_filemap_add_to_page_cache")
-int BPF_PROG(handle_filemap_add, struct folio *folio)
+/*
+ * pages pages at index of the file key, added to the cache by the current
+ * task: counted for the target, the thread, the file and a fault in wait.
+ */
+static __always_inline void cache_add(struct file_key *key, __u64 index, __u64 pages)
 {
 	struct task_struct *task;
 	struct file_stats *fs = NULL;
-	struct file_key key = {};
 	struct task_state *st;
 	void *files;
-	__u64 pages;
 	bool need_path;
 
-	if (!is_target())
-		return 0;
-	pages = folio_pages(folio);
 	count(C_CACHE_PAGES, pages);
 	task = bpf_get_current_task_btf();
 	st = task_state_of(task, true);
@@ -154,21 +164,99 @@ int BPF_PROG(handle_filemap_add, struct folio *folio)
 		thread_of(st, task)->cache_pages += pages;
 	else
 		count_lost(L_INFLIGHT);	/* the thread's share, and its fault's */
-	mapping_key(folio->mapping, &key);
-	if (key.dev == FILE_KEY_DEVICE)
+	if (key->dev == FILE_KEY_DEVICE)
 		count(C_DEVICE_PAGES, pages);
 	files = current_files_map();
 	if (files)
-		fs = bpf_map_lookup_elem(files, &key);
+		fs = bpf_map_lookup_elem(files, key);
 	if (!fs) {
 		if (st)
-			overlay_key(&st->in, &key);
-		fs = file_entry(&key, 0, false, &need_path);
+			overlay_key(&st->in, key);
+		fs = file_entry(key, 0, false, &need_path);
 	}
 	if (fs)
 		__sync_fetch_and_add(&fs->cache_pages, pages);
 	if (st)
-		fault_pages(st, &key, folio->index, pages, fs);
+		fault_pages(st, key, index, pages, fs);
+}
+
+SEC("tp_btf/mm_filemap_add_to_page_cache")
+int BPF_PROG(handle_filemap_add, struct folio *folio)
+{
+	struct file_key key;
+
+	if (!is_target())
+		return 0;
+	mapping_key(folio->mapping, &key);
+	cache_add(&key, folio->index, folio_pages(folio));
+	return 0;
+}
+
+/* struct page before 6.16 named its index so (__folio_index since). */
+struct page___index {
+	unsigned long index;
+} __attribute__((preserve_access_index));
+
+/* struct page before 6.6, whose first tail page held the compound order. */
+struct page___compound {
+	unsigned char compound_order;
+} __attribute__((preserve_access_index));
+
+/*
+ * Pages of the page at addr, by probe reads: 1, or for a compound head
+ * page its order's worth, kept in the first tail page before 6.6 and in
+ * the folio's _folio_order or _flags_1 after (a folio begins with its
+ * head page, so the same reads serve when the fallback is forced).
+ */
+static __always_inline __u64 page_pages(__u64 addr)
+{
+	struct page___compound *tail = (void *)(addr + bpf_core_type_size(struct page));
+	struct folio *folio = (struct folio *)addr;
+	unsigned long flags = 0;
+	unsigned char order = 0;
+
+	bpf_probe_read_kernel(&flags, sizeof(flags), (void *)addr);	/* flags: first */
+	if (!(flags & (1UL << bpf_core_enum_value(enum pageflags, PG_head))))
+		return 1;
+	if (bpf_core_field_exists(struct page___compound, compound_order))
+		bpf_core_read(&order, 1, &tail->compound_order);
+	else if (bpf_core_field_exists(struct folio___order_byte, _folio_order))
+		bpf_core_read(&order, 1, &((struct folio___order_byte *)folio)->_folio_order);
+	else
+		bpf_core_read(&order, 1, &folio->_flags_1);
+	return 1ULL << (order & 31);
+}
+
+/*
+ * Before 5.17 the tracepoint passed the page, not its folio: taken as an
+ * address (so the verifier does not hold it to either type) and read by
+ * probe reads, as the key is.
+ */
+SEC("tp_btf/mm_filemap_add_to_page_cache")
+int BPF_PROG(compat_filemap_add)
+{
+	struct file_key key = {};
+	struct page *page;
+	struct inode *host;
+	__u64 addr = 0, index;
+
+	if (!is_target())
+		return 0;
+	bpf_probe_read_kernel(&addr, sizeof(addr), ctx);
+	page = (struct page *)addr;
+	host = BPF_CORE_READ(page, mapping, host);
+	if ((BPF_CORE_READ(host, i_mode) & S_IFMT) == S_IFBLK) {
+		key.dev = FILE_KEY_DEVICE;
+		key.ino = BPF_CORE_READ(host, i_rdev);
+	} else {
+		key.ino = BPF_CORE_READ(host, i_ino);
+		key.dev = BPF_CORE_READ(host, i_sb, s_dev);
+	}
+	if (bpf_core_field_exists(struct page___index, index))
+		index = BPF_CORE_READ((struct page___index *)page, index);
+	else
+		index = BPF_CORE_READ(page, __folio_index);
+	cache_add(&key, index, page_pages(addr));
 	return 0;
 }
 

@@ -36,22 +36,35 @@
 #define DIR_PATH_TTL_NS	(2ULL * 1000000000)	/* see dir_paths below */
 
 /*
- * An untrusted BTF pointer from a plain kernel address: its fields then load
- * directly (about 1 ns each, a fault reads 0) instead of one
- * bpf_probe_read_kernel() call each (about 30 ns). Field offsets are still
- * relocated by CO-RE. bpf_rdonly_cast() is a kfunc since kernel 6.2.
+ * One source, two builds. KREAD(p, a, b, ...) is p->a->b...:
+ *
+ * - the fast build (vfs.bpf.c, kernels with the kfunc bpf_rdonly_cast(),
+ *   6.2 and later) turns a plain kernel address into an untrusted BTF
+ *   pointer, whose fields then load directly (about 1 ns each, a fault
+ *   reads 0) instead of one bpf_probe_read_kernel() call each (about
+ *   30 ns). The extern is weak: on an older kernel libbpf leaves it
+ *   unresolved and these programs are not loaded (collect/features.c).
+ * - the compat build (vfs_compat.bpf.c, IOSTORM_CORE_READ: kernels before
+ *   6.2, or IOSTORM_FALLBACKS=core_read) reads every field with
+ *   BPF_CORE_READ(), as the tools for older kernels do.
+ *
+ * Field offsets are CO-RE relocated either way. The current task is taken
+ * untrusted in both: at each pointer field of a trusted one the verifier
+ * asks whether it stays trusted, which it answers by a linear search of
+ * the kernel's BTF by name (up to four per load site and visit: most of
+ * the load time of the programs).
  */
-extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
+#ifdef IOSTORM_CORE_READ
+#define KREAD(src, a, ...)	BPF_CORE_READ(src, a, ##__VA_ARGS__)
+#define BTF_CAST(type, addr)	((type *)(addr))
+#define CURRENT_TASK()		((struct task_struct *)bpf_get_current_task())
+#else
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym __weak;
+#define KREAD(src, a, ...)	(___arrow(src, a, ##__VA_ARGS__))
 #define BTF_CAST(type, addr) \
 	((type *)bpf_rdonly_cast((void *)(addr), bpf_core_type_id_kernel(type)))
-
-/*
- * The current task, untrusted: the same loads, but the verifier does not
- * ask at each pointer field whether the pointer stays trusted, which it
- * answers by a linear search of the kernel's BTF by name (up to four per
- * load site and visit: most of the load time of the programs).
- */
 #define CURRENT_TASK()	BTF_CAST(struct task_struct, bpf_get_current_task_btf())
+#endif
 
 /* The byte at offset off of the scratch buffer's path area. */
 static __always_inline char *scratch_at(struct path_scratch *s, int off)
@@ -67,13 +80,13 @@ static __always_inline char *scratch_at(struct path_scratch *s, int off)
 static __always_inline __u64 fd_file_addr(int fd)
 {
 	struct task_struct *task = CURRENT_TASK();
-	struct fdtable *fdt = task->files->fdt;
+	struct fdtable *fdt = KREAD(task, files, fdt);
 	struct file **fds;
 	__u64 file = 0;
 
-	if (fd < 0 || !fdt || (unsigned int)fd >= fdt->max_fds)
+	if (fd < 0 || !fdt || (unsigned int)fd >= KREAD(fdt, max_fds))
 		return 0;
-	fds = fdt->fd;
+	fds = KREAD(fdt, fd);
 	bpf_probe_read_kernel(&file, sizeof(file), &fds[fd]);
 	return file;
 }
@@ -88,15 +101,15 @@ static __always_inline struct file *fd_file(int fd)
 
 static __always_inline __u32 file_mode(struct file *file)
 {
-	return file->f_inode->i_mode & S_IFMT;
+	return KREAD(file, f_inode, i_mode) & S_IFMT;
 }
 
 static __always_inline void file_key_of(struct file *file, struct file_key *key)
 {
-	struct inode *inode = file->f_inode;
+	struct inode *inode = KREAD(file, f_inode);
 
-	key->ino = inode->i_ino;
-	key->dev = inode->i_sb->s_dev;
+	key->ino = KREAD(inode, i_ino);
+	key->dev = KREAD(inode, i_sb, s_dev);
 	key->pad = 0;
 }
 
@@ -128,7 +141,12 @@ static __always_inline void walk_anchor(struct walk *w)
  * at the task's root (a chroot or pivot_root's new root: the path is the
  * job's own), at the mount namespace's root, or at the file system's root.
  */
-static long walk_step(__u32 i, struct walk *w)
+#ifdef IOSTORM_CORE_READ
+static __always_inline	/* in the bounded loop: one stack frame less */
+#else
+static			/* bpf_loop()'s callback */
+#endif
+long walk_step(__u32 i, struct walk *w)
 {
 	struct dentry *dentry = BTF_CAST(struct dentry, w->dentry);
 	struct mount *mnt = BTF_CAST(struct mount, w->mnt);
@@ -142,17 +160,17 @@ static long walk_step(__u32 i, struct walk *w)
 		return 1;
 	}
 	if (w->dentry == w->mnt_root) {
-		struct mount *up = mnt->mnt_parent;
+		struct mount *up = KREAD(mnt, mnt_parent);
 
 		walk_anchor(w);
 		if ((__u64)up == w->mnt)
 			return 1;		/* the root of all */
-		w->dentry = (__u64)mnt->mnt_mountpoint;
+		w->dentry = (__u64)KREAD(mnt, mnt_mountpoint);
 		w->mnt = (__u64)up;
-		w->mnt_root = (__u64)up->mnt.mnt_root;
+		w->mnt_root = (__u64)KREAD(up, mnt.mnt_root);
 		return 0;
 	}
-	parent = dentry->d_parent;
+	parent = KREAD(dentry, d_parent);
 	if ((__u64)parent == w->dentry) {
 		walk_anchor(w);
 		return 1;			/* root of an unmounted tree */
@@ -160,8 +178,8 @@ static long walk_step(__u32 i, struct walk *w)
 	s = bpf_map_lookup_elem(&path_scratch, &zero);
 	if (!s)
 		return 1;
-	name = dentry->d_name.name;
-	len = dentry->d_name.len & (NAME_LEN - 1);
+	name = KREAD(dentry, d_name.name);
+	len = KREAD(dentry, d_name.len) & (NAME_LEN - 1);
 	if (w->off < (int)len + 1) {
 		w->flags |= FILE_F_TRUNC;
 		return 1;
@@ -187,11 +205,26 @@ static long walk_step(__u32 i, struct walk *w)
  */
 __weak __noinline int walk_loop(struct walk *w)
 {
-	struct walk l;
 	long n;
+#ifndef IOSTORM_CORE_READ
+	struct walk l;
+#endif
 
 	if (!w)
 		return 0;
+#ifdef IOSTORM_CORE_READ
+	/*
+	 * bpf_loop() came in 5.17: a bounded loop, as many steps, counted
+	 * alike. In place, with no copy: the probe reads' temporaries left no
+	 * room on the 512-byte stack for one.
+	 */
+	w->off &= PATH_SCRATCH - 1;
+	for (n = 0; n < PATH_DEPTH; )
+		if (walk_step(n++, w))
+			break;
+	if (n >= PATH_DEPTH)
+		w->flags |= FILE_F_TRUNC;
+#else
 	l = *w;
 	l.off &= PATH_SCRATCH - 1;
 	n = bpf_loop(PATH_DEPTH, walk_step, &l, 0);
@@ -201,6 +234,7 @@ __weak __noinline int walk_loop(struct walk *w)
 	w->flags = l.flags;
 	w->anchor = l.anchor;
 	w->anchor_off = l.anchor_off;
+#endif
 	return 0;
 }
 
@@ -208,9 +242,9 @@ __weak __noinline int walk_loop(struct walk *w)
 static __always_inline void task_root(__u64 *dentry, __u64 *mnt)
 {
 	struct task_struct *task = CURRENT_TASK();
-	struct vfsmount *vfsmnt = task->fs->root.mnt;
+	struct vfsmount *vfsmnt = KREAD(task, fs, root.mnt);
 
-	*dentry = (__u64)task->fs->root.dentry;
+	*dentry = (__u64)KREAD(task, fs, root.dentry);
 	*mnt = (__u64)container_of(vfsmnt, struct mount, mnt);
 }
 
@@ -226,7 +260,7 @@ static __always_inline int path_walk(struct dentry *dentry, struct vfsmount *vfs
 	struct walk w = {
 		.dentry = (__u64)dentry,
 		.mnt = (__u64)container_of(vfsmnt, struct mount, mnt),
-		.mnt_root = (__u64)vfsmnt->mnt_root,
+		.mnt_root = (__u64)KREAD(vfsmnt, mnt_root),
 		.off = end,
 	};
 
@@ -271,7 +305,7 @@ __weak __noinline int anchor_note(__u64 *where, int end, __u64 now)
 	walk_loop(&w);		/* mnt_root 0: up to the file system's root */
 	ap = (struct anchor_path *)&s->buf[PATH_SCRATCH];	/* spare tail */
 	d = BTF_CAST(struct dentry, dentry);
-	ap->dev = d->d_sb->s_dev;
+	ap->dev = KREAD(d, d_sb, s_dev);
 	ap->at = now;
 	len = end - w.off;
 	ap->len = 0;
@@ -289,10 +323,10 @@ static __always_inline __u32 view_store(struct file_stats *fs, __u64 anchor, int
 {
 	struct task_struct *task = CURRENT_TASK();
 
-	fs->root = (__u64)task->fs->root.dentry;
-	fs->root_dev = task->fs->root.dentry->d_sb->s_dev;
-	fs->mnt_ns = task->nsproxy->mnt_ns->ns.inum;
-	fs->tgid = task->tgid;
+	fs->root = (__u64)KREAD(task, fs, root.dentry);
+	fs->root_dev = KREAD(task, fs, root.dentry, d_sb, s_dev);
+	fs->mnt_ns = KREAD(task, nsproxy, mnt_ns, ns.inum);
+	fs->tgid = KREAD(task, tgid);
 	if (!anchor || alen < 0)
 		return 0;
 	fs->anchor = anchor;
@@ -344,10 +378,10 @@ static __always_inline void path_store(struct file_stats *fs, struct path_scratc
 static __always_inline int place_name(struct path_scratch *s, struct dentry *dentry,
 				      int end)
 {
-	__u32 len = dentry->d_name.len & (NAME_LEN - 1);
+	__u32 len = KREAD(dentry, d_name.len) & (NAME_LEN - 1);
 	int off = end - len;
 
-	bpf_probe_read_kernel(scratch_at(s, off), len, dentry->d_name.name);
+	bpf_probe_read_kernel(scratch_at(s, off), len, KREAD(dentry, d_name.name));
 	off -= 1;
 	*scratch_at(s, off) = '/';
 	return off;
@@ -379,8 +413,8 @@ static __always_inline void dir_remember(struct dir_key *key, struct path_scratc
 static __always_inline void path_of_file(struct file_stats *fs, struct file *file,
 					 __u64 now)
 {
-	struct dentry *dentry = file->f_path.dentry, *dir = dentry->d_parent;
-	struct vfsmount *mnt = file->f_path.mnt;
+	struct dentry *dentry = KREAD(file, f_path.dentry), *dir = KREAD(dentry, d_parent);
+	struct vfsmount *mnt = KREAD(file, f_path.mnt);
 	struct dir_key key = {};
 	struct path_scratch *s;
 	struct dir_path *dp;
@@ -391,14 +425,14 @@ static __always_inline void path_of_file(struct file_stats *fs, struct file *fil
 	s = bpf_map_lookup_elem(&path_scratch, &zero);
 	if (!s)
 		return;
-	if (dentry == mnt->mnt_root || dentry == dir) {
+	if (dentry == KREAD(mnt, mnt_root) || dentry == dir) {
 		off = path_walk(dentry, mnt, end, &flags, &anchor, &aoff);	/* a mount root */
 		goto walked;
 	}
 	slash = off = place_name(s, dentry, end);
 	task_root(&root, &root_mnt);
-	key.ino = dir->d_inode->i_ino;
-	key.dev = dir->d_sb->s_dev;
+	key.ino = KREAD(dir, d_inode, i_ino);
+	key.dev = KREAD(dir, d_sb, s_dev);
 	key.dentry = (__u64)dir;
 	key.mnt = (__u64)mnt;
 	key.root = root;
@@ -451,21 +485,21 @@ static __always_inline void path_of_name(struct file_stats *fs, int dirfd,
 		return;
 	off = end - (n - 1);
 	bpf_probe_read_user(scratch_at(s, off), (n - 1) & (NAME_LEN - 1), rel);
-	anchor = (__u64)task->fs->root.dentry;
+	anchor = (__u64)KREAD(task, fs, root.dentry);
 	aoff = off;
 	if (first != '/') {
 		off -= 1;
 		*scratch_at(s, off) = '/';
 		if (dirfd == AT_FDCWD) {
-			dentry = task->fs->pwd.dentry;
-			mnt = task->fs->pwd.mnt;
+			dentry = KREAD(task, fs, pwd.dentry);
+			mnt = KREAD(task, fs, pwd.mnt);
 		} else {
 			struct file *dir = fd_file(dirfd);
 
 			if (!dir)
 				return;
-			dentry = dir->f_path.dentry;
-			mnt = dir->f_path.mnt;
+			dentry = KREAD(dir, f_path.dentry);
+			mnt = KREAD(dir, f_path.mnt);
 		}
 		off = path_walk(dentry, mnt, off, &flags, &anchor, &aoff);
 	}

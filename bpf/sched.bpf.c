@@ -191,9 +191,8 @@ int BPF_PROG(handle_sched_waking, struct task_struct *p)
  * A thread's counters are only written from the CPU it switches on or off,
  * and a thread is on one CPU at a time: plain adds are safe here.
  */
-SEC("tp_btf/sched_switch")
-int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
-	     struct task_struct *next, unsigned int prev_state)
+static __always_inline void sched_switch(bool preempt, struct task_struct *prev,
+					 struct task_struct *next, unsigned int prev_state)
 {
 	__u64 now = bpf_ktime_get_ns();
 
@@ -201,6 +200,27 @@ int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
 		switch_out(prev, preempt, prev_state, now);
 	if (task_is_target(next))
 		switch_in(next, now);
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(handle_sched_switch, bool preempt, struct task_struct *prev,
+	     struct task_struct *next, unsigned int prev_state)
+{
+	sched_switch(preempt, prev, next, prev_state);
+	return 0;
+}
+
+/*
+ * Before 5.18 the tracepoint had no prev_state (fa2c3254d7cf added it, and
+ * 9c2136be0878 moved it last): the task's own state word stands in. It can
+ * read TASK_RUNNING where prev_state had a sleep that a pending signal
+ * cancelled: the task stays runnable, which run-queue wait describes.
+ */
+SEC("tp_btf/sched_switch")
+int BPF_PROG(compat_sched_switch, bool preempt, struct task_struct *prev,
+	     struct task_struct *next)
+{
+	sched_switch(preempt, prev, next, prev->__state);
 	return 0;
 }
 

@@ -25,13 +25,25 @@ extern __u64 window_start_ns;
  */
 #define CG_LEVELS	64	/* ancestors[] indexes kept in bounds */
 
+/* struct cgroup before 6.0, which kept its ancestors' ids (ancestors[] since). */
+struct cgroup___ids {
+	__u64 ancestor_ids[0];
+} __attribute__((preserve_access_index));
+
 static __always_inline bool cgroup_in_target(struct cgroup *cg)
 {
 	__u32 level = targ_cg_level & (CG_LEVELS - 1);
 	struct cgroup *anc = NULL;
+	__u64 id = 0;
 
 	if (!cg || cg->level < (int)level)
 		return false;
+	if (bpf_core_field_exists(struct cgroup___ids, ancestor_ids)) {
+		bpf_probe_read_kernel(&id, sizeof(id), (void *)((__u64)cg +
+				      bpf_core_field_offset(struct cgroup___ids, ancestor_ids) +
+				      level * 8));
+		return id == targ_cgid;
+	}
 	bpf_probe_read_kernel(&anc, sizeof(anc), (void *)((__u64)cg +
 			      bpf_core_field_offset(struct cgroup, ancestors) + level * 8));
 	return anc && BPF_CORE_READ(anc, kn, id) == targ_cgid;

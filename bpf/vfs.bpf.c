@@ -30,7 +30,7 @@ struct {
 	__uint(max_entries, SYSCALL_SLOTS);
 	__type(key, __u32);
 	__type(value, __u8);
-} syscalls SEC(".maps");
+} syscalls SEC(".maps") __weak;	/* weak: vfs_compat.bpf.c shares it */
 
 /*
  * The source of a copy, counted as a read of it: copy_file_range and
@@ -49,7 +49,7 @@ static __always_inline void record_copy(struct inflight *in, struct pt_regs *reg
 	uoff = sf ? PT_REGS_PARM3_SYSCALL(regs) : PT_REGS_PARM2_SYSCALL(regs);
 	in->file = (__u64)file;
 	if (!uoff || bpf_probe_read_user(&pos, sizeof(pos), (void *)uoff))
-		pos = file ? file->f_pos : 0;
+		pos = file ? KREAD(file, f_pos) : 0;
 	in->off = pos;
 }
 
@@ -62,7 +62,7 @@ static __always_inline void record_entry(struct inflight *in, struct pt_regs *re
 	case SK_READ:
 		file = fd_file(PT_REGS_PARM1_SYSCALL(regs));
 		in->file = (__u64)file;
-		in->off = file ? file->f_pos : 0;
+		in->off = file ? KREAD(file, f_pos) : 0;
 		break;
 	case SK_PREAD:
 		in->file = (__u64)fd_file(PT_REGS_PARM1_SYSCALL(regs));
@@ -73,7 +73,7 @@ static __always_inline void record_entry(struct inflight *in, struct pt_regs *re
 		in->file = (__u64)file;
 		pos = PT_REGS_PARM4_SYSCALL(regs);
 		if (pos == -1)
-			pos = file ? file->f_pos : 0;
+			pos = file ? KREAD(file, f_pos) : 0;
 		in->off = pos;
 		break;
 	case SK_STAT:
@@ -241,7 +241,7 @@ static __always_inline void open_exit(struct thread_stats *ts, long ret, __u64 l
 		return;
 	set_flag(fs, mode == S_IFDIR ? FILE_F_DIR : FILE_F_REG);
 	__sync_fetch_and_add(&fs->opens, 1);
-	fs->size = file->f_inode->i_size;
+	fs->size = KREAD(file, f_inode, i_size);
 	note_meta(fs, lat, now);
 }
 
@@ -304,7 +304,7 @@ static __always_inline void read_exit(struct inflight *in, struct thread_stats *
 	__sync_fetch_and_add(&fs->read_ns, lat);
 	if (lat > fs->read_ns_max)
 		fs->read_ns_max = lat;
-	fs->size = file->f_inode->i_size;
+	fs->size = KREAD(file, f_inode, i_size);
 	fs->last_ts = now;
 	classify_read(fs, in->off, in->off + ret);
 }

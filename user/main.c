@@ -20,6 +20,8 @@ static const struct command {
 } commands[] = {
 	{ "diff", diff__main, DIFF_EXIT_WRITE },
 	{ "html", html__main, HTML_EXIT_WRITE },
+	{ "check", check__main, 1 },
+	{ "--check", check__main, 1 },	/* the same, spelt as an option */
 	{ NULL, run__main, 1 },		/* `iostorm [options] TARGET` */
 };
 

@@ -17,6 +17,7 @@
 #include "iostorm.h"
 
 struct trace;
+struct kernel_reach;
 
 /* ---- the target (target.c) ---- */
 
@@ -67,8 +68,18 @@ struct collector;
 
 /* Can this process and this kernel trace at all? Prints the fix if not. */
 int probe__check_env(void);
-/* Load the programs and set up draining; prints what failed. 0 or -errno. */
-int collector__open(struct collector **c, const struct probe_config *pc);
+/*
+ * What this kernel gives, into k, and whether the programs it takes load
+ * (verified, not attached): 0, or the -errno of the load, said on stderr.
+ * *progs is how many programs loaded.
+ */
+int collector__check(struct kernel_reach *k, bool verbose, int *progs);
+/*
+ * Learn what this kernel gives into k, then load the programs it takes and
+ * set up draining; prints what failed. 0 or -errno.
+ */
+int collector__open(struct collector **c, const struct probe_config *pc,
+		    struct kernel_reach *k);
 /* Kernel memory of the BPF maps (their fdinfo "memlock"), in bytes; 0 if unknown. */
 __u64 collector__maps_bytes(const struct collector *c);
 /* Add processes (and their descendants) to the target. 0 or -errno. */

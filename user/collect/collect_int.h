@@ -15,13 +15,28 @@
 #include "collect/collect.h"
 #include "lib/pace.h"
 #include "model/block.h"
+#include "model/kernel.h"
 #include "model/trace.h"
 
 struct iostorm_bpf;
 
+/* ---- what the kernel gives (features.c) ---- */
+
+/* IOSTORM_FALLBACKS into bits of enum kernel_fallback; -EINVAL said on stderr. */
+int features__forced(__u32 *bits);
+/*
+ * Learn from the kernel's BTF what it gives, into k, with the fallbacks in
+ * forced taken too. -EOPNOTSUPP, said, for a kernel below iostorm's floor.
+ */
+int features__probe(struct kernel_reach *k, __u32 forced);
+/* Choose the programs k says this kernel takes; before the load. */
+void features__apply(struct iostorm_bpf *skel, const struct kernel_reach *k);
+
 /* ---- the programs (probe.c) ---- */
 
-int probe__load(struct iostorm_bpf **skel, const struct probe_config *c);
+/* Probe the kernel into k, then open and load the programs it takes. */
+int probe__load(struct iostorm_bpf **skel, const struct probe_config *c,
+		struct kernel_reach *k);
 int probe__attach(struct iostorm_bpf *skel);
 void probe__detach(struct iostorm_bpf *skel);
 /* Program runs the kernel skipped (recursion_misses), all programs summed. */

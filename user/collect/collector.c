@@ -20,7 +20,8 @@ struct collector {
 	bool attached;
 };
 
-int collector__open(struct collector **out, const struct probe_config *pc)
+int collector__open(struct collector **out, const struct probe_config *pc,
+		    struct kernel_reach *k)
 {
 	struct collector *c = calloc(1, sizeof(*c));
 	int err;
@@ -30,7 +31,7 @@ int collector__open(struct collector **out, const struct probe_config *pc)
 		pr_err("out of memory");
 		return -ENOMEM;
 	}
-	err = probe__load(&c->skel, pc);
+	err = probe__load(&c->skel, pc, k);
 	if (err)
 		goto out_free_collector;
 	err = drain__init(&c->drain, c->skel);
@@ -53,6 +54,25 @@ out_free_drain:
 out_free_collector:
 	free(c);
 	return err;
+}
+
+int collector__check(struct kernel_reach *k, bool verbose, int *progs)
+{
+	struct probe_config pc = {
+		.mode = TARGET_PIDS, .map_files = 1024, .verbose = verbose,
+	};
+	struct iostorm_bpf *skel;
+	struct bpf_program *prog;
+	int err;
+
+	*progs = 0;
+	err = probe__load(&skel, &pc, k);
+	if (err)
+		return err;
+	bpf_object__for_each_program(prog, skel->obj)
+		*progs += bpf_program__fd(prog) >= 0;
+	iostorm_bpf__destroy(skel);
+	return 0;
 }
 
 __u64 collector__maps_bytes(const struct collector *c)

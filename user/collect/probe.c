@@ -115,13 +115,20 @@ static int point_gen(struct bpf_map *outer, struct bpf_map *inner)
 	return 0;
 }
 
-int probe__load(struct iostorm_bpf **skelp, const struct probe_config *c)
+int probe__load(struct iostorm_bpf **skelp, const struct probe_config *c,
+		struct kernel_reach *k)
 {
 	struct iostorm_bpf *skel;
+	__u32 forced;
 	int err;
 
 	verbose = c->verbose;
 	libbpf_set_print(print_libbpf);
+	err = features__forced(&forced);
+	if (!err)
+		err = features__probe(k, forced);
+	if (err)
+		return err;
 	skel = iostorm_bpf__open();
 	if (!skel) {
 		err = -errno;
@@ -134,6 +141,7 @@ int probe__load(struct iostorm_bpf **skelp, const struct probe_config *c)
 	skel->rodata->targ_cg_level = c->cg_level;
 	bpf_map__set_max_entries(skel->maps.files_a, c->map_files);
 	bpf_map__set_max_entries(skel->maps.files_b, c->map_files);
+	features__apply(skel, k);
 
 	err = iostorm_bpf__load(skel);
 	if (err) {
@@ -167,7 +175,8 @@ int probe__attach(struct iostorm_bpf *skel)
 		struct bpf_link *link;
 
 		/* An iterator runs when the drain reads it (drain.c). */
-		if (bpf_program__expected_attach_type(prog) == BPF_TRACE_ITER)
+		if (bpf_program__expected_attach_type(prog) == BPF_TRACE_ITER ||
+		    !bpf_program__autoload(prog))	/* a variant this kernel does not take */
 			continue;
 		link = bpf_program__attach(prog);
 		if (!link) {

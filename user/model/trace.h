@@ -16,6 +16,7 @@
 #include "model/cgroup.h"
 #include "model/stall.h"
 #include "model/fuse.h"
+#include "model/kernel.h"
 #include "model/mount.h"
 #include "model/store.h"
 #include "model/timeline.h"
@@ -47,6 +48,7 @@ struct trace {
 	struct mounts mounts;		/* the target's mounts, by device */
 	struct cgroups cgroups;		/* the cgroups that did I/O: containers */
 	struct views views;		/* the jobs' views of paths, and the host's */
+	struct kernel_reach kernel;	/* the layers this kernel gave, fallbacks taken */
 	__u64 mem_bytes;		/* the machine's MemTotal; 0 when unknown */
 	__u32 page_size;		/* bytes of a page-cache page */
 	int exit_status;		/* of a launched command, else -1 */

@@ -180,7 +180,7 @@ static int session__open(struct session *s)
 	if (!err)
 		err = prepare_target(s, &pc);
 	if (!err)
-		err = collector__open(&s->c, &pc);
+		err = collector__open(&s->c, &pc, &s->trace->kernel);
 	if (err)
 		return err;
 	s->trace->maps_bytes = collector__maps_bytes(s->c);	/* again at the end */

@@ -9,5 +9,7 @@
  * or a launched COMMAND's own status.
  */
 int run__main(int argc, char **argv);
+/* `iostorm check`: what this kernel gives, without tracing (check.c). */
+int check__main(int argc, char **argv);
 
 #endif /* RUN_RUN_H */

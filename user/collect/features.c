@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * What this kernel gives, learnt before the load from its BTF, never from
+ * uname (backports make version numbers lie): the tracepoints and their
+ * arguments (a tracepoint's BTF is the typedef btf_trace_<name>, a pointer
+ * to its prototype), kfuncs, helpers and map types. From that, each layer
+ * is measured or not (and why), and each program variant loads or not.
+ * IOSTORM_FALLBACKS forces the older kernels' variants (model/kernel.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "iostorm.skel.h"
+#include "collect/collect_int.h"
+#include "lib/log.h"
+
+/* The prototype of tracepoint name (its first parameter is the tracepoint's data), or NULL. */
+static const struct btf_type *tp_proto(const struct btf *btf, const char *name)
+{
+	char tname[128];
+	const struct btf_type *t;
+	int id;
+
+	snprintf(tname, sizeof(tname), "btf_trace_%s", name);
+	id = btf__find_by_name_kind(btf, tname, BTF_KIND_TYPEDEF);
+	if (id < 0)
+		return NULL;
+	t = btf__type_by_id(btf, btf__type_by_id(btf, id)->type);	/* the pointer */
+	if (!t || !btf_is_ptr(t))
+		return NULL;
+	t = btf__type_by_id(btf, t->type);
+	return t && btf_is_func_proto(t) ? t : NULL;
+}
+
+/* Does tracepoint name exist, with at least args arguments? */
+static bool has_tp(const struct btf *btf, const char *name, int args)
+{
+	const struct btf_type *p = tp_proto(btf, name);
+
+	return p && btf_vlen(p) >= args + 1;
+}
+
+/* Is argument i of tracepoint name a pointer to struct sname? */
+static bool tp_arg_is(const struct btf *btf, const char *name, int i, const char *sname)
+{
+	const struct btf_type *p = tp_proto(btf, name), *t;
+
+	if (!p || btf_vlen(p) < i + 2)
+		return false;
+	t = btf__type_by_id(btf, btf_params(p)[i + 1].type);
+	if (!t || !btf_is_ptr(t))
+		return false;
+	t = btf__type_by_id(btf, t->type);
+	return t && btf_is_struct(t) && !strcmp(btf__name_by_offset(btf, t->name_off), sname);
+}
+
+/* Has enum ename the value vname (a helper's or a map type's number)? */
+static bool has_enum_value(const struct btf *btf, const char *ename, const char *vname)
+{
+	int id = btf__find_by_name_kind(btf, ename, BTF_KIND_ENUM);
+	const struct btf_type *t;
+	const struct btf_enum *e;
+
+	if (id < 0)
+		return false;
+	t = btf__type_by_id(btf, id);
+	e = btf_enum(t);
+	for (int i = 0; i < btf_vlen(t); i++)
+		if (!strcmp(btf__name_by_offset(btf, e[i].name_off), vname))
+			return true;
+	return false;
+}
+
+static void layer_set(struct kernel_reach *k, enum kernel_layer l, bool measured,
+		      const char *words)
+{
+	struct layer_state *s = &k->layers[l];
+
+	s->measured = measured;
+	if (measured)
+		snprintf(s->how, sizeof(s->how), "%s", words);
+	else
+		snprintf(s->why, sizeof(s->why), "%s", words);
+}
+
+/*
+ * FUSE's tracepoints: in vmlinux when FUSE is built in, else in the fuse
+ * module's BTF, there only while the module is loaded. Sets *why if absent.
+ */
+static bool fuse_tps(const struct btf *vmlinux, const char **why)
+{
+	struct btf *mod;
+	bool ok;
+
+	*why = "this kernel has no fuse_request_send tracepoint";
+	if (btf__find_by_name_kind(vmlinux, "fuse_req", BTF_KIND_STRUCT) >= 0)
+		return has_tp(vmlinux, "fuse_request_send", 1) &&
+		       has_tp(vmlinux, "fuse_request_end", 1);
+	if (access("/sys/kernel/btf/fuse", R_OK)) {
+		*why = "the fuse module is not loaded: no FUSE mount when iostorm started";
+		return false;
+	}
+	mod = btf__load_module_btf("fuse", (struct btf *)vmlinux);
+	if (!mod) {
+		*why = "cannot read the fuse module's BTF";
+		return false;
+	}
+	ok = has_tp(mod, "fuse_request_send", 1) && has_tp(mod, "fuse_request_end", 1);
+	btf__free(mod);
+	return ok;
+}
+
+/* The features a kernel must have, with what is missing named in *why. */
+static bool floor_ok(const struct btf *btf, const char **why)
+{
+	if (!has_tp(btf, "sys_enter", 2) || !has_tp(btf, "sched_process_fork", 2))
+		*why = "no typed tracepoints (tp_btf) for sys_enter and sched_process_fork";
+	else if (!has_enum_value(btf, "bpf_map_type", "BPF_MAP_TYPE_TASK_STORAGE"))
+		*why = "no task storage maps";
+	else if (!has_enum_value(btf, "bpf_func_id", "BPF_FUNC_get_current_task_btf"))
+		*why = "no bpf_get_current_task_btf()";
+	else if (!has_enum_value(btf, "bpf_func_id", "BPF_FUNC_task_storage_get"))
+		*why = "no bpf_task_storage_get()";
+	else if (!has_tp(btf, "block_rq_issue", 1) || tp_arg_is(btf, "block_rq_issue", 0,
+								"request_queue"))
+		*why = "block_rq_issue takes a request queue (Linux 5.11 dropped it)";
+	else
+		return true;
+	return false;
+}
+
+int features__probe(struct kernel_reach *k, __u32 forced)
+{
+	const char *why = NULL, *fuse_why = NULL;
+	struct utsname u;
+	struct btf *btf;
+	__u32 need = 0;
+
+	memset(k, 0, sizeof(*k));
+	if (!uname(&u))
+		snprintf(k->release, sizeof(k->release), "%s", u.release);
+	btf = btf__load_vmlinux_btf();
+	if (!btf) {
+		pr_err("cannot read this kernel's BTF (/sys/kernel/btf/vmlinux): %s",
+		       strerror(errno));
+		return -errno;
+	}
+	if (!floor_ok(btf, &why)) {
+		pr_err("cannot trace on this kernel (%s): %s; iostorm needs Linux 5.15 or later "
+		       "(or a kernel with its BPF features, as RHEL 9's)", k->release, why);
+		btf__free(btf);
+		return -EOPNOTSUPP;
+	}
+	if (btf__find_by_name_kind(btf, "bpf_rdonly_cast", BTF_KIND_FUNC) < 0 ||
+	    !has_enum_value(btf, "bpf_func_id", "BPF_FUNC_loop"))
+		need |= 1U << KF_CORE_READ;
+	if (!has_tp(btf, "block_io_start", 1) || !has_tp(btf, "block_io_done", 1))
+		need |= 1U << KF_BLOCK_RQ;
+	if (!has_tp(btf, "sched_switch", 4))
+		need |= 1U << KF_PREV_STATE;
+	if (!tp_arg_is(btf, "mm_filemap_add_to_page_cache", 0, "folio"))
+		need |= 1U << KF_PAGE_ARG;
+	if (!has_tp(btf, "mm_filemap_fault", 2) || !has_tp(btf, "mm_filemap_map_pages", 3))
+		need |= 1U << KF_NO_FAULTS;
+	if (!fuse_tps(btf, &fuse_why))
+		need |= 1U << KF_NO_FUSE;
+	k->probed = true;
+	k->fallbacks = need | forced;
+	k->forced = forced & ~need;
+
+	layer_set(k, KL_SYSCALLS, true, k->fallbacks & (1U << KF_CORE_READ) ?
+		  "sys_enter/sys_exit, fields by probe reads (the way before 6.2)" :
+		  "sys_enter/sys_exit");
+	layer_set(k, KL_PAGE_CACHE, true, k->fallbacks & (1U << KF_PAGE_ARG) ?
+		  "mm_filemap_add_to_page_cache, its page by probe reads (the way before 5.17)" :
+		  "mm_filemap_add_to_page_cache");
+	if (k->fallbacks & (1U << KF_NO_FAULTS))
+		layer_set(k, KL_FAULTS, false, need & (1U << KF_NO_FAULTS) ?
+			  "this kernel has no mm_filemap_fault tracepoint (added in 6.12)" :
+			  "forced off by IOSTORM_FALLBACKS");
+	else
+		layer_set(k, KL_FAULTS, true, "mm_filemap_fault, mm_filemap_map_pages");
+	layer_set(k, KL_BLOCK, true, k->fallbacks & (1U << KF_BLOCK_RQ) ?
+		  "block_getrq, block_rq_issue/complete (the way before 6.5)" :
+		  "block_io_start/done, block_rq_issue");
+	if (k->fallbacks & (1U << KF_NO_FUSE))
+		layer_set(k, KL_FUSE, false, need & (1U << KF_NO_FUSE) ? fuse_why :
+			  "forced off by IOSTORM_FALLBACKS");
+	else
+		layer_set(k, KL_FUSE, true, "fuse_request_send/end");
+	layer_set(k, KL_SCHED, true, k->fallbacks & (1U << KF_PREV_STATE) ?
+		  "sched_switch with the task's state (the way before 5.18), sched_waking" :
+		  "sched_switch, sched_waking");
+	btf__free(btf);
+	return 0;
+}
+
+/* IOSTORM_FALLBACKS into bits of enum kernel_fallback; -EINVAL said on stderr. */
+int features__forced(__u32 *bits)
+{
+	const char *s = getenv("IOSTORM_FALLBACKS"), *bad;
+	int len;
+
+	*bits = 0;
+	if (!s || !*s)
+		return 0;
+	if (kernel__parse_fallbacks(s, bits, &bad, &len)) {
+		pr_err("IOSTORM_FALLBACKS: unknown fallback '%.*s' (known: core_read, block_rq, "
+		       "prev_state, page_arg, no_faults, no_fuse, all)", len, bad);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void autoload(struct bpf_program *p, bool on)
+{
+	bpf_program__set_autoload(p, on);
+}
+
+/* Load the variant of each program this kernel takes, and no other. */
+void features__apply(struct iostorm_bpf *skel, const struct kernel_reach *k)
+{
+	bool core = k->fallbacks & (1U << KF_CORE_READ);
+	bool rq = k->fallbacks & (1U << KF_BLOCK_RQ);
+	bool state = k->fallbacks & (1U << KF_PREV_STATE);
+	bool page = k->fallbacks & (1U << KF_PAGE_ARG);
+
+	autoload(skel->progs.handle_sys_enter, !core);
+	autoload(skel->progs.handle_sys_exit, !core);
+	autoload(skel->progs.compat_sys_enter, core);
+	autoload(skel->progs.compat_sys_exit, core);
+	autoload(skel->progs.handle_block_io_start, !rq);
+	autoload(skel->progs.handle_block_io_done, !rq);
+	autoload(skel->progs.compat_block_getrq, rq);
+	skel->rodata->targ_block_rq = rq;
+	autoload(skel->progs.handle_sched_switch, !state);
+	autoload(skel->progs.compat_sched_switch, state);
+	autoload(skel->progs.handle_filemap_add, !page);
+	autoload(skel->progs.compat_filemap_add, page);
+	autoload(skel->progs.handle_filemap_fault, k->layers[KL_FAULTS].measured);
+	autoload(skel->progs.handle_filemap_map_pages, k->layers[KL_FAULTS].measured);
+	autoload(skel->progs.handle_fuse_request_send, k->layers[KL_FUSE].measured);
+	autoload(skel->progs.handle_fuse_request_end, k->layers[KL_FUSE].measured);
+}

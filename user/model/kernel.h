@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * What the traced kernel gave: each layer iostorm measures, measured or
+ * not and why, and the fallbacks it took for features older kernels lack.
+ * Filled by collect/ before the programs load; every output says which
+ * layers were not measured, so a figure of such a layer is never read as
+ * a zero.
+ */
+#ifndef MODEL_KERNEL_H
+#define MODEL_KERNEL_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+
+enum kernel_layer {
+	KL_SYSCALLS = 0,	/* opens, reads, stats per file: sys_enter/sys_exit */
+	KL_PAGE_CACHE,		/* pages added to the cache */
+	KL_FAULTS,		/* faults on file mappings */
+	KL_BLOCK,		/* block requests */
+	KL_FUSE,		/* FUSE requests */
+	KL_SCHED,		/* on/off CPU, wakeups: the stall */
+	KL__MAX,
+};
+
+/*
+ * What iostorm does differently on a kernel that lacks a feature.
+ * IOSTORM_FALLBACKS names them to force each on a newer kernel, so that
+ * the paths older kernels take are tested everywhere.
+ */
+enum kernel_fallback {
+	KF_CORE_READ = 0,	/* no bpf_rdonly_cast (< 6.2): fields by probe reads */
+	KF_BLOCK_RQ,		/* no block_io_start/done (< 6.5): request tracepoints */
+	KF_PREV_STATE,		/* sched_switch without prev_state (< 5.18) */
+	KF_PAGE_ARG,		/* mm_filemap_add_to_page_cache passes a page (< 5.17) */
+	KF_NO_FAULTS,		/* no mm_filemap_fault/map_pages (< 6.12): faults not measured */
+	KF_NO_FUSE,		/* no FUSE tracepoints or BTF: FUSE not measured */
+	KF__MAX,
+};
+
+struct layer_state {
+	bool measured;
+	char how[96];		/* measured: by what */
+	char why[160];		/* not measured: why, in words */
+};
+
+struct kernel_reach {
+	bool probed;		/* false: nothing known (an old report) */
+	char release[65];	/* uname -r, for the reader only */
+	struct layer_state layers[KL__MAX];
+	__u32 fallbacks;	/* bits of enum kernel_fallback taken */
+	__u32 forced;		/* of those, forced by IOSTORM_FALLBACKS */
+};
+
+/* "syscalls", "page_cache", ...: JSON keys and words. */
+const char *kernel__layer_name(enum kernel_layer l);
+/* "core_read", "block_rq", ...: IOSTORM_FALLBACKS's words. */
+const char *kernel__fallback_name(enum kernel_fallback f);
+/*
+ * Parse a comma-separated list of fallback names, or "all", into bits of
+ * enum kernel_fallback. 0, or -EINVAL with *bad pointing at the unknown
+ * name in s (its length in *bad_len).
+ */
+int kernel__parse_fallbacks(const char *s, __u32 *bits, const char **bad, int *bad_len);
+/* Is layer l measured? An unprobed kernel measured everything (old reports). */
+bool kernel__measured(const struct kernel_reach *k, enum kernel_layer l);
+/* How many layers were not measured. */
+int kernel__unmeasured(const struct kernel_reach *k);
+
+#endif /* MODEL_KERNEL_H */
