@@ -80,6 +80,9 @@ struct evidence {
 	double stall_cpu_share;
 	double stall_wall_s;
 	char stall_comm[16];
+	/* layers this kernel did not give (model/kernel.h), ", "-separated; filled by the caller */
+	int nr_unmeasured;
+	char unmeasured[96];
 	/* block layer: the target's reads; filled by the caller */
 	bool have_block;
 	__u64 blk_reads;

@@ -71,6 +71,21 @@ void evidence__add_fuse(struct evidence *e, const struct trace *t)
 	e->fuse_read_inflight = best.read_inflight;
 }
 
+/* The layers this kernel did not give: no rule judges their zeros. */
+static void evidence__add_kernel(struct evidence *e, const struct trace *t)
+{
+	size_t len = 0;
+
+	for (int l = 0; l < KL__MAX; l++) {
+		if (kernel__measured(&t->kernel, l))
+			continue;
+		len += snprintf(e->unmeasured + len, len < sizeof(e->unmeasured) ?
+				sizeof(e->unmeasured) - len : 0, "%s%s",
+				e->nr_unmeasured ? ", " : "", kernel__layer_name(l));
+		e->nr_unmeasured++;
+	}
+}
+
 int findings__judge(struct findings *d, const struct trace *t,
 		    const struct thresholds *th)
 {
@@ -82,6 +97,7 @@ int findings__judge(struct findings *d, const struct trace *t,
 		return err;
 	evidence__add_block(&d->e, t);
 	evidence__add_fuse(&d->e, t);
+	evidence__add_kernel(&d->e, t);
 	d->nr_findings = verdict__judge(&d->e, th, d->findings, FINDINGS_MAX);
 	if (d->nr_findings < 0)
 		return d->nr_findings;

@@ -35,6 +35,24 @@ static int rule_little_io(const struct evidence *e, const double *th, struct fin
 	return 1;
 }
 
+/*
+ * Layers this kernel did not give: their figures are absent, not zero, and
+ * no finding was drawn from them. Said whatever the other rules found.
+ */
+static int rule_unmeasured(const struct evidence *e, struct finding *f)
+{
+	if (!e->nr_unmeasured)
+		return 0;
+	finding_init(f, "layers_not_measured", SEV_INFO, "layers not measured", "");
+	say(f->summary, sizeof(f->summary),
+	    "not measured on this kernel: %s; nothing here is judged from them",
+	    e->unmeasured);
+	say(f->advice, sizeof(f->advice),
+	    "`iostorm check` says why; a newer kernel gives them (README: Kernels)");
+	fig(f, "layers_not_measured", e->nr_unmeasured, "layers");
+	return 1;
+}
+
 /* ---- judging ---- */
 
 /* In the order findings of one severity are listed. */
@@ -84,6 +102,7 @@ int verdict__judge(const struct evidence *e, const struct thresholds *t,
 	}
 	if (e->have_stall && e->stall_share < t->v[TH_STALL_WARN])
 		as_costs(all, n);
+	n += rule_unmeasured(e, &all[n]);
 	/* Stable: HIGH first, rule order within a severity. */
 	for (int sev = SEV_HIGH; sev >= SEV_OK; sev--)
 		for (int i = 0; i < n && k < max; i++)

@@ -20,6 +20,18 @@ static void render_meta(struct prom *p, const struct trace *t)
 	prom__family(p, "iostorm_target_info", "gauge",
 		     "What iostorm traces, in words; always 1.");
 	prom__sample(p, "iostorm_target_info", "", &l, 1, NULL, "1");
+	if (t->kernel.probed) {
+		prom__family(p, "iostorm_layer_measured", "gauge",
+			     "1 when this kernel gave the layer (syscalls, page_cache, faults, "
+			     "block, fuse, sched), 0 when it was not measured: its series are "
+			     "absent or zero for that reason, not for want of I/O.");
+		for (int i = 0; i < KL__MAX; i++) {
+			struct label ll = { "layer", kernel__layer_name(i) };
+
+			prom__sample(p, "iostorm_layer_measured", "", &ll, 1, NULL,
+				     t->kernel.layers[i].measured ? "1" : "0");
+		}
+	}
 	prom__family(p, "iostorm_trace_duration_seconds", "gauge",
 		     "Time traced so far, seconds.");
 	prom__sample_secs(p, "iostorm_trace_duration_seconds", NULL, 0,

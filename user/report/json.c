@@ -32,6 +32,7 @@ static int write_report(FILE *out, const struct trace *t, const struct findings 
 		json__i64(&j, t->exit_status);
 	else
 		json__null(&j);
+	report_kernel__json(&j, t);
 	report_findings__json(&j, f);
 	report_stall__json(&j, t);
 	report_vfs__json(&j, t, &tot);

@@ -53,6 +53,9 @@ void report_stall__json(struct json *j, const struct trace *t);
 /* What was lost, always, and the memory iostorm held: "lost", "store". */
 void report_lost__text(FILE *out, const struct trace *t);
 void report_lost__json(struct json *j, const struct trace *t);
+/* The layers this kernel gave and the fallbacks taken: "kernel". */
+void report_kernel__text(FILE *out, const struct trace *t);
+void report_kernel__json(struct json *j, const struct trace *t);
 /* The run over time, JSON only: "timeline". */
 void report_timeline__json(struct json *j, const struct timeline *tl);
 

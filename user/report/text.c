@@ -32,6 +32,7 @@ int report__print_text(FILE *out, const struct trace *t, const struct findings *
 	int err = 0;
 
 	print_header(out, t);
+	report_kernel__text(out, t);
 	report_findings__text(out, f);
 	report_stall__text(out, t);
 	if (trace__empty(t)) {

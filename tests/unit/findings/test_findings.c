@@ -1005,3 +1005,30 @@ TEST(verdict_names_and_order)
 	verdict__headline(NULL, 0, j.headline, sizeof(j.headline));
 	CHECK_STR(j.headline, "VERDICT: storage keeps up");
 }
+
+/* Layers this kernel did not give are said, whatever else was found. */
+TEST(verdict_layers_not_measured)
+{
+	struct evidence e;
+	struct judged j;
+	const struct finding *f;
+
+	storm_cold_capped(&e);
+	judge(&e, NULL, &j);
+	CHECK(!get(&j, "layers_not_measured"));
+	e.nr_unmeasured = 2;
+	snprintf(e.unmeasured, sizeof(e.unmeasured), "faults, fuse");
+	judge(&e, NULL, &j);
+	f = get(&j, "layers_not_measured");
+	REQUIRE(f);
+	CHECK_EQ_INT(f->severity, SEV_INFO);
+	CHECK_HAS(f->summary, "not measured on this kernel: faults, fuse");
+	CHECK_EQ_INT(figure(f, "layers_not_measured"), 2);
+	/* The storm is still judged, from the layers that were measured. */
+	CHECK_EQ_INT(get(&j, "small_file_storm")->severity, SEV_HIGH);
+	/* Too little I/O to judge: still said. */
+	e.reads = e.fault_reads = 0;
+	judge(&e, NULL, &j);
+	CHECK(get(&j, "little_io"));
+	CHECK(get(&j, "layers_not_measured"));
+}

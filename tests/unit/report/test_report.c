@@ -189,9 +189,18 @@ static void check_sample_json(json_t *root, const struct trace *t)
 	struct hist sizes = {};
 
 	CHECK_KEYS(root, "top", "schema", "target", "duration_s", "stopped_by",
-		   "exit_status", "verdict", "findings", "stall", "vfs", "latency", "sizes",
-		   "mounts", "block", "layers", "fuse", "files", "views", "dirs", "threads",
-		   "thread_groups", "cgroups", "cgroups_folded", "lost", "store", "timeline");
+		   "exit_status", "kernel", "verdict", "findings", "stall", "vfs", "latency",
+		   "sizes", "mounts", "block", "layers", "fuse", "files", "views", "dirs",
+		   "threads", "thread_groups", "cgroups", "cgroups_folded", "lost", "store",
+		   "timeline");
+	/* Not probed (a trace made here): every layer counts as measured. */
+	CHECK_KEYS(json_object_get(root, "kernel"), "kernel", "release", "probed", "layers",
+		   "fallbacks", "forced");
+	CHECK(json_is_false(json_object_get(json_object_get(root, "kernel"), "probed")));
+	CHECK_KEYS(json_object_get(json_object_get(root, "kernel"), "layers"), "kernel.layers",
+		   "syscalls", "page_cache", "faults", "block", "fuse", "sched");
+	CHECK(json_is_true(json_object_get(json_object_get(json_object_get(json_object_get(
+		root, "kernel"), "layers"), "fuse"), "measured")));
 	CHECK_STR(str_at(root, "schema"), "iostorm.report/1");
 	CHECK_STR(str_at(root, "target"), "pid 42 (python)");
 	CHECK(json_number_value(json_object_get(root, "duration_s")) == 2.0);
