@@ -125,24 +125,21 @@ static __always_inline __u8 rq_op(struct request *rq)
 }
 
 /*
- * RQF_IO_STAT and RQF_FLUSH_SEQ of a request. The flags became an enum of
- * bit numbers in 6.11; before, RQF_IO_STAT was bit 13 and RQF_FLUSH_SEQ
- * bit 4.
+ * RQF_IO_STAT and RQF_FLUSH_SEQ, set by user space from this kernel's BTF
+ * (collect/features.c): bits 13 and 4 until 6.11 made them an enum of bit
+ * numbers, which is anonymous in some kernels (Debian's 6.12), so that a
+ * CO-RE relocation by the enum's name finds nothing there.
  */
+const volatile __u32 targ_rqf_io_stat = 1U << 13;
+const volatile __u32 targ_rqf_flush_seq = 1U << 4;
+
 static __always_inline void rq_stat_flags(struct request *rq, bool *io_stat,
 					  bool *flush_seq)
 {
-	__u32 flags = rq->rq_flags, io, fs;
+	__u32 flags = rq->rq_flags;
 
-	if (bpf_core_enum_value_exists(enum rqf_flags, __RQF_IO_STAT)) {
-		io = 1U << bpf_core_enum_value(enum rqf_flags, __RQF_IO_STAT);
-		fs = 1U << bpf_core_enum_value(enum rqf_flags, __RQF_FLUSH_SEQ);
-	} else {
-		io = 1U << 13;
-		fs = 1U << 4;
-	}
-	*io_stat = flags & io;
-	*flush_seq = flags & fs;
+	*io_stat = flags & targ_rqf_io_stat;
+	*flush_seq = flags & targ_rqf_flush_seq;
 }
 
 /*

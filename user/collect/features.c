@@ -76,6 +76,28 @@ static bool has_enum_value(const struct btf *btf, const char *ename, const char 
 	return false;
 }
 
+/*
+ * The value of enumerator name in any enum of btf, named or not: -1 if none.
+ * (Debian's 6.12 declares the request flags' enum without a name.)
+ */
+static long enumerator(const struct btf *btf, const char *name)
+{
+	int n = btf__type_cnt(btf);
+
+	for (int id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const struct btf_enum *e;
+
+		if (!btf_is_enum(t))
+			continue;
+		e = btf_enum(t);
+		for (int i = 0; i < btf_vlen(t); i++)
+			if (!strcmp(btf__name_by_offset(btf, e[i].name_off), name))
+				return e[i].val;
+	}
+	return -1;
+}
+
 static void layer_set(struct kernel_reach *k, enum kernel_layer l, bool measured,
 		      const char *words)
 {
@@ -169,6 +191,8 @@ int features__probe(struct kernel_reach *k, __u32 forced)
 		need |= 1U << KF_NO_FAULTS;
 	if (!fuse_tps(btf, &fuse_why))
 		need |= 1U << KF_NO_FUSE;
+	k->rqf_io_stat = enumerator(btf, "__RQF_IO_STAT");
+	k->rqf_flush_seq = enumerator(btf, "__RQF_FLUSH_SEQ");
 	k->probed = true;
 	k->fallbacks = need | forced;
 	k->forced = forced & ~need;
@@ -238,6 +262,11 @@ void features__apply(struct iostorm_bpf *skel, const struct kernel_reach *k)
 	autoload(skel->progs.handle_block_io_done, !rq);
 	autoload(skel->progs.compat_block_getrq, rq);
 	skel->rodata->targ_block_rq = rq;
+	if (k->rqf_io_stat >= 0 && k->rqf_io_stat < 32 &&
+	    k->rqf_flush_seq >= 0 && k->rqf_flush_seq < 32) {
+		skel->rodata->targ_rqf_io_stat = 1U << k->rqf_io_stat;
+		skel->rodata->targ_rqf_flush_seq = 1U << k->rqf_flush_seq;
+	}
 	autoload(skel->progs.handle_sched_switch, !state);
 	autoload(skel->progs.compat_sched_switch, state);
 	autoload(skel->progs.handle_filemap_add, !page);

@@ -49,6 +49,8 @@ struct kernel_reach {
 	struct layer_state layers[KL__MAX];
 	__u32 fallbacks;	/* bits of enum kernel_fallback taken */
 	__u32 forced;		/* of those, forced by IOSTORM_FALLBACKS */
+	int rqf_io_stat;	/* bit numbers of RQF_IO_STAT and RQF_FLUSH_SEQ, */
+	int rqf_flush_seq;	/* -1 where the kernel's BTF has no enum of them */
 };
 
 /* "syscalls", "page_cache", ...: JSON keys and words. */
