@@ -71,9 +71,11 @@ int probe__check_env(void);
 /*
  * What this kernel gives, into k, and whether the programs it takes load
  * (verified, not attached): 0, or the -errno of the load, said on stderr.
- * *progs is how many programs loaded.
+ * *progs is how many programs loaded; each() is told each one's name and
+ * the instructions the verifier went through for it.
  */
-int collector__check(struct kernel_reach *k, bool verbose, int *progs);
+int collector__check(struct kernel_reach *k, bool verbose, int *progs,
+		     void (*each)(const char *prog, __u32 verified_insns));
 /*
  * Learn what this kernel gives into k, then load the programs it takes and
  * set up draining; prints what failed. 0 or -errno.

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "iostorm.skel.h"
 #include "collect/collect_int.h"
@@ -56,7 +57,8 @@ out_free_collector:
 	return err;
 }
 
-int collector__check(struct kernel_reach *k, bool verbose, int *progs)
+int collector__check(struct kernel_reach *k, bool verbose, int *progs,
+		     void (*each)(const char *prog, __u32 verified_insns))
 {
 	struct probe_config pc = {
 		.mode = TARGET_PIDS, .map_files = 1024, .verbose = verbose,
@@ -69,8 +71,16 @@ int collector__check(struct kernel_reach *k, bool verbose, int *progs)
 	err = probe__load(&skel, &pc, k);
 	if (err)
 		return err;
-	bpf_object__for_each_program(prog, skel->obj)
-		*progs += bpf_program__fd(prog) >= 0;
+	bpf_object__for_each_program(prog, skel->obj) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+
+		if (bpf_program__fd(prog) < 0)
+			continue;
+		++*progs;
+		if (!bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
+			each(bpf_program__name(prog), info.verified_insns);
+	}
 	iostorm_bpf__destroy(skel);
 	return 0;
 }
