@@ -47,8 +47,9 @@ struct {
 
 /*
  * The fallback's requests between block_getrq and block_rq_issue, keyed by
- * their first bio. LRU: a request merged away before its issue leaves its
- * record here (and one missed at issue is counted there, MISS_START).
+ * their first bio. LRU: a request merged away before its issue may leave its
+ * record here; one whose record went is counted at its done (MISS_START).
+ * One entry unless the fallback is taken (collect/features.c).
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -99,11 +100,14 @@ struct {
  * The request is a trusted BTF pointer here: its fields load directly,
  * CO-RE relocated, with no bpf_probe_read_kernel() call per field.
  */
+static __always_inline __u32 disk_dev(struct gendisk *disk)
+{
+	return disk->major << 20 | disk->first_minor;
+}
+
 static __always_inline __u32 rq_dev(struct request *rq)
 {
-	struct gendisk *disk = rq->q->disk;
-
-	return disk->major << 20 | disk->first_minor;
+	return disk_dev(rq->q->disk);
 }
 
 static __always_inline __u8 rq_op(struct request *rq)
@@ -273,12 +277,11 @@ int BPF_PROG(handle_block_io_start, struct request *rq)
 SEC("tp_btf/block_getrq")
 int BPF_PROG(compat_block_getrq, struct bio *bio)
 {
-	struct gendisk *disk = bio->bi_bdev->bd_disk;
 	struct blk_req r = {};
 	__u64 key = (__u64)bio;
 
 	r.start_ns = bpf_ktime_get_ns();
-	r.dev = disk->major << 20 | disk->first_minor;
+	r.dev = disk_dev(bio->bi_bdev->bd_disk);
 	r.who = submitter();
 	bpf_map_update_elem(&blk_bios, &key, &r, BPF_ANY);
 	return 0;

@@ -195,7 +195,8 @@ long walk_step(__u32 i, struct walk *w)
 /*
  * Walk from w->dentry in w->mnt up to the root, prepending into the scratch
  * buffer before w->off; w->off becomes the start. bpf_loop() keeps the
- * verifier's work to one step, whatever PATH_DEPTH is. Sets FILE_F_TRUNC in
+ * verifier's work to one step, whatever PATH_DEPTH is (the compat build's
+ * bounded loop is verified step by step). Sets FILE_F_TRUNC in
  * w->flags when the walk gave up (too deep or too long).
  *
  * A global function: verified once, not at each of its uses, and

@@ -262,6 +262,8 @@ void features__apply(struct iostorm_bpf *skel, const struct kernel_reach *k)
 	autoload(skel->progs.handle_block_io_done, !rq);
 	autoload(skel->progs.compat_block_getrq, rq);
 	skel->rodata->targ_block_rq = rq;
+	if (!rq)
+		bpf_map__set_max_entries(skel->maps.blk_bios, 1);
 	if (k->rqf_io_stat >= 0 && k->rqf_io_stat < 32 &&
 	    k->rqf_flush_seq >= 0 && k->rqf_flush_seq < 32) {
 		skel->rodata->targ_rqf_io_stat = 1U << k->rqf_io_stat;
