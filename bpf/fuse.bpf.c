@@ -7,7 +7,8 @@
  *
  * The end runs in the daemon's context (its write of the reply), so the
  * requester is taken at send, in its own, and kept keyed by (connection,
- * unique) until the end. Background requests (readahead, release) sent
+ * the request's address) until the end: not its unique id, which Debian's
+ * 6.12 assigns after fuse_request_send has fired (every send there says 0). Background requests (readahead, release) sent
  * from another task's context, when the daemon's reply frees a slot of
  * the background queue, cannot be attributed: they are counted apart.
  */
@@ -151,7 +152,7 @@ int BPF_PROG(handle_fuse_request_send, const struct fuse_req *req)
 	r.background = req_background(req);
 	r.who = req_who(req, r.background);
 	r.in_bytes = len > FUSE_IN_HDR ? len - FUSE_IN_HDR : 0;
-	key.unique = BPF_CORE_READ(req, in.h.unique);
+	key.req = (__u64)req;
 	key.conn = r.conn;
 	r.inflight = conn_inflight(r.conn, 1);
 	if (bpf_map_update_elem(&fuse_reqs, &key, &r, BPF_NOEXIST)) {
@@ -186,7 +187,7 @@ int BPF_PROG(handle_fuse_request_end, const struct fuse_req *req)
 	bool error = BPF_CORE_READ(req, out.h.error) != 0;
 
 	key.conn = req_conn(req);
-	key.unique = BPF_CORE_READ(req, in.h.unique);
+	key.req = (__u64)req;
 	r = bpf_map_lookup_elem(&fuse_reqs, &key);
 	if (!r) {
 		/* Sent before the attach, or its record could not be kept. */

@@ -260,9 +260,11 @@ struct fuse_stats {
 	__u64 inflight_sum;	/* requests in flight on the connection at send */
 };
 
-/* A request between send and end, keyed by (unique, conn). */
+/* A request between send and end, keyed by (its address, conn). */
 struct fuse_req_key {
-	__u64 unique;
+	__u64 req;		/* the struct fuse_req's address, unique in flight; not its
+				   unique id, which some kernels (Debian's 6.12) assign
+				   after fuse_request_send has fired, 0 there */
 	__u32 conn;
 	__u32 pad;
 };
