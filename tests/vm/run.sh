@@ -44,7 +44,7 @@ else
 		cd "$ROOT" || exit 1
 		# Logs of a failed concern go to the results share when there is one.
 		if [ "$rc" != 0 ] && [ -d /tmp/vm ]; then
-			cp -r "$T" "/tmp/vm/$c"
+			cp -r "$T" "/tmp/vm/$c" 2>/dev/null
 		fi
 		rm -rf "$T"
 		if [ "$rc" = 2 ]; then
