@@ -59,7 +59,8 @@ mkdir -p "$OUT"
 } > "$OUT/cmd"
 cp "$VM/stage2" "$OUT/stage2"
 
-# -serial stdio: the guest's console is our stdout (\r\n line ends made \n).
+# -serial stdio: the guest's console is our stdout (\r\n line ends made \n),
+# kept in OUT/console.log too (a panic's trace, when the guest crashes).
 set +e
 timeout --foreground "${IOSTORM_VM_TIMEOUT:-1200}" qemu-system-x86_64 \
 	-machine q35 -cpu max -smp 2 -m 3G -display none -monitor none -serial stdio \
@@ -68,7 +69,8 @@ timeout --foreground "${IOSTORM_VM_TIMEOUT:-1200}" qemu-system-x86_64 \
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 	-virtfs "local,path=$OUT,mount_tag=vmout,security_model=none" \
 	-drive "file=$DISK,if=virtio,format=raw,cache=none,readonly=on" \
-	< /dev/null | tr -d '\r' | grep -v '^\[ *[0-9.]*\] reboot: Power down$'
+	< /dev/null | tr -d '\r' | tee "$OUT/console.log" |
+	grep -v '^\[ *[0-9.]*\] reboot: Power down$'
 set -e
 if [ ! -f "$OUT/rc" ]; then
 	echo "vm: the $LINE guest ($KVER) did not finish: it crashed or ran past ${IOSTORM_VM_TIMEOUT:-1200} s" >&2

@@ -11,12 +11,14 @@ pass() {
 	PASSED=$((PASSED + 1))
 }
 
+# flunk WHAT: a failed check; returns 1.
 flunk() {
 	echo "FAIL $*"
 	FAILED=$((FAILED + 1))
+	return 1
 }
 
-# check_eq WHAT GOT WANT
+# check_eq WHAT GOT WANT (check_*: 0 when it passed, 1 when not)
 check_eq() {
 	if [ "$2" = "$3" ]; then
 		pass "$1: $2"
@@ -34,10 +36,11 @@ check_cmp() {
 	fi
 }
 
-# check_near WHAT A B TOL: |A - B| <= TOL.
+# check_near WHAT A B TOL: |A - B| <= TOL, both numbers.
 check_near() {
-	if awk -v a="$2" -v b="$3" -v t="$4" \
-		'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && b != "" && d <= t) }'; then
+	local num='^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$'
+	if [[ $2 =~ $num ]] && [[ $3 =~ $num ]] && awk -v a="$2" -v b="$3" -v t="$4" \
+		'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t) }'; then
 		pass "$1: $2 vs $3 (within $4)"
 	else
 		flunk "$1: $2 vs $3, more than $4 apart"

@@ -19,6 +19,7 @@ WORKLOAD=$ROOT/.output/iostorm-workload
 FUSEFS=$ROOT/.output/iostorm-fusefs
 DATA=${IOSTORM_VM_DATA:-/run/iostorm-vm/data}
 TRACEFS=/sys/kernel/tracing
+[ -d $TRACEFS/events ] || TRACEFS=/sys/kernel/debug/tracing
 CONCERNS=${*:-kernel cold_read cache stall fuse}
 
 . tests/vm/lib.sh
@@ -32,6 +33,8 @@ if [ "$(id -u)" != 0 ] || [ ! -r /sys/kernel/btf/vmlinux ]; then
 	flunk "setup: needs root and /sys/kernel/btf/vmlinux"
 elif [ ! -x "$IOSTORM" ] || [ ! -x "$WORKLOAD" ]; then
 	flunk "setup: no $IOSTORM or $WORKLOAD: run make first"
+elif [ ! -d "$TRACEFS/events" ]; then
+	flunk "setup: no tracefs: mount -t tracefs tracefs /sys/kernel/tracing"
 elif ! DISK=$(findmnt -n -o SOURCE "$DATA"); then
 	flunk "setup: no dataset mounted at $DATA (scripts/vm/disk.sh)"
 else
