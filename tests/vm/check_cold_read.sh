@@ -34,7 +34,8 @@ check_cold_read() {
 	local reads apart
 	reads=$(blk r.json .reads)
 	apart=$(blk r.json '.unfinished.reads + .untracked.reads')
-	echo "     $DISK diskstats: ${a[0]} - ${b[0]} reads, $((a[1] - b[1])) sectors; target: $reads reads, $apart counted apart"
+	echo "     $DISK diskstats: ${a[0]} - ${b[0]} reads, $((a[1] - b[1])) sectors; iostorm:" \
+		"${reads:-no record of $DISK in block.devices}${reads:+ target reads, $apart counted apart}"
 	check_cmp "block: diskstats reads of $DISK" "$((a[0] - b[0]))" '>' 0
 	check_eq "block: target read requests + apart = diskstats" \
 		"$((${reads:-0} + ${apart:-0}))" "$((a[0] - b[0]))"

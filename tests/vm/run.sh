@@ -6,7 +6,7 @@
 # the FUSE daemon's tally, and tracefs for which hooks the kernel has.
 # Prints a line per check, then "N passed, N failed".
 #
-# Usage: tests/vm/run.sh [CONCERN...]  (kernel cold_read cache stall fuse)
+# Usage: tests/vm/run.sh [CONCERN...]  (kernel cold_read cache faults stall fuse)
 #   IOSTORM_VM_DATA: the dataset's mount (/run/iostorm-vm/data, scripts/vm/disk.sh)
 #   IOSTORM_FALLBACKS: passed on to iostorm (forces the older kernels' paths)
 set -u
@@ -20,7 +20,7 @@ FUSEFS=$ROOT/.output/iostorm-fusefs
 DATA=${IOSTORM_VM_DATA:-/run/iostorm-vm/data}
 TRACEFS=/sys/kernel/tracing
 [ -d $TRACEFS/events ] || TRACEFS=/sys/kernel/debug/tracing
-CONCERNS=${*:-kernel cold_read cache stall fuse}
+CONCERNS=${*:-kernel cold_read cache faults stall fuse}
 
 . tests/vm/lib.sh
 for f in tests/vm/check_*.sh; do
