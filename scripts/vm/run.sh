@@ -39,7 +39,10 @@ command -v qemu-system-x86_64 >/dev/null ||
 
 read -r _ KVER KDIR < <("$VM/kernels.sh" "$LINE") || exit 1
 mkdir -p "$WORK"
-"$VM/initramfs.sh" "$KVER" "$KDIR" "$WORK/initrd-$LINE.gz"
+INITRD=$WORK/initrd-$KVER.gz
+if [ ! -f "$INITRD" ] || [ "$VM/init" -nt "$INITRD" ] || [ "$VM/initramfs.sh" -nt "$INITRD" ]; then
+	"$VM/initramfs.sh" "$KVER" "$KDIR" "$INITRD"
+fi
 DISK=$WORK/disk.img
 if [ ! -f "$DISK" ] || [ "$VM/disk.sh" -nt "$DISK" ]; then
 	"$VM/disk.sh" "$DISK"
@@ -64,7 +67,7 @@ cp "$VM/stage2" "$OUT/stage2"
 set +e
 timeout --foreground "${IOSTORM_VM_TIMEOUT:-1200}" qemu-system-x86_64 \
 	-machine q35 -cpu max -smp 2 -m 3G -display none -monitor none -serial stdio \
-	-no-reboot -kernel "$KDIR/boot/vmlinuz-$KVER" -initrd "$WORK/initrd-$LINE.gz" \
+	-no-reboot -kernel "$KDIR/boot/vmlinuz-$KVER" -initrd "$INITRD" \
 	-append "console=ttyS0 quiet loglevel=3 panic=-1" \
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 	-virtfs "local,path=$OUT,mount_tag=vmout,security_model=none" \
