@@ -66,6 +66,7 @@ guest() {
 }
 
 needs || exit 1
+cd "$ROOT" || exit 1
 mkdir -p "$WORK"
 "$ROOT/scripts/vm/kernels.sh" "${LINES[@]}" >/dev/null || exit 1
 for line in "${LINES[@]}"; do
