@@ -1,0 +1,82 @@
+#!/bin/bash
+# Boot one of Debian's kernels under qemu (TCG: no KVM needed) and run one
+# command inside it, as root, in this tree (the host's root is the guest's,
+# read-only over 9p, so the guest runs this tree's build), with the dataset
+# disk at /run/iostorm-vm/data and /tmp/vm shared back to the host.
+#
+# Usage: scripts/vm/run.sh LINE [-e VAR=VALUE]... [-o DIR] -- COMMAND...
+#   LINE: 6.1 or 6.12 (scripts/vm/kernels.sh)
+#   -e: set VAR in the guest; -o: the results share (default .output/vm/LINE)
+# Prints the command's output; exits with its status, or 125 when the guest
+# did not finish (it crashed, or ran past IOSTORM_VM_TIMEOUT seconds, 1200).
+set -eu
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+VM=$ROOT/scripts/vm
+WORK=${IOSTORM_VM_WORK:-$ROOT/.output/vm}
+
+usage() {
+	echo "usage: scripts/vm/run.sh LINE [-e VAR=VALUE]... [-o DIR] -- COMMAND..." >&2
+	exit 2
+}
+
+[ $# -ge 1 ] || usage
+LINE=$1
+shift
+ENVS=()
+OUT=$WORK/$LINE
+while [ $# -gt 0 ]; do
+	case $1 in
+	-e) [ $# -ge 2 ] || usage; ENVS+=("$2"); shift 2 ;;
+	-o) [ $# -ge 2 ] || usage; OUT=$2; shift 2 ;;
+	--) shift; break ;;
+	*) usage ;;
+	esac
+done
+[ $# -ge 1 ] || usage
+command -v qemu-system-x86_64 >/dev/null ||
+	{ echo "vm: no qemu-system-x86_64: apt-get install qemu-system-x86" >&2; exit 1; }
+
+read -r _ KVER KDIR < <("$VM/kernels.sh" "$LINE") || exit 1
+mkdir -p "$WORK"
+INITRD=$WORK/initrd-$KVER.gz
+if [ ! -f "$INITRD" ] || [ "$VM/init" -nt "$INITRD" ] || [ "$VM/initramfs.sh" -nt "$INITRD" ]; then
+	"$VM/initramfs.sh" "$KVER" "$KDIR" "$INITRD"
+fi
+DISK=$WORK/disk.img
+if [ ! -f "$DISK" ] || [ "$VM/disk.sh" -nt "$DISK" ]; then
+	"$VM/disk.sh" "$DISK"
+fi
+
+# The command, its environment and working directory, for the guest's init.
+rm -rf "$OUT"
+mkdir -p "$OUT"
+{
+	echo "cd $(printf %q "$PWD") || exit 1"
+	for e in ${ENVS[@]+"${ENVS[@]}"}; do
+		echo "export $(printf %q "$e")"
+	done
+	printf 'exec'
+	printf ' %q' "$@"
+	echo
+} > "$OUT/cmd"
+cp "$VM/stage2" "$OUT/stage2"
+
+# -serial stdio: the guest's console is our stdout (\r\n line ends made \n),
+# kept in OUT/console.log too (a panic's trace, when the guest crashes).
+set +e
+timeout --foreground "${IOSTORM_VM_TIMEOUT:-1200}" qemu-system-x86_64 \
+	-machine q35 -cpu max -smp 2 -m 3G -display none -monitor none -serial stdio \
+	-no-reboot -kernel "$KDIR/boot/vmlinuz-$KVER" -initrd "$INITRD" \
+	-append "console=ttyS0 quiet loglevel=3 panic=-1" \
+	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+	-virtfs "local,path=$OUT,mount_tag=vmout,security_model=none" \
+	-drive "file=$DISK,if=virtio,format=raw,cache=none,readonly=on" \
+	< /dev/null | tr -d '\r' | tee "$OUT/console.log" |
+	grep -v '^\[ *[0-9.]*\] reboot: Power down$'
+set -e
+if [ ! -f "$OUT/rc" ]; then
+	echo "vm: the $LINE guest ($KVER) did not finish: it crashed or ran past ${IOSTORM_VM_TIMEOUT:-1200} s" >&2
+	exit 125
+fi
+exit "$(cat "$OUT/rc")"

@@ -1,0 +1,78 @@
+# What this kernel gives, as iostorm says it (`iostorm --check`, the JSON
+# report's "kernel" object), against what the kernel has: tracefs for its
+# tracepoints, its BTF for the kfunc bpf_rdonly_cast. Returns 2 when
+# iostorm cannot trace here: the other checks would only repeat it.
+
+LAYERS="syscalls page_cache faults block fuse sched"
+
+# kernel_has_layer LAYER: 0 when the kernel has the layer's hooks.
+kernel_has_layer() {
+	case $1 in
+	faults) has_event filemap/mm_filemap_fault ;;
+	fuse) has_event fuse/fuse_request_send ;;
+	block) has_event block/block_io_start || has_event block/block_rq_issue ;;
+	*) return 0 ;;
+	esac
+}
+
+# The fallbacks iostorm must use: those forced, and those the kernel needs.
+expected_fallbacks() {
+	{
+		case ${IOSTORM_FALLBACKS:-} in
+		all) printf '%s\n' core_read block_rq prev_state ;;
+		?*) echo "$IOSTORM_FALLBACKS" | tr , '\n' ;;
+		esac
+		bpftool btf dump file /sys/kernel/btf/vmlinux 2>/dev/null |
+			grep -q "FUNC 'bpf_rdonly_cast'" || echo core_read
+		has_event block/block_io_start || echo block_rq
+	} | sort -u | tr '\n' ' '
+}
+
+check_kernel() {
+	local f0=$FAILED rc=0 l want got m
+	"$IOSTORM" --check >check.txt 2>&1 || rc=$?
+	if [ "$rc" != 0 ]; then
+		flunk "iostorm --check: exit $rc: $(head -n 2 check.txt | tr '\n' ' ')"
+	else
+		for l in $LAYERS; do
+			if grep -qw "$l" check.txt; then
+				pass "iostorm --check names $l: $(grep -w -m1 "$l" check.txt)"
+			else
+				flunk "iostorm --check names $l: $(head -n1 check.txt)"
+			fi
+		done
+	fi
+
+	if ! traced load -q --json k.json -- /bin/true; then
+		# libbpf's own words on what it refused.
+		"$IOSTORM" -v -q --json /dev/null -- /bin/true 2>&1 |
+			grep -iE 'extern|failed|not found|unknown|invalid|error' | tail -n 4 |
+			sed 's/^/     /'
+		return 2
+	fi
+	pass "loads and traces /bin/true"
+	check_eq "kernel.release" "$(jqr k.json .kernel.release)" "$(uname -r)"
+	for l in $LAYERS; do
+		want=false
+		kernel_has_layer "$l" && want=true
+		m=$(jqr k.json ".kernel.layers.$l.measured")
+		if [ "$m" = false ]; then
+			got="$(jqr k.json ".kernel.layers.$l.why")"
+			if [ -z "$got" ] || [ "$got" = null ]; then
+				flunk "kernel.layers.$l: not measured, and no why"
+			fi
+		fi
+		check_eq "kernel.layers.$l.measured (via $(jqr k.json ".kernel.layers.$l.via"))" "$m" "$want"
+	done
+	want=$(expected_fallbacks)
+	got=$(jqr k.json '.kernel.fallbacks | if type == "array" then sort | unique | map(. + " ") | add // ""
+		else "(no kernel.fallbacks list)" end')
+	for l in $want; do
+		case " $got " in
+		*" $l "*) pass "kernel.fallbacks has $l: [ $got]" ;;
+		*) flunk "kernel.fallbacks has $l: [ $got]" ;;
+		esac
+	done
+	[ -n "$want" ] || check_eq "kernel.fallbacks, none needed" "$got" ""
+	[ "$FAILED" = "$f0" ]
+}

@@ -1,0 +1,97 @@
+# Helpers for the guest checks (tests/vm/check_*.sh), sourced by
+# tests/vm/run.sh. A check prints one line, "ok   WHAT: FIGURES" or
+# "FAIL WHAT: FIGURES", and the run goes on: every figure of a kernel is
+# seen, not only the first that is wrong.
+
+PASSED=0
+FAILED=0
+
+pass() {
+	echo "ok   $*"
+	PASSED=$((PASSED + 1))
+}
+
+# flunk WHAT: a failed check; returns 1.
+flunk() {
+	echo "FAIL $*"
+	FAILED=$((FAILED + 1))
+	return 1
+}
+
+# check_eq WHAT GOT WANT (check_*: 0 when it passed, 1 when not)
+check_eq() {
+	if [ "$2" = "$3" ]; then
+		pass "$1: $2"
+	else
+		flunk "$1: got '$2', expected '$3'"
+	fi
+}
+
+# check_cmp WHAT A OP B: a numeric comparison, e.g. check_cmp x 3 '>=' 2.
+check_cmp() {
+	if awk -v a="$2" -v b="$4" "BEGIN { exit !(a != \"\" && a $3 b) }"; then
+		pass "$1: $2 ($3 $4)"
+	else
+		flunk "$1: got '$2', expected $3 $4"
+	fi
+}
+
+# check_near WHAT A B TOL: |A - B| <= TOL, both numbers.
+check_near() {
+	local num='^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$'
+	if [[ $2 =~ $num ]] && [[ $3 =~ $num ]] && awk -v a="$2" -v b="$3" -v t="$4" \
+		'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t) }'; then
+		pass "$1: $2 vs $3 (within $4)"
+	else
+		flunk "$1: $2 vs $3, more than $4 apart"
+	fi
+}
+
+# jqr FILE FILTER: one raw value from a JSON file ("" when jq fails).
+jqr() {
+	jq -r "$2" "$1" 2>/dev/null
+}
+
+# tally FILE KEY: a value from the workload's "total ..." line.
+tally() {
+	grep '^total ' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
+}
+
+# traced WHAT IOSTORM_ARGS...: run iostorm; on failure, a FAIL line with its
+# exit status and last words, and return 1 so the dependent checks are not
+# run on a report that is not there.
+traced() {
+	local what=$1 rc=0
+	shift
+	"$IOSTORM" "$@" >"$what.out" 2>"$what.err" || rc=$?
+	if [ "$rc" != 0 ]; then
+		flunk "$what: iostorm exit $rc: $(grep -v '^libbpf: ' "$what.err" | tail -n 3 | tr '\n' ' ')"
+		return 1
+	fi
+}
+
+drop_caches() {
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+}
+
+# has_event CATEGORY/NAME: the kernel has this tracepoint (tracefs is the truth).
+has_event() {
+	[ -d "$TRACEFS/events/$1" ]
+}
+
+# The data disk (DISK: vda), its reads, sectors read, writes.
+disk_stats() {
+	awk -v n="$DISK" '$3 == n { print $4, $6, $8 }' /proc/diskstats
+}
+
+# blk FILE FILTER: FILTER on the data disk's entry in block.devices.
+blk() {
+	jq -r --arg n "$DISK" ".block.devices[] | select(.name == \$n) | $2" "$1" 2>/dev/null
+}
+
+# sum_under FILE DIR KEY: KEY summed over the regular files under DIR.
+sum_under() {
+	jq --arg p "$2" "[.files[] | select(.type == \"file\" and .path != null and
+		(.path | startswith(\$p))) | .$3] | add // 0" "$1" 2>/dev/null
+}
