@@ -9,5 +9,7 @@
  * or a launched COMMAND's own status.
  */
 int run__main(int argc, char **argv);
+/* `iostorm --version`: release, commit, libbpf, static or dynamic, on stdout. */
+void run__print_version(void);
 
 #endif /* RUN_RUN_H */
