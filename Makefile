@@ -242,13 +242,11 @@ static:
 # (scripts/ship.sh: SOURCE_DATE_EPOCH from the commit, sorted, owners 0,
 # gzip -n). Its binary is the static one.
 dist: static
-	$(call msg,DIST,$(DIST_NAME).tar.gz)
 	$(Q)scripts/ship.sh dist $(DIST_NAME) $(OUTPUT)/dist
 
 # The container image: FROM scratch, the static binary its entrypoint,
 # built by podman with no registry (docs/deploy/Containerfile).
 image: static
-	$(call msg,IMAGE,$(IMAGE))
 	$(Q)scripts/ship.sh image $(IMAGE) $(OUTPUT)/image
 
 clean:

@@ -70,7 +70,7 @@ image() {
 	rm -rf "$stage"
 	mkdir -p "$stage"
 	cp iostorm "$stage/iostorm"
-	podman build -q --timestamp "$sde" -f docs/deploy/Containerfile \
+	podman build -q --layers=false --timestamp "$sde" -f docs/deploy/Containerfile \
 		--build-arg VERSION="$(./iostorm --version | sed -n '1s/^iostorm //p')" \
 		--build-arg REVISION="$rev" -t "$img" "$stage" >"$stage/id" ||
 		die "podman build failed"
