@@ -50,8 +50,8 @@ dist() {
 	while IFS= read -r f; do
 		install -D -m 0644 "$f" "$d/$f"
 	done < <(git ls-files docs 2>/dev/null || find docs -type f)
-	(cd "$d" && find . -type f ! -name SHA256SUMS -printf '%P\n' | LC_ALL=C sort |
-		xargs sha256sum >SHA256SUMS)
+	(cd "$d" && find . -type f -printf '%P\n' | LC_ALL=C sort | xargs sha256sum >../SHA256SUMS)
+	mv "$stage/SHA256SUMS" "$d/SHA256SUMS"
 	chmod 0644 "$d/SHA256SUMS"
 	find "$d" -type d -exec chmod 0755 {} +
 	LC_ALL=C tar --sort=name --format=gnu --owner=0 --group=0 --numeric-owner \

@@ -12,9 +12,10 @@
 # hardening flags (as its package is) and the build directory mapped out of
 # the debug information, so two builds give the same bytes.
 set -eu
+[ $# = 1 ] && [ -n "$1" ] || { echo "usage: $0 DIR" >&2; exit 2; }
 dir=$(realpath -m "$1")
 src=$dir/src
-rm -rf "$src" "$dir/lib" "$dir/include"
+rm -rf "${dir:?}/src" "${dir:?}/lib" "${dir:?}/include"
 mkdir -p "$src"
 cd "$src"
 if ! apt-get source -qq libmicrohttpd >fetch.log 2>&1; then
