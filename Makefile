@@ -49,6 +49,9 @@ CORE_LDLIBS := $(JANSSON_LIBS) $(MHD_LIBS) -lm -lpthread
 LDLIBS := $(LIBBPF_LIBS) -lelf -lz $(CORE_LDLIBS)
 BPF_CFLAGS = -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) \
 	     -Ibpf -Ivmlinux/$(ARCH) $(CLANG_BPF_SYS_INCLUDES) -MMD -MP
+# Reproducible: no build directory in the debug information or the BTF.
+CFLAGS += -ffile-prefix-map=$(CURDIR)=.
+BPF_CFLAGS += -ffile-prefix-map=$(CURDIR)=.
 
 ifeq ($(V),1)
 	Q =
@@ -61,6 +64,33 @@ endif
 .DELETE_ON_ERROR:
 .PHONY: all test test-fallbacks vm-test check unit layers fuzz install clean demo bench \
 	bench-refs
+.PHONY: static dist image FORCE
+
+# ---- shipping: `make static`, `make dist`, `make image` (README "Install") ----
+#
+# STATIC=1 links ./iostorm with nothing loaded at run time: libbpf, libelf,
+# zlib and jansson from Debian's static archives, libmicrohttpd built from
+# Debian's source package without HTTPS (scripts/static-mhd.sh: Debian's .a
+# needs GnuTLS, whose p11-kit has no static archive), glibc. The mode is
+# remembered in $(OUTPUT)/link-mode, so switching relinks. `make static` is
+# `make STATIC=1 iostorm`.
+STATIC ?= 0
+MHD_STATIC := $(OUTPUT)/static/mhd/lib/libmicrohttpd.a
+LINK_DEPS := $(OUTPUT)/link-mode
+ifeq ($(STATIC),1)
+LINK_MODE := static
+LINK_DEPS += $(MHD_STATIC)
+LDFLAGS += -static
+LDLIBS = $(shell $(PKG_CONFIG) --static --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz) \
+	 $(JANSSON_LIBS) -lm -lpthread
+else
+LINK_MODE := dynamic
+endif
+# The commit --version names (run/version.c alone is compiled with it).
+IOSTORM_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell \
+	git diff --quiet HEAD -- 2>/dev/null || echo -dirty)
+DIST_NAME := iostorm-$(IOSTORM_VERSION)-$(shell uname -m)-linux
+IMAGE ?= localhost/iostorm:$(IOSTORM_VERSION)
 
 all: iostorm $(OUTPUT)/iostorm-workload $(OUTPUT)/iostorm-fusefs
 
@@ -98,9 +128,9 @@ $(CORE_LIB): $(CORE_OBJS)
 	$(Q)rm -f $@
 	$(Q)$(AR) rcs $@ $^
 
-iostorm: $(TRACE_OBJS) $(CORE_LIB)
+iostorm: $(TRACE_OBJS) $(CORE_LIB) $(LINK_DEPS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(filter %.o %.a,$^) $(LDLIBS) -o $@
 
 $(OUTPUT)/iostorm-workload: tests/workload.c | $(OUTPUT)
 	$(call msg,CC,$@)
@@ -205,8 +235,39 @@ bench-refs: $(BENCH_REFS)
 bench: all bench-refs
 	$(Q)scripts/bench.sh --compare
 
+# ---- shipping (the variables are above) ----
+VERSION_OBJ := $(OUTPUT)/user/run/version.o
+$(VERSION_OBJ): CFLAGS += -DIOSTORM_COMMIT='"$(IOSTORM_COMMIT)"'
+$(VERSION_OBJ): $(OUTPUT)/commit
+
+# Rewritten only when their content changes: what depends on them is
+# rebuilt when the commit or the link mode changed, not on every make.
+$(OUTPUT)/commit: FORCE | $(OUTPUT)
+	$(Q)echo '$(IOSTORM_COMMIT)' | cmp -s - $@ || echo '$(IOSTORM_COMMIT)' >$@
+$(OUTPUT)/link-mode: FORCE | $(OUTPUT)
+	$(Q)echo '$(LINK_MODE)' | cmp -s - $@ || echo '$(LINK_MODE)' >$@
+
+$(MHD_STATIC):
+	$(call msg,MHD,$@)
+	$(Q)scripts/static-mhd.sh $(OUTPUT)/static/mhd
+
+static:
+	$(Q)$(MAKE) --no-print-directory STATIC=1 iostorm
+	$(Q)scripts/ship.sh check-static iostorm
+
+# The release tarball, byte for byte the same from the same commit
+# (scripts/ship.sh: SOURCE_DATE_EPOCH from the commit, sorted, owners 0,
+# gzip -n). Its binary is the static one.
+dist: static
+	$(Q)scripts/ship.sh dist $(DIST_NAME) $(OUTPUT)/dist
+
+# The container image: FROM scratch, the static binary its entrypoint,
+# built by podman with no registry (docs/deploy/Containerfile).
+image: static
+	$(Q)scripts/ship.sh image $(IMAGE) $(OUTPUT)/image
+
 clean:
 	$(call msg,CLEAN)
-	$(Q)rm -rf $(OUTPUT) iostorm
+	$(Q)rm -rf $(OUTPUT) iostorm $(DIST_NAME).tar.gz
 
 -include $(wildcard $(OUTPUT)/bpf/*.d $(OUTPUT)/user/*.d $(OUTPUT)/user/*/*.d $(OUTPUT)/bench/*.d)

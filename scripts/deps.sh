@@ -15,23 +15,46 @@ set -eu
 # the PyTorch training loop of tests/e2e/test_stall.sh; qemu-system-x86,
 # busybox-static, cpio, e2fsprogs and xz-utils boot Debian's kernels for
 # `make vm-test` (scripts/vm/: initramfs, dataset disk, modules).
+# Shipping (`make static dist image`, tests/e2e/test_ship.sh): dpkg-dev
+# unpacks Debian's libmicrohttpd source package (from the deb-src lines
+# added below) for a static build without HTTPS; podman and runc build and
+# run the image; busybox-static is the second container's shell and the
+# chroot test's.
 PKGS="make gcc clang llvm pkg-config libbpf-dev libelf-dev zlib1g-dev bpftool
 libjansson-dev jq util-linux libmicrohttpd-dev prometheus valgrind btrfs-progs
 chromium python3-html5lib libfuse3-dev fuse3 sshfs openssh-server
 python3-torch python3-torchvision python3-pil
-qemu-system-x86 busybox-static cpio e2fsprogs xz-utils"
+qemu-system-x86 cpio e2fsprogs xz-utils dpkg-dev podman runc busybox-static"
+
+# `apt-get source` needs deb-src lines: the same archive as the deb lines.
+deb_src() {
+	local f=/etc/apt/sources.list.d/iostorm-deb-src.sources
+	grep -rqsE '^(deb-src |Types:.*deb-src)' /etc/apt/sources.list /etc/apt/sources.list.d/ &&
+		return 1
+	if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+		sed -n '/^Types: deb$/,/^$/{ s/^Types: deb$/Types: deb-src/; p }' \
+			/etc/apt/sources.list.d/debian.sources >"$f"
+	else
+		sed -n 's/^deb \(.*\)/deb-src \1/p' /etc/apt/sources.list \
+			>/etc/apt/sources.list.d/iostorm-deb-src.list
+	fi
+	echo "deps: added Debian's deb-src lines (for apt-get source)"
+}
 
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
 		missing="$missing $p"
 done
-if [ -z "$missing" ]; then
+src_added=0
+deb_src && src_added=1
+if [ -z "$missing" ] && [ $src_added = 0 ]; then
 	echo "deps: all installed"
 	exit 0
 fi
-echo "deps: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
+[ -z "$missing" ] && exit 0
+echo "deps: installing$missing"
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing >/dev/null

@@ -30,7 +30,18 @@ test_cli_help_and_version() {
 	"$IOSTORM" --help >out.txt || fail "--help exit $?"
 	grep -q "usage: iostorm" out.txt || fail "--help: $(head -3 out.txt)"
 	grep -q "Exit status" out.txt || fail "--help does not teach the exit status"
-	"$IOSTORM" --version | grep -q "^iostorm [0-9]" || fail "--version"
+	"$IOSTORM" --version >version.txt || fail "--version exit $?"
+	grep -q "^iostorm [0-9]" version.txt || fail "--version: $(cat version.txt)"
+	# The commit, the libbpf, and static or dynamic as the binary really is.
+	grep -qE "^commit: ([0-9a-f]{12}(-dirty)?|unknown)$" version.txt || fail "no commit: $(cat version.txt)"
+	grep -qE "^libbpf: [0-9]+\.[0-9]+" version.txt || fail "no libbpf: $(cat version.txt)"
+	if LC_ALL=C readelf -lW "$IOSTORM" | grep -q "program interpreter"; then
+		grep -qx "linked: dynamic" version.txt || fail "a dynamic binary: $(cat version.txt)"
+	else
+		grep -qx "linked: static (no shared libraries)" version.txt ||
+			fail "a static binary: $(cat version.txt)"
+	fi
+	sed 's/^/  /' version.txt
 	"$IOSTORM" --threshold list | grep -q storm_files || fail "--threshold list"
 	"$IOSTORM" diff --help | grep -q "usage: iostorm diff" || fail "diff --help"
 }

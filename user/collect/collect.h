@@ -110,4 +110,9 @@ int collector__finish(struct collector *c, struct trace *t, __u64 now_ns);
 /* Detach if attached, and free everything; NULL is fine. */
 void collector__close(struct collector *c);
 
+/* ---- libbpf (version.c) ---- */
+
+/* "1.1": the libbpf iostorm runs with, and the headers' if those differ. */
+void collector__libbpf_version(char *buf, size_t len);
+
 #endif /* COLLECT_COLLECT_H */

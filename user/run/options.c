@@ -299,7 +299,7 @@ static int parse_one(struct options *o, int c, const char *arg)
 		fputs(usage, stdout);
 		return 1;
 	case 'V':
-		printf("iostorm %s\n", IOSTORM_VERSION);
+		o->version = true;
 		return 1;
 	default:
 		fprintf(stderr, "Try 'iostorm --help' for more information.\n");

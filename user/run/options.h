@@ -40,12 +40,14 @@ struct options {
 	const char *listen;	/* --listen ADDR:PORT: Prometheus /metrics */
 	const char *prom_file;	/* --prom-file PATH: textfile collector */
 	const char *job;	/* --job NAME: training_job label */
+	bool version;		/* --version: run__print_version() instead */
 };
 
 /*
- * Fill o from argv. Returns 0 to go on, 1 when --help or --version was
- * printed, or -EINVAL after printing what is wrong; never exits, and may be
- * called again (options__free() first). o->cmd points into argv.
+ * Fill o from argv. Returns 0 to go on, 1 after --help (printed) or
+ * --version (o->version set: the caller prints it), or -EINVAL after
+ * printing what is wrong; never exits, and may be called again
+ * (options__free() first). o->cmd points into argv.
  */
 int options__parse(struct options *o, int argc, char **argv);
 /* The exit status of a parse that stopped: 0 after --help, 2 for -EINVAL, else 1. */

@@ -582,6 +582,8 @@ int run__main(int argc, char **argv)
 
 	err = options__parse(&o, argc, argv);
 	if (err) {
+		if (err > 0 && o.version)
+			run__print_version();
 		options__free(&o);
 		return options__exit_code(err);
 	}

@@ -11,5 +11,7 @@
 int run__main(int argc, char **argv);
 /* `iostorm check`: what this kernel gives, without tracing (check.c). */
 int check__main(int argc, char **argv);
+/* `iostorm --version`: release, commit, libbpf, static or dynamic, on stdout. */
+void run__print_version(void);
 
 #endif /* RUN_RUN_H */
