@@ -5,21 +5,11 @@
 
 LAYERS="syscalls page_cache faults block fuse sched"
 
-# kernel_has_layer LAYER: 0 when the kernel has the layer's hooks.
-kernel_has_layer() {
-	case $1 in
-	faults) has_event filemap/mm_filemap_fault ;;
-	fuse) has_event fuse/fuse_request_send ;;
-	block) has_event block/block_io_start || has_event block/block_rq_issue ;;
-	*) return 0 ;;
-	esac
-}
-
 # The fallbacks iostorm must use: those forced, and those the kernel needs.
 expected_fallbacks() {
 	{
 		case ${IOSTORM_FALLBACKS:-} in
-		all) printf '%s\n' core_read block_rq prev_state ;;
+		all) printf '%s\n' core_read block_rq prev_state page_arg no_faults no_fuse ;;
 		?*) echo "$IOSTORM_FALLBACKS" | tr , '\n' ;;
 		esac
 		bpftool btf dump file /sys/kernel/btf/vmlinux 2>/dev/null |
@@ -62,7 +52,7 @@ check_kernel() {
 				flunk "kernel.layers.$l: not measured, and no why"
 			fi
 		fi
-		check_eq "kernel.layers.$l.measured (via $(jqr k.json ".kernel.layers.$l.via"))" "$m" "$want"
+		check_eq "kernel.layers.$l.measured ($(jqr k.json ".kernel.layers.$l.how // .kernel.layers.$l.why"))" "$m" "$want"
 	done
 	want=$(expected_fallbacks)
 	got=$(jqr k.json '.kernel.fallbacks | if type == "array" then sort | unique | map(. + " ") | add // ""

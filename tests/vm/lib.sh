@@ -80,6 +80,25 @@ has_event() {
 	[ -d "$TRACEFS/events/$1" ]
 }
 
+# forced NAME: 0 when IOSTORM_FALLBACKS forces fallback NAME (all: every one).
+forced() {
+	case ",${IOSTORM_FALLBACKS:-}," in
+	*,all,* | *",$1,"*) return 0 ;;
+	*) return 1 ;;
+	esac
+}
+
+# kernel_has_layer LAYER: 0 when the kernel has the layer's hooks and no
+# fallback switches the layer off.
+kernel_has_layer() {
+	case $1 in
+	faults) ! forced no_faults && has_event filemap/mm_filemap_fault ;;
+	fuse) ! forced no_fuse && has_event fuse/fuse_request_send ;;
+	block) has_event block/block_io_start || has_event block/block_rq_issue ;;
+	*) return 0 ;;
+	esac
+}
+
 # The data disk (DISK: vda), its reads, sectors read, writes.
 disk_stats() {
 	awk -v n="$DISK" '$3 == n { print $4, $6, $8 }' /proc/diskstats
