@@ -7,6 +7,7 @@
  *   scenario DIR ...		a fixed mix of every path a tracer must handle
  *   pipeline DIR ...		tf.data-like: readers -> decoders -> a training
  *				loop that times its own wait for the next batch
+ *   thread FILE ...		a thread that is not the leader reads FILE
  *
  * All that is not measured happens before the gate: listing the dataset
  * (opendir/readdir/stat), buffers, the shared tally and the tally file.
@@ -66,7 +67,7 @@ enum style { STYLE_POSIX, STYLE_TF, STYLE_TORCH, STYLE_N };
 static struct {
 	u64 files, dirs, min_size, max_size, seed;
 	u64 threads, procs, bufsize, limit, cpu_us, shard_size;
-	u64 readers, decoders, batch, step_ms, queue, pages;
+	u64 readers, decoders, batch, step_ms, queue, pages, times;
 	int tally_files;
 	const char *order, *style_name, *gate, *tally, *out;
 	enum style style;
@@ -75,6 +76,7 @@ static struct {
 	.threads = 1, .bufsize = 65536, .limit = ~0ULL,
 	.order = "random", .style_name = "posix", .shard_size = 256 << 20,
 	.readers = 2, .decoders = 2, .batch = 8, .step_ms = 1, .queue = 16,
+	.times = 5,
 };
 
 static struct tally *tally;
@@ -97,6 +99,7 @@ static void usage(FILE *f)
 "           [--batch B] [--step-ms Y] [--queue Q] [--order ...] [--seed S]\n"
 "           [--limit N] [--gate FIFO] [--tally FILE]\n"
 "       " PROG " mapread FILE --pages N [--threads T] [--gate FIFO] [--tally FILE]\n"
+"       " PROG " thread FILE [--times N] [--gate FIFO] [--tally FILE]\n"
 "\n"
 "gen writes DIR/dNNNN/fNNNNNNN.jpg (default D = N/100, sizes 40960..122880).\n"
 "read lists and shuffles the files, waits at the gate, then reads them in P\n"
@@ -116,6 +119,8 @@ static void usage(FILE *f)
 "is read ahead, waits at the gate, then T threads touch N distinct pages in a\n"
 "scattered order (no page follows the one before it) and it adds a line:\n"
 "  mapped pages=N resident=N (mincore, at the end)\n"
+"thread starts a second thread, which waits at the gate, then opens FILE and\n"
+"reads it to EOF N (5) times, while the main thread (the leader) waits for it.\n"
 "--gate FIFO waits for one byte from FIFO; --tally FILE writes the tally\n"
 "there instead of stdout, as (--tally-files adds the file lines):\n"
 "  total opens=N open_errors=N reads=N read_bytes=N stats=N closes=N mmaps=N files=N\n"
@@ -968,7 +973,7 @@ static int cmd_pipeline(const char *dir)
 
 /* ---- options */
 
-enum { GEN = 1, READ = 2, SCEN = 4, PACK = 8, PIPE = 16, MAPR = 32 };
+enum { GEN = 1, READ = 2, SCEN = 4, PACK = 8, PIPE = 16, MAPR = 32, THRD = 64 };
 
 static const struct optdef {
 	const char *name;
@@ -989,8 +994,9 @@ static const struct optdef {
 	{ "limit", READ | PIPE, 'n', &opt.limit, 0 },
 	{ "order", READ | PIPE, 's', &opt.order, 0 },
 	{ "style", READ, 's', &opt.style_name, 0 },
-	{ "gate", READ | SCEN | PIPE | MAPR, 's', &opt.gate, 0 },
-	{ "tally", READ | SCEN | PIPE | MAPR, 's', &opt.tally, 0 },
+	{ "gate", READ | SCEN | PIPE | MAPR | THRD, 's', &opt.gate, 0 },
+	{ "tally", READ | SCEN | PIPE | MAPR | THRD, 's', &opt.tally, 0 },
+	{ "times", THRD, 'n', &opt.times, 1 },
 	{ "tally-files", READ | SCEN, 'f', &opt.tally_files, 0 },
 	{ "cpu-us", READ | PIPE, 'n', &opt.cpu_us, 0 },
 	{ "readers", PIPE, 'n', &opt.readers, 1 },
@@ -1220,6 +1226,41 @@ static int cmd_mapread(const char *file)
 	return resident == ~0ULL ? fail("mincore", file) : 0;
 }
 
+/* ---- thread: the measured calls all in a thread that is not the leader */
+
+static void *thread_reader(void *arg)
+{
+	char *buf = xalloc(malloc(opt.bufsize));
+	void *ret = NULL;
+
+	(void)arg;
+	if (open_tally_and_gate())
+		ret = (void *)1;
+	for (u64 k = 0; !ret && k < opt.times; k++)
+		if (read_whole(0, buf, opt.bufsize))
+			ret = (void *)1;
+	free(buf);
+	return ret;
+}
+
+static int cmd_thread(const char *file)
+{
+	pthread_t th;
+	void *ret;
+	int err;
+
+	paths = xalloc(calloc(1, sizeof(*paths)));
+	paths[0] = xalloc(strdup(file));
+	tally_alloc(1);
+	err = pthread_create(&th, NULL, thread_reader, NULL);
+	if (err) {
+		errno = err;
+		return fail("create", "thread");
+	}
+	pthread_join(th, &ret);
+	return ret || print_tally(1, 0) ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "", *dir;
@@ -1251,6 +1292,8 @@ int main(int argc, char **argv)
 			usage_error("mapread needs --pages N");
 		return cmd_mapread(dir);
 	}
+	if (!strcmp(cmd, "thread"))
+		return cmd_thread(parse(THRD, argv + 2));
 	if (!strcmp(cmd, "pipeline")) {
 		dir = parse(PIPE, argv + 2);
 		if (strcmp(opt.order, "random") && strcmp(opt.order, "sorted"))
