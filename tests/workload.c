@@ -40,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/uio.h>
@@ -69,7 +70,7 @@ static struct {
 	u64 threads, procs, bufsize, limit, cpu_us, shard_size;
 	u64 readers, decoders, batch, step_ms, queue, pages, times;
 	int tally_files;
-	const char *order, *style_name, *gate, *tally, *out;
+	const char *order, *style_name, *gate, *tally, *out, *names;
 	enum style style;
 } opt = {
 	.files = ~0ULL, .min_size = 40960, .max_size = 122880, .seed = 1,
@@ -97,7 +98,7 @@ static void usage(FILE *f)
 "       " PROG " pack DIR --out SHARDDIR [--shard-size BYTES]\n"
 "       " PROG " pipeline DIR [--readers N] [--decoders M] [--cpu-us X]\n"
 "           [--batch B] [--step-ms Y] [--queue Q] [--order ...] [--seed S]\n"
-"           [--limit N] [--gate FIFO] [--tally FILE]\n"
+"           [--limit N] [--names LIST] [--gate FIFO] [--tally FILE]\n"
 "       " PROG " mapread FILE --pages N [--threads T] [--gate FIFO] [--tally FILE]\n"
 "       " PROG " thread FILE [--times N] [--gate FIFO] [--tally FILE]\n"
 "\n"
@@ -113,6 +114,7 @@ static void usage(FILE *f)
 "loop, takes B (8) samples a step and spins Y ms (1). It times its own wait\n"
 "for each batch and adds a line to the tally:\n"
 "  loop steps=N wait_ns=N wall_ns=N wait_share=F\n"
+"--names A,B,... names the decoder threads, in order (as prctl(PR_SET_NAME)).\n"
 "pack concatenates DIR's files, in path order, into SHARDDIR/shard-NNNNN.bin\n"
 "of at most --shard-size bytes (default 256 MiB), as TFRecord or tar shards do.\n"
 "mapread maps FILE (as LMDB or np.memmap do), madvise(MADV_RANDOM) so no page\n"
@@ -893,10 +895,28 @@ static void *pipe_reader(void *arg)
 	return err ? (void *)1 : NULL;
 }
 
+/* Name the calling thread the k-th of --names, if there is one. */
+static void name_thread(size_t k)
+{
+	const char *p = opt.names;
+	char name[16];
+	size_t n;
+
+	for (; p && k; k--)
+		p = (p = strchr(p, ',')) ? p + 1 : NULL;
+	if (!p || !*p)
+		return;
+	n = strcspn(p, ",");
+	snprintf(name, sizeof(name), "%.*s", (int)n, p);
+	prctl(PR_SET_NAME, name);
+}
+
 static void *pipe_decoder(void *arg)
 {
 	char *buf = bufs[opt.readers + (size_t)arg];
 	size_t i;
+
+	name_thread((size_t)arg);
 
 	while (queue_pop(&raw_q, &i)) {
 		spin_us(opt.cpu_us, buf);
@@ -1004,6 +1024,7 @@ static const struct optdef {
 	{ "batch", PIPE, 'n', &opt.batch, 1 },
 	{ "step-ms", PIPE, 'n', &opt.step_ms, 0 },
 	{ "queue", PIPE, 'n', &opt.queue, 1 },
+	{ "names", PIPE, 's', &opt.names, 0 },
 	{ "out", PACK, 's', &opt.out, 0 },
 	{ "shard-size", PACK, 'n', &opt.shard_size, 1 },
 	{ NULL },

@@ -695,13 +695,22 @@ size_t store__bytes(const struct store *s)
 	       s->thread_index_cap * sizeof(*s->thread_index);
 }
 
-/* "worker-12" and "worker-3" are one pool: drop trailing digits. */
+/*
+ * The name a thread is grouped under: numbered siblings are one pool
+ * ("w-1".."w-4" and "worker_12" are "w-" and "worker_"). A trailing digit
+ * run is dropped only after a separator ('-', '_', ':', '/', '#', ' ') with
+ * a name before it; glued to a letter or a '.', digits are a version or
+ * part of the name and are kept ("python3", "python3.11", "worker7"): an
+ * index cannot be told from a version there.
+ */
 void store__comm_group(const char *comm, char name[COMM_LEN])
 {
-	size_t n = strnlen(comm, COMM_LEN - 1);
+	size_t n = strnlen(comm, COMM_LEN - 1), d = n;
 
 	memcpy(name, comm, n);
-	while (n > 1 && isdigit((unsigned char)name[n - 1]))
-		n--;
+	while (d > 0 && isdigit((unsigned char)name[d - 1]))
+		d--;
+	if (d < n && d >= 2 && strchr("-_:/# ", name[d - 1]))
+		n = d;
 	name[n] = '\0';
 }

@@ -151,7 +151,7 @@ int store__rehost(struct store *s);
  */
 int store__join_aliases(struct store *s);
 struct thread_rec *store__find_thread(const struct store *s, __u32 tid);
-/* A thread's pool: its comm without a trailing number ("tf_data_12" -> "tf_data_"). */
+/* A thread's pool: its comm without an index after a separator ("tf_data_12" -> "tf_data_", "python3.11" kept). */
 void store__comm_group(const char *comm, char name[COMM_LEN]);
 /* Every file record, in hash order, for sorting by the caller; free() it. */
 struct file_rec **store__files(const struct store *s, size_t *n);
