@@ -68,6 +68,8 @@ void store__free(struct store *s)
 	for (size_t i = 0; i < s->nr_mapped; i++)
 		free(s->mapped[i].path);
 	free(s->mapped);
+	for (size_t i = 0; i < s->nr_code_paths; i++)
+		free(s->code_paths[i]);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -167,6 +169,25 @@ static size_t path_size(const char *path)
 	return path ? strlen(path) + 1 : 0;
 }
 
+int store__add_code_path(struct store *s, const char *path)
+{
+	if (s->nr_code_paths == STORE_CODE_PATHS)
+		return -ENOSPC;
+	s->code_paths[s->nr_code_paths] = strdup(path);
+	if (!s->code_paths[s->nr_code_paths])
+		return -ENOMEM;
+	s->nr_code_paths++;
+	return 0;
+}
+
+static bool is_code_path(const struct store *s, const char *path)
+{
+	for (size_t i = 0; path && i < s->nr_code_paths; i++)
+		if (!strcmp(path, s->code_paths[i]))
+			return true;
+	return false;
+}
+
 /* Give f the paths p (taken over), described by flags. */
 static void path_set(struct store *s, struct file_rec *f, struct file_paths *p,
 		     __u32 flags)
@@ -181,7 +202,7 @@ static void path_set(struct store *s, struct file_rec *f, struct file_paths *p,
 	if (!p->host)
 		flags |= FILE_F_JOBONLY;
 	f->flags = (f->flags & ~PATH_BITS) | (flags & PATH_BITS);
-	f->code = kind__is_code(f->path, f->flags);
+	f->code = kind__is_code(f->path, f->flags) || is_code_path(s, f->path);
 }
 
 /*
