@@ -7,6 +7,7 @@
  *   scenario DIR ...		a fixed mix of every path a tracer must handle
  *   pipeline DIR ...		tf.data-like: readers -> decoders -> a training
  *				loop that times its own wait for the next batch
+ *   thread FILE ...		a thread that is not the leader reads FILE
  *
  * All that is not measured happens before the gate: listing the dataset
  * (opendir/readdir/stat), buffers, the shared tally and the tally file.
@@ -39,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/uio.h>
@@ -66,15 +68,16 @@ enum style { STYLE_POSIX, STYLE_TF, STYLE_TORCH, STYLE_N };
 static struct {
 	u64 files, dirs, min_size, max_size, seed;
 	u64 threads, procs, bufsize, limit, cpu_us, shard_size;
-	u64 readers, decoders, batch, step_ms, queue, pages;
+	u64 readers, decoders, batch, step_ms, queue, pages, times;
 	int tally_files;
-	const char *order, *style_name, *gate, *tally, *out;
+	const char *order, *style_name, *gate, *tally, *out, *names;
 	enum style style;
 } opt = {
 	.files = ~0ULL, .min_size = 40960, .max_size = 122880, .seed = 1,
 	.threads = 1, .bufsize = 65536, .limit = ~0ULL,
 	.order = "random", .style_name = "posix", .shard_size = 256 << 20,
 	.readers = 2, .decoders = 2, .batch = 8, .step_ms = 1, .queue = 16,
+	.times = 5,
 };
 
 static struct tally *tally;
@@ -95,8 +98,9 @@ static void usage(FILE *f)
 "       " PROG " pack DIR --out SHARDDIR [--shard-size BYTES]\n"
 "       " PROG " pipeline DIR [--readers N] [--decoders M] [--cpu-us X]\n"
 "           [--batch B] [--step-ms Y] [--queue Q] [--order ...] [--seed S]\n"
-"           [--limit N] [--gate FIFO] [--tally FILE]\n"
+"           [--limit N] [--names LIST] [--gate FIFO] [--tally FILE]\n"
 "       " PROG " mapread FILE --pages N [--threads T] [--gate FIFO] [--tally FILE]\n"
+"       " PROG " thread FILE [--times N] [--gate FIFO] [--tally FILE]\n"
 "\n"
 "gen writes DIR/dNNNN/fNNNNNNN.jpg (default D = N/100, sizes 40960..122880).\n"
 "read lists and shuffles the files, waits at the gate, then reads them in P\n"
@@ -110,12 +114,15 @@ static void usage(FILE *f)
 "loop, takes B (8) samples a step and spins Y ms (1). It times its own wait\n"
 "for each batch and adds a line to the tally:\n"
 "  loop steps=N wait_ns=N wall_ns=N wait_share=F\n"
+"--names A,B,... names the decoder threads, in order (as prctl(PR_SET_NAME)).\n"
 "pack concatenates DIR's files, in path order, into SHARDDIR/shard-NNNNN.bin\n"
 "of at most --shard-size bytes (default 256 MiB), as TFRecord or tar shards do.\n"
 "mapread maps FILE (as LMDB or np.memmap do), madvise(MADV_RANDOM) so no page\n"
 "is read ahead, waits at the gate, then T threads touch N distinct pages in a\n"
 "scattered order (no page follows the one before it) and it adds a line:\n"
 "  mapped pages=N resident=N (mincore, at the end)\n"
+"thread starts a second thread, which waits at the gate, then opens FILE and\n"
+"reads it to EOF N (5) times, while the main thread (the leader) waits for it.\n"
 "--gate FIFO waits for one byte from FIFO; --tally FILE writes the tally\n"
 "there instead of stdout, as (--tally-files adds the file lines):\n"
 "  total opens=N open_errors=N reads=N read_bytes=N stats=N closes=N mmaps=N files=N\n"
@@ -888,10 +895,28 @@ static void *pipe_reader(void *arg)
 	return err ? (void *)1 : NULL;
 }
 
+/* Name the calling thread the k-th of --names, if there is one. */
+static void name_thread(size_t k)
+{
+	const char *p = opt.names;
+	char name[16];
+	size_t n;
+
+	for (; p && k; k--)
+		p = (p = strchr(p, ',')) ? p + 1 : NULL;
+	if (!p || !*p)
+		return;
+	n = strcspn(p, ",");
+	snprintf(name, sizeof(name), "%.*s", (int)n, p);
+	prctl(PR_SET_NAME, name);
+}
+
 static void *pipe_decoder(void *arg)
 {
 	char *buf = bufs[opt.readers + (size_t)arg];
 	size_t i;
+
+	name_thread((size_t)arg);
 
 	while (queue_pop(&raw_q, &i)) {
 		spin_us(opt.cpu_us, buf);
@@ -968,7 +993,7 @@ static int cmd_pipeline(const char *dir)
 
 /* ---- options */
 
-enum { GEN = 1, READ = 2, SCEN = 4, PACK = 8, PIPE = 16, MAPR = 32 };
+enum { GEN = 1, READ = 2, SCEN = 4, PACK = 8, PIPE = 16, MAPR = 32, THRD = 64 };
 
 static const struct optdef {
 	const char *name;
@@ -989,8 +1014,9 @@ static const struct optdef {
 	{ "limit", READ | PIPE, 'n', &opt.limit, 0 },
 	{ "order", READ | PIPE, 's', &opt.order, 0 },
 	{ "style", READ, 's', &opt.style_name, 0 },
-	{ "gate", READ | SCEN | PIPE | MAPR, 's', &opt.gate, 0 },
-	{ "tally", READ | SCEN | PIPE | MAPR, 's', &opt.tally, 0 },
+	{ "gate", READ | SCEN | PIPE | MAPR | THRD, 's', &opt.gate, 0 },
+	{ "tally", READ | SCEN | PIPE | MAPR | THRD, 's', &opt.tally, 0 },
+	{ "times", THRD, 'n', &opt.times, 1 },
 	{ "tally-files", READ | SCEN, 'f', &opt.tally_files, 0 },
 	{ "cpu-us", READ | PIPE, 'n', &opt.cpu_us, 0 },
 	{ "readers", PIPE, 'n', &opt.readers, 1 },
@@ -998,6 +1024,7 @@ static const struct optdef {
 	{ "batch", PIPE, 'n', &opt.batch, 1 },
 	{ "step-ms", PIPE, 'n', &opt.step_ms, 0 },
 	{ "queue", PIPE, 'n', &opt.queue, 1 },
+	{ "names", PIPE, 's', &opt.names, 0 },
 	{ "out", PACK, 's', &opt.out, 0 },
 	{ "shard-size", PACK, 'n', &opt.shard_size, 1 },
 	{ NULL },
@@ -1220,6 +1247,41 @@ static int cmd_mapread(const char *file)
 	return resident == ~0ULL ? fail("mincore", file) : 0;
 }
 
+/* ---- thread: the measured calls all in a thread that is not the leader */
+
+static void *thread_reader(void *arg)
+{
+	char *buf = xalloc(malloc(opt.bufsize));
+	void *ret = NULL;
+
+	(void)arg;
+	if (open_tally_and_gate())
+		ret = (void *)1;
+	for (u64 k = 0; !ret && k < opt.times; k++)
+		if (read_whole(0, buf, opt.bufsize))
+			ret = (void *)1;
+	free(buf);
+	return ret;
+}
+
+static int cmd_thread(const char *file)
+{
+	pthread_t th;
+	void *ret;
+	int err;
+
+	paths = xalloc(calloc(1, sizeof(*paths)));
+	paths[0] = xalloc(strdup(file));
+	tally_alloc(1);
+	err = pthread_create(&th, NULL, thread_reader, NULL);
+	if (err) {
+		errno = err;
+		return fail("create", "thread");
+	}
+	pthread_join(th, &ret);
+	return ret || print_tally(1, 0) ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "", *dir;
@@ -1251,6 +1313,8 @@ int main(int argc, char **argv)
 			usage_error("mapread needs --pages N");
 		return cmd_mapread(dir);
 	}
+	if (!strcmp(cmd, "thread"))
+		return cmd_thread(parse(THRD, argv + 2));
 	if (!strcmp(cmd, "pipeline")) {
 		dir = parse(PIPE, argv + 2);
 		if (strcmp(opt.order, "random") && strcmp(opt.order, "sorted"))

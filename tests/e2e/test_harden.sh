@@ -51,6 +51,46 @@ test_harden_thread_target() {
 		"$(jqr out.json '[.files[] | select(.path == "/etc/hostname") | .opens] | add')" 5
 }
 
+# -p of a thread that is not the leader, held at a gate: its whole process is
+# traced, exactly, until the process really exits. Issue 25 saw this stop at
+# once with 0 counts; not reproduced at 0fdd90c (this test passed before any
+# change), kept as the exact-count guard the case lacked.
+test_harden_thread_at_gate() {
+	head -c 300000 /dev/urandom >file
+	mkfifo gate
+	"$WORKLOAD" thread "$PWD/file" --times 5 --gate gate --tally "$PWD/t.txt" &
+	local pid=$! tid i
+	for ((i = 0; i < 100; i++)); do
+		tid=$(ls "/proc/$pid/task" 2>/dev/null | grep -vx "$pid" || true)
+		[ -n "$tid" ] && break
+		sleep 0.05
+	done
+	[ -n "$tid" ] || fail "no second thread in $pid"
+	wait_at_gate "$tid"
+	"$IOSTORM" -p "$tid" -d 30 -q -j out.json 2>err.txt &
+	local ios=$!
+	wait_for err.txt "Ctrl-C"
+	sleep 0.3
+	kill -0 "$ios" 2>/dev/null || fail "iostorm stopped before the gate opened: $(cat err.txt)"
+	echo >gate
+	wait "$pid" || fail "workload exit $?"
+	SECONDS=0
+	wait "$ios" || fail "iostorm exit $?: $(cat err.txt)"
+	[ "$SECONDS" -le 3 ] || fail "ran ${SECONDS}s after the process exited"
+	grep -q "pid $tid is a thread of process $pid: tracing process $pid" err.txt ||
+		fail "stderr: $(cat err.txt)"
+	cat t.txt
+	expect_eq "stopped_by" "$(jqr out.json .stopped_by)" target_exit
+	expect_eq "opens" "$(jqr out.json "[.files[] | select(.path == \"$PWD/file\") | .opens] | add")" \
+		"$(tally t.txt opens)"
+	expect_eq "reads" "$(jqr out.json "[.files[] | select(.path == \"$PWD/file\") | .reads] | add")" \
+		"$(tally t.txt reads)"
+	expect_eq "bytes" "$(jqr out.json "[.files[] | select(.path == \"$PWD/file\") | .read_bytes] | add")" \
+		"$(tally t.txt read_bytes)"
+	expect_eq "tallied opens" "$(tally t.txt opens)" 5
+	expect_eq "tallied bytes" "$(tally t.txt read_bytes)" 1500000
+}
+
 # -p of iostorm's own parent (a shell): iostorm does not count itself (its
 # /proc scans), and stops when the parent exits.
 test_harden_own_parent_target() {

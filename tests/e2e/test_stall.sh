@@ -174,3 +174,27 @@ test_stall_diff_gate() {
 	expect_eq "diff exit status" "$rc" 1
 	grep -q "^REGRESSED: stall_share>+10pp" out.txt || fail "$(cat out.txt err.txt)"
 }
+
+# Wakers by thread name (issue 25): the loop is fed by five decoders named
+# python3.11 and w-1..w-4. The numbered ones are one pool, "w-"; the version
+# is kept whole (it was cut to "python3."). Drains every 0.2 s: a thread's
+# name is its last drain's, after the decoder renamed itself.
+test_stall_waker_names() {
+	gen_data 400 4
+	"$WORKLOAD" read "$PWD/data" >/dev/null || fail "warm the cache"
+	"$IOSTORM" -q --drain 0.2 -j out.json -- "$WORKLOAD" pipeline "$PWD/data" \
+		--decoders 5 --names python3.11,w-1,w-2,w-3,w-4 --cpu-us 3000 \
+		--tally "$PWD/t.txt" 2>ios.txt || fail "iostorm exit $?: $(cat ios.txt)"
+	jqr out.json '.stall.wakers' | tr -d ' \n'; echo
+	expect_eq "consumer found" "$(jqr out.json .stall.found)" true
+	expect_eq "thread group w-" \
+		"$(jqr out.json '[.thread_groups[] | select(.name == "w-") | .threads] | add')" 4
+	expect_eq "thread group python3.11" \
+		"$(jqr out.json '[.thread_groups[] | select(.name == "python3.11") | .threads] | add')" 1
+	expect_eq "waker python3.11" \
+		"$(jqr out.json '[.stall.wakers[] | select(.name == "python3.11") | .threads] | add')" 1
+	expect_eq "waker w- threads" \
+		"$(jqr out.json '[.stall.wakers[] | select(.name == "w-") | .threads] | add')" 4
+	expect_eq "names cut or left numbered" "$(jqr out.json \
+		'[(.stall.wakers[], .thread_groups[]) | .name | select(test("^python3\\.$|^w-[0-9]"))] | length')" 0
+}

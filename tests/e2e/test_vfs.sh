@@ -291,3 +291,28 @@ test_btrfs_stat_and_open_one_record() {
 		out.json)" 0
 	expect_eq "lost" "$(jqr out.json .lost.total)" 0
 }
+
+# Launched through a shell wrapper that execs the job (issue 25): the script,
+# which bash opens and reads, is code, like a module; the dataset's count
+# stays exact. The wrapper lives next to the data, where nothing else would
+# call it code, and is run by its PATH name, as a user would.
+test_launch_wrapper_script_is_code() {
+	gen_data 300 3
+	mkdir bin
+	printf '#!/bin/bash\n# put the job in its place, then become it\nexport WRAPPED=1\nexec "$@"\n' \
+		>bin/wrapper.sh
+	chmod +x bin/wrapper.sh
+	PATH=$PWD/bin:$PATH "$IOSTORM" -q --json out.json -- wrapper.sh "$WORKLOAD" read \
+		"$PWD/data" >tally.txt 2>stderr.txt || fail "iostorm exit $?: $(cat stderr.txt)"
+	local script=$PWD/bin/wrapper.sh
+	expect_eq "the wrapper's kind" \
+		"$(jqr out.json "[.files[] | select(.path == \"$script\") | .kind] | join(\",\")")" code
+	expect_cmp "the wrapper's reads" \
+		"$(jqr out.json "[.files[] | select(.path == \"$script\") | .reads] | add")" '>' 0
+	expect_eq "dataset files (vfs.files - vfs.code.files)" \
+		"$(jqr out.json '.vfs.files - .vfs.code.files')" "$(tally tally.txt files)"
+	expect_eq "named data files" "$(jqr out.json \
+		'[.files[] | select(.type == "file" and .kind == "data" and .path != null)] | length')" \
+		"$(tally tally.txt files)"
+	expect_eq "exit_status" "$(jqr out.json .exit_status)" 0
+}

@@ -37,6 +37,14 @@ int target__launch(char **argv, struct launch *l);
 /* Let the command exec; fails (-errno) if exec did. */
 int target__release(struct launch *l, const char *cmd);
 /*
+ * The files a launched command runs that no exec maps: its program as
+ * execvp() finds it (a script is read by its interpreter, like data) and,
+ * for a shell (sh, bash, dash, zsh, ksh, mksh, ash), the script named by
+ * its first argument when that is no option. Real paths, malloc()'d, into
+ * paths; returns how many (0 to 2).
+ */
+int target__program_files(char **argv, char *paths[2]);
+/*
  * The id (inode number) and level (0: the root) of a cgroup v2 directory;
  * -ENOTDIR or -EMEDIUMTYPE, said on stderr, for anything else.
  */

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -350,6 +351,55 @@ int target__release(struct launch *l, const char *cmd)
 		return 0;
 	pr_err("cannot run '%s': %s", cmd, strerror(e));
 	return -e;
+}
+
+/* name as execvp() finds it: a slash means a path, else the first runnable file on PATH. */
+static char *find_program(const char *name)
+{
+	const char *dirs = getenv("PATH"), *p, *end;
+	char buf[PATH_MAX];
+	struct stat st;
+
+	if (strchr(name, '/'))
+		return realpath(name, NULL);
+	if (!dirs)
+		dirs = "/bin:/usr/bin";		/* glibc's confstr(_CS_PATH) */
+	for (p = dirs;; p = end + 1) {
+		end = strchrnul(p, ':');
+		/* An empty entry is the current directory. */
+		snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(end - p), p, end > p ? "/" : "", name);
+		if (!stat(buf, &st) && S_ISREG(st.st_mode) && !access(buf, X_OK))
+			return realpath(buf, NULL);
+		if (!*end)
+			return NULL;
+	}
+}
+
+static bool is_shell(const char *prog)
+{
+	static const char *const shells[] = { "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash" };
+	const char *base = strrchr(prog, '/');
+
+	base = base ? base + 1 : prog;
+	for (size_t i = 0; i < sizeof(shells) / sizeof(shells[0]); i++)
+		if (!strcmp(base, shells[i]))
+			return true;
+	return false;
+}
+
+int target__program_files(char **argv, char *paths[2])
+{
+	struct stat st;
+	int n = 0;
+
+	paths[n] = find_program(argv[0]);
+	n += paths[n] != NULL;
+	if (argv[1] && argv[1][0] != '-' && is_shell(argv[0]) &&
+	    !stat(argv[1], &st) && S_ISREG(st.st_mode)) {
+		paths[n] = realpath(argv[1], NULL);
+		n += paths[n] != NULL;
+	}
+	return n;
 }
 
 #define CGROUP2_MAGIC	0x63677270	/* CGROUP2_SUPER_MAGIC */

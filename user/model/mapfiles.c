@@ -40,14 +40,27 @@ static int name_rec(struct store *s, struct file_rec *f, const char *path)
 	return 1;
 }
 
+/*
+ * A file mapped executable is code, whatever its path: the binary exec
+ * mapped (no mmap() of the job's own names it), faulted in like data.
+ */
+static void mark_exec(struct file_rec *f)
+{
+	f->flags |= FILE_F_EXEC;
+	f->code = true;
+}
+
 /* Remember a mapped file the store has no record of yet. */
-static int keep(struct store *s, __u32 dev, __u64 ino, const char *path)
+static int keep(struct store *s, __u32 dev, __u64 ino, const char *path, bool exec)
 {
 	struct mapped_file *m;
 
-	for (size_t i = 0; i < s->nr_mapped; i++)
-		if (s->mapped[i].dev == dev && s->mapped[i].ino == ino)
+	for (size_t i = 0; i < s->nr_mapped; i++) {
+		if (s->mapped[i].dev == dev && s->mapped[i].ino == ino) {
+			s->mapped[i].exec |= exec;	/* its text follows its headers */
 			return 0;
+		}
+	}
 	if (s->nr_mapped >= MAPFILES_KEEP)
 		return 0;
 	if (s->nr_mapped == s->mapped_cap) {
@@ -65,6 +78,7 @@ static int keep(struct store *s, __u32 dev, __u64 ino, const char *path)
 		return -ENOMEM;
 	m->dev = dev;
 	m->ino = ino;
+	m->exec = exec;
 	s->nr_mapped++;
 	return 0;
 }
@@ -72,19 +86,23 @@ static int keep(struct store *s, __u32 dev, __u64 ino, const char *path)
 /* " (deleted)" ends the path of an unlinked file: kept, as the kernel says it. */
 static int name_from(struct store *s, FILE *maps)
 {
-	char line[4096 + 128];
+	char line[4096 + 128], perms[5];
 	const char *path;
 	struct file_rec *f;
 	__u64 ino;
 	__u32 dev;
 	int named = 0, err;
+	bool exec;
 
 	while (fgets(line, sizeof(line), maps)) {
 		line[strcspn(line, "\n")] = '\0';
 		if (mapfiles__parse(line, &dev, &ino, &path))
 			continue;
+		exec = sscanf(line, "%*x-%*x %4s", perms) == 1 && perms[2] == 'x';
 		f = store__find(s, dev, ino);
-		err = !f ? keep(s, dev, ino, path) : f->path ? 0 : name_rec(s, f, path);
+		if (f && exec)
+			mark_exec(f);
+		err = !f ? keep(s, dev, ino, path, exec) : f->path ? 0 : name_rec(s, f, path);
 		if (err < 0)
 			return err;
 		named += err;
@@ -115,6 +133,17 @@ int mapfiles__scan(struct store *s, __u32 tgid, const char *proc)
 	return ret;
 }
 
+int mapfiles__add(struct store *s, __u32 dev, __u64 ino, const char *path, bool exec)
+{
+	struct file_rec *f = store__find(s, dev, ino);
+
+	if (f && exec)
+		mark_exec(f);
+	if (!f)
+		return keep(s, dev, ino, path, exec);
+	return f->path ? 0 : name_rec(s, f, path) < 0 ? -ENOMEM : 0;
+}
+
 int mapfiles__name(struct store *s, const char *proc)
 {
 	__u32 tgids[MAPFILES_PROCS];
@@ -124,6 +153,8 @@ int mapfiles__name(struct store *s, const char *proc)
 
 	for (size_t i = 0; i < s->nr_mapped; i++) {
 		f = store__find(s, s->mapped[i].dev, s->mapped[i].ino);
+		if (f && s->mapped[i].exec)
+			mark_exec(f);
 		if (f && !f->path) {
 			ret = name_rec(s, f, s->mapped[i].path);
 			if (ret < 0)

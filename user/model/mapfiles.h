@@ -9,17 +9,25 @@
 #ifndef MAPFILES_H
 #define MAPFILES_H
 
+#include <stdbool.h>
 #include <linux/types.h>
 
 struct store;
 
 /*
  * Read /proc/TGID/maps (under proc, NULL for /proc): name the store's
- * records without a path, and remember the other mapped files (at most
+ * records without a path, mark those mapped executable code (FILE_F_EXEC),
+ * and remember the other mapped files (at most
  * MAPFILES_KEEP) for records that appear later. Called at the attach, for
  * files mapped before it. Returns how many were named, or -ENOMEM.
  */
 int mapfiles__scan(struct store *s, __u32 tgid, const char *proc);
+/*
+ * Remember the file (dev, ino) at path, mapped executable when exec (code),
+ * as a line of maps would: a launched command's program, which exec maps
+ * and no maps line may show before it exits. 0 or -ENOMEM.
+ */
+int mapfiles__add(struct store *s, __u32 dev, __u64 ino, const char *path, bool exec);
 /*
  * Name records without a path: from the files remembered, then from the
  * maps of the store's processes (at most MAPFILES_PROCS), which the

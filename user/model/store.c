@@ -68,6 +68,8 @@ void store__free(struct store *s)
 	for (size_t i = 0; i < s->nr_mapped; i++)
 		free(s->mapped[i].path);
 	free(s->mapped);
+	for (size_t i = 0; i < s->nr_code_paths; i++)
+		free(s->code_paths[i]);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -167,6 +169,25 @@ static size_t path_size(const char *path)
 	return path ? strlen(path) + 1 : 0;
 }
 
+int store__add_code_path(struct store *s, const char *path)
+{
+	if (s->nr_code_paths == STORE_CODE_PATHS)
+		return -ENOSPC;
+	s->code_paths[s->nr_code_paths] = strdup(path);
+	if (!s->code_paths[s->nr_code_paths])
+		return -ENOMEM;
+	s->nr_code_paths++;
+	return 0;
+}
+
+static bool is_code_path(const struct store *s, const char *path)
+{
+	for (size_t i = 0; path && i < s->nr_code_paths; i++)
+		if (!strcmp(path, s->code_paths[i]))
+			return true;
+	return false;
+}
+
 /* Give f the paths p (taken over), described by flags. */
 static void path_set(struct store *s, struct file_rec *f, struct file_paths *p,
 		     __u32 flags)
@@ -181,7 +202,7 @@ static void path_set(struct store *s, struct file_rec *f, struct file_paths *p,
 	if (!p->host)
 		flags |= FILE_F_JOBONLY;
 	f->flags = (f->flags & ~PATH_BITS) | (flags & PATH_BITS);
-	f->code = kind__is_code(f->path, f->flags);
+	f->code = kind__is_code(f->path, f->flags) || is_code_path(s, f->path);
 }
 
 /*
@@ -695,13 +716,22 @@ size_t store__bytes(const struct store *s)
 	       s->thread_index_cap * sizeof(*s->thread_index);
 }
 
-/* "worker-12" and "worker-3" are one pool: drop trailing digits. */
+/*
+ * The name a thread is grouped under: numbered siblings are one pool
+ * ("w-1".."w-4" and "worker_12" are "w-" and "worker_"). A trailing digit
+ * run is dropped only after a separator ('-', '_', ':', '/', '#', ' ') with
+ * a name before it; glued to a letter or a '.', digits are a version or
+ * part of the name and are kept ("python3", "python3.11", "worker7"): an
+ * index cannot be told from a version there.
+ */
 void store__comm_group(const char *comm, char name[COMM_LEN])
 {
-	size_t n = strnlen(comm, COMM_LEN - 1);
+	size_t n = strnlen(comm, COMM_LEN - 1), d = n;
 
 	memcpy(name, comm, n);
-	while (n > 1 && isdigit((unsigned char)name[n - 1]))
-		n--;
+	while (d > 0 && isdigit((unsigned char)name[d - 1]))
+		d--;
+	if (d < n && d >= 2 && strchr("-_:/# ", name[d - 1]))
+		n = d;
 	name[n] = '\0';
 }

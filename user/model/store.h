@@ -83,10 +83,13 @@ struct thread_rec {
 struct mapped_file {
 	__u64 ino;
 	__u32 dev;
+	bool exec;		/* mapped executable: code */
 	char *path;
 };
 
 struct views;
+
+#define STORE_CODE_PATHS	2	/* a launched command's program and script */
 
 struct store {
 	struct views *views;		/* NULL: paths as the kernel walked them */
@@ -99,6 +102,8 @@ struct store {
 	struct mapped_file *mapped;	/* remembered by mapfiles__scan() */
 	size_t nr_mapped;
 	size_t mapped_cap;
+	char *code_paths[STORE_CODE_PATHS];	/* store__add_code_path() */
+	size_t nr_code_paths;
 	size_t files_max;		/* 0: keep every file; else see store__bound() */
 	__u64 files_evicted;		/* records store__bound() dropped */
 	size_t threads_max;		/* 0: keep every thread; else see store__bound() */
@@ -120,6 +125,12 @@ int store__merge_file(struct store *s, const struct file_key *key,
 		      const struct file_stats *fs);
 int store__merge_thread(struct store *s, __u32 tid, const struct thread_stats *ts);
 struct file_rec *store__find(const struct store *s, __u32 dev, __u64 ino);
+/*
+ * The file at host path path is code, whatever its name or place: the
+ * script a launched command runs, which its interpreter reads like data.
+ * Before the first merge. 0, -ENOSPC past STORE_CODE_PATHS, or -ENOMEM.
+ */
+int store__add_code_path(struct store *s, const char *path);
 /* Give f, which has none, the absolute path path (copied). 0 or -ENOMEM. */
 int store__set_path(struct store *s, struct file_rec *f, const char *path);
 /*
@@ -151,7 +162,7 @@ int store__rehost(struct store *s);
  */
 int store__join_aliases(struct store *s);
 struct thread_rec *store__find_thread(const struct store *s, __u32 tid);
-/* A thread's pool: its comm without a trailing number ("tf_data_12" -> "tf_data_"). */
+/* A thread's pool: its comm without an index after a separator ("tf_data_12" -> "tf_data_", "python3.11" kept). */
 void store__comm_group(const char *comm, char name[COMM_LEN]);
 /* Every file record, in hash order, for sorting by the caller; free() it. */
 struct file_rec **store__files(const struct store *s, size_t *n);

@@ -16,6 +16,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include "collect/collect.h"
 #include "findings/findings.h"
@@ -99,6 +101,32 @@ static bool wants_timeline(const struct options *o)
 	return o->json || o->html;
 }
 
+/*
+ * A launched command's program and the script a shell runs are code: an
+ * interpreter reads its script as it reads data (a wrapper.sh that execs
+ * python is no dataset file), and a binary exec maps is faulted in like a
+ * mapped dataset, under no name if it exits before a drain reads its maps.
+ */
+static int add_program_files(struct session *s)
+{
+	struct store *store = &s->trace->store;
+	char *paths[2];
+	int n = target__program_files(s->o->cmd, paths), err = 0;
+	struct stat st;
+
+	for (int i = 0; i < n; i++) {
+		if (!err)
+			err = store__add_code_path(store, paths[i]);
+		if (!err && !stat(paths[i], &st))
+			err = mapfiles__add(store, major(st.st_dev) << 20 | minor(st.st_dev),
+					    st.st_ino, paths[i], true);
+		free(paths[i]);
+	}
+	if (err)
+		pr_err("out of memory");
+	return err;
+}
+
 /* Resolve the target before loading: a bad pid or cgroup fails early. */
 static int prepare_target(struct session *s, struct probe_config *pc)
 {
@@ -114,6 +142,9 @@ static int prepare_target(struct session *s, struct probe_config *pc)
 	if (o->mode == TARGET_CGROUP)
 		return target__cgroup_id(o->cgroup, &pc->cgid, &pc->cg_level);
 	if (o->cmd) {
+		err = add_program_files(s);
+		if (err)
+			return err;
 		err = target__launch(o->cmd, &s->launch);
 		if (err)
 			pr_err("cannot start '%s': %s", o->cmd[0], strerror(-err));
