@@ -74,7 +74,7 @@ static void usage(FILE *out)
 		fprintf(out, "  %-16s %-8s %s\n", diff_metrics[m].name,
 			lim ? lim + strlen(diff_metrics[m].name) : "", diff_metrics[m].what);
 	}
-	fprintf(out, usage_tail, DIFF_DEFAULT_FINDING_LIMIT + strlen("finding:"), DIFF_SCHEMA);
+	fprintf(out, usage_tail, DIFF_DEFAULT_FINDING_LIMIT + strlen("finding:"), IOSTORM_REPORT_SCHEMA);
 }
 
 static int try_help(void)

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Text on the page: every string from a report escaped (paths and thread
- * names are the traced program's bytes), numbers formatted, and the JSON
- * getters the sections read the report with.
+ * names are the traced program's bytes), and numbers formatted.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -136,42 +135,4 @@ const char *fmt__share(char *buf, size_t len, double share)
 	else
 		snprintf(buf, len, "%.1f%%", share * 100);
 	return buf;
-}
-
-const json_t *jget(const json_t *obj, const char *path)
-{
-	char key[64];
-
-	while (obj && *path) {
-		size_t n = strcspn(path, ".");
-
-		if (n >= sizeof(key))
-			return NULL;
-		memcpy(key, path, n);
-		key[n] = '\0';
-		obj = json_object_get(obj, key);
-		path += n + (path[n] == '.');
-	}
-	return obj;
-}
-
-double jnum(const json_t *obj, const char *path)
-{
-	const json_t *v = jget(obj, path);
-
-	return json_is_number(v) ? json_number_value(v) : 0;
-}
-
-unsigned long long jcount(const json_t *obj, const char *path)
-{
-	const json_t *v = jget(obj, path);
-
-	if (json_is_integer(v))
-		return (unsigned long long)json_integer_value(v);
-	return json_is_real(v) && json_real_value(v) > 0 ? json_real_value(v) : 0;
-}
-
-const char *jstr(const json_t *obj, const char *path)
-{
-	return json_string_value(jget(obj, path));
 }

@@ -97,7 +97,7 @@ int html__render(FILE *out, const json_t *root, int top)
 	html_hists__section(&p);
 	html_tables__section(&p);
 	fputs("</main>\n<footer class=\"note\"><p>Drawn by iostorm from a report of schema "
-	      HTML_SCHEMA "; percentiles are bucket upper bounds (within 6.25%); see "
+	      IOSTORM_REPORT_SCHEMA "; percentiles are bucket upper bounds (within 6.25%); see "
 	      "docs/json.md for every figure.</p></footer>\n</body>\n</html>\n", out);
 	if (fflush(out))
 		return -errno;

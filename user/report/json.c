@@ -8,9 +8,9 @@
 #include <string.h>
 #include "lib/atomic_file.h"
 #include "lib/json.h"
+#include "lib/schema.h"
 #include "report/report_int.h"
 
-#define SCHEMA		"iostorm.report/1"
 #define PRETTY_DEPTH	2	/* a line per top-level key and array element */
 
 /* The whole document to out; 0 or the first -errno. */
@@ -23,7 +23,7 @@ static int write_report(FILE *out, const struct trace *t, const struct findings 
 	trace__file_totals(&t->store, &tot);
 	json__init(&j, out, PRETTY_DEPTH);
 	json__begin_object(&j);
-	json__kv_string(&j, "schema", SCHEMA);
+	json__kv_string(&j, "schema", IOSTORM_REPORT_SCHEMA);
 	json__kv_string(&j, "target", t->target);
 	json__kv_double(&j, "duration_s", t->duration_s);
 	json__kv_string(&j, "stopped_by", trace__stop_name(t->stopped_by));
