@@ -181,7 +181,7 @@ static int files_fill(struct evidence *e, const struct store *s)
 		struct file_rec *f = all[i];
 		__u64 size = f->size ? f->size : f->max_end;
 
-		if ((f->flags & FILE_F_DIR) || kind__rec_is_code(f))
+		if ((f->flags & FILE_F_DIR) || file_rec__is_code(f))
 			continue;
 		if (f->fault_reads)
 			e->mapped_bytes += f->size;

@@ -60,6 +60,12 @@ static inline bool file_rec__is_device(const struct file_rec *f)
 	return f->dev == FILE_KEY_DEVICE;
 }
 
+/* Code or a library (model/kind.h), as the store keeps it current. */
+static inline bool file_rec__is_code(const struct file_rec *f)
+{
+	return f->code;
+}
+
 struct thread_rec {
 	__u32 tid;
 	__u32 tgid;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* Facts of a trace that every output reads, see trace.h. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "model/hist.h"
@@ -80,7 +82,7 @@ void trace__file_totals(const struct store *s, struct file_totals *tot)
 			tot->dirs++;
 		if (!(f->flags & FILE_F_REG)) {
 			/* Faulted on only (mapped before the attach): data all the same. */
-			if (!(f->flags & FILE_F_DIR) && f->fault_reads && !kind__rec_is_code(f))
+			if (!(f->flags & FILE_F_DIR) && f->fault_reads && !file_rec__is_code(f))
 				mapped_add(tot, f);
 			continue;
 		}
@@ -90,7 +92,7 @@ void trace__file_totals(const struct store *s, struct file_totals *tot)
 		tot->reads_consec += f->reads_consec;
 		tot->reads_seq += f->reads_seq;
 		tot->reads_random += f->reads > f->reads_seq ? f->reads - f->reads_seq : 0;
-		if (kind__rec_is_code(f))
+		if (file_rec__is_code(f))
 			code_add(tot, f);
 		else
 			mapped_add(tot, f);
@@ -232,4 +234,63 @@ int trace__snap(struct trace_snap *s, const struct trace *t, __u64 now_ns)
 void trace__snap_free(struct trace_snap *s)
 {
 	block__free(&s->block);
+}
+
+static struct mount_sums *sums_of(struct mount_sums **all, size_t *n, __u32 dev)
+{
+	struct mount_sums *v;
+
+	for (size_t i = 0; i < *n; i++)
+		if ((*all)[i].dev == dev)
+			return &(*all)[i];
+	v = realloc(*all, (*n + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	*all = v;
+	memset(&v[*n], 0, sizeof(*v));
+	v[*n].dev = dev;
+	return &v[(*n)++];
+}
+
+static int sums_cmp(const void *pa, const void *pb)
+{
+	const struct mount_sums *a = pa, *b = pb;
+	__u64 ia = a->read_ns + a->meta_ns, ib = b->read_ns + b->meta_ns;
+
+	if (ia != ib)
+		return ia > ib ? -1 : 1;
+	return a->dev < b->dev ? -1 : a->dev > b->dev;
+}
+
+int trace__mount_sums(const struct trace *t, struct mount_sums **out)
+{
+	const struct store *s = &t->store;
+	struct mount_sums *all = NULL, *ms;
+	size_t n = 0;
+
+	*out = NULL;
+	for (size_t i = 0; i < s->files_cap; i++) {
+		const struct file_rec *f = s->files[i];
+
+		if (!f || file_rec__is_device(f))
+			continue;
+		ms = sums_of(&all, &n, f->dev);
+		if (!ms) {
+			free(all);
+			return -ENOMEM;
+		}
+		ms->files += !!(f->flags & FILE_F_REG);
+		ms->opens += f->opens;
+		ms->stats += f->stats;
+		ms->reads += f->reads;
+		ms->read_bytes += f->read_bytes;
+		ms->read_ns += f->read_ns;
+		ms->meta_ns += f->meta_ns;
+	}
+	for (size_t i = 0; i < n; i++)
+		all[i].mount = mounts__find(&t->mounts, all[i].dev);
+	if (n > 1)
+		qsort(all, n, sizeof(*all), sums_cmp);
+	*out = all;
+	return (int)n;
 }

@@ -27,7 +27,7 @@ void report_mounts__json(struct json *j, const struct trace *t)
 {
 	struct mount_sums *ms;
 	char dev[24];
-	int n = mounts__sum(&t->mounts, &t->store, &ms);
+	int n = trace__mount_sums(t, &ms);
 
 	json__key(j, "mounts");
 	json__begin_array(j);
@@ -57,7 +57,7 @@ void report_mounts__text(FILE *out, const struct trace *t)
 {
 	struct mount_sums *ms;
 	char buf[4][32];
-	int n = mounts__sum(&t->mounts, &t->store, &ms);
+	int n = trace__mount_sums(t, &ms);
 
 	if (n <= 0)
 		return;

@@ -194,7 +194,7 @@ static void write_file(struct json *j, const struct file_rec *f, const struct mo
 	json__kv_string(j, "mount", mr ? mr->point : NULL);
 	json__kv_u64(j, "ino", device ? 0 : f->ino);
 	json__kv_string(j, "type", device ? "device" : f->flags & FILE_F_DIR ? "dir" : "file");
-	json__kv_string(j, "kind", kind__rec_is_code(f) ? "code" : "data");
+	json__kv_string(j, "kind", file_rec__is_code(f) ? "code" : "data");
 	json__kv_u64(j, "size", f->size);
 	json__kv_u64(j, "opens", f->opens);
 	json__kv_u64(j, "closes", f->closes);
