@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "findings/evidence.h"
-#include "findings/fuse_layers.h"
 #include "model/block.h"
+#include "model/fuse_layers.h"
 #include "model/hist.h"
 #include "model/kind.h"
 #include "model/trace.h"
@@ -296,8 +296,8 @@ void evidence__add_block(struct evidence *e, const struct trace *t)
 	struct layers l;
 	__u64 busy = 0;
 
-	layers__compute(t, &l);
-	e->layer = l.verdict;
+	layers__measure(t, &l);
+	e->layer = layers__judge(&l.sums);
 	block__sum(b, BLK_READ, WHO_BIT(WHO_TARGET), &st);
 	if (!st.reqs)
 		return;

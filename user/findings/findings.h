@@ -15,7 +15,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "findings/evidence.h"
-#include "findings/fuse_layers.h"
 #include "findings/layers.h"	/* enum layer_verdict: where a read's time goes */
 #include "findings/thresholds.h"
 

@@ -200,11 +200,12 @@ static void json_lat(struct json *j, const char *key, const struct layer_lat *l)
 	json__end_object(j);
 }
 
-static void json_layers(struct json *j, const struct trace *t)
+/* The measurement, and findings' verdict on it (null when not judged). */
+static void json_layers(struct json *j, const struct trace *t, const struct findings *f)
 {
 	struct layers l;
 
-	layers__compute(t, &l);
+	layers__measure(t, &l);
 	json__key(j, "layers");
 	json__begin_object(j);
 	json_lat(j, "read", &l.read);
@@ -213,12 +214,20 @@ static void json_layers(struct json *j, const struct trace *t)
 	json_lat(j, "block_queue", &l.queue);
 	json_lat(j, "block_device", &l.device);
 	json__kv_u64(j, "block_bytes", l.sums.blk_bytes);
-	json__kv_string(j, "verdict", layers__key(l.verdict));
-	json__kv_string(j, "finding", layers__words(l.verdict));
+	json__key(j, "verdict");
+	if (f)
+		json__string(j, layers__key(f->e.layer));
+	else
+		json__null(j);
+	json__key(j, "finding");
+	if (f)
+		json__string(j, layers__words(f->e.layer));
+	else
+		json__null(j);
 	json__end_object(j);
 }
 
-void report_block__json(struct json *j, const struct trace *t)
+void report_block__json(struct json *j, const struct trace *t, const struct findings *f)
 {
 	const struct block *b = &t->block;
 
@@ -232,7 +241,7 @@ void report_block__json(struct json *j, const struct trace *t)
 			json_device(j, b, &b->devs[i]);
 	json__end_array(j);
 	json__end_object(j);
-	json_layers(j, t);
+	json_layers(j, t, f);
 }
 
 /* ---- text ---- */
@@ -325,21 +334,23 @@ static void text_lat_row(FILE *out, const char *what, const struct layer_lat *l)
 	fputc('\n', out);
 }
 
-static void text_layers(FILE *out, const struct trace *t)
+/* The measurement, and findings' verdict on it when judged. */
+static void text_layers(FILE *out, const struct trace *t, const struct findings *f)
 {
 	struct layers l;
 
-	layers__compute(t, &l);
+	layers__measure(t, &l);
 	fprintf(out, "\nlatency by layer, reads          %8s %8s %8s %8s\n",
 		"count", "p50", "p99", "mean");
 	text_lat_row(out, "read() syscalls", &l.read);
 	text_lat_row(out, "block requests (target)", &l.total);
 	text_lat_row(out, "  queue (start -> issue)", &l.queue);
 	text_lat_row(out, "  device (issue -> done)", &l.device);
-	fprintf(out, "  => %s\n", layers__words(l.verdict));
+	if (f)
+		fprintf(out, "  => %s\n", layers__words(f->e.layer));
 }
 
-void report_block__text(FILE *out, const struct trace *t)
+void report_block__text(FILE *out, const struct trace *t, const struct findings *f)
 {
 	const struct block *b = &t->block;
 	size_t shown = 0, active = 0;
@@ -364,5 +375,5 @@ void report_block__text(FILE *out, const struct trace *t)
 	for (size_t i = 0; i < b->nr_devs; i++)
 		if (blk_dev__active(&b->devs[i]))
 			text_pattern(out, &b->devs[i]);
-	text_layers(out, t);
+	text_layers(out, t, f);
 }

@@ -36,7 +36,7 @@ static int write_report(FILE *out, const struct trace *t, const struct findings 
 	report_stall__json(&j, t);
 	report_vfs__json(&j, t, &tot);
 	report_mounts__json(&j, t);
-	report_block__json(&j, t);
+	report_block__json(&j, t, f);
 	report_fuse__json(&j, t);
 	err = report_lists__json(&j, t);
 	if (!err)

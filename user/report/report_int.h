@@ -14,7 +14,9 @@
 #include <stdio.h>
 #include <linux/types.h>
 #include "findings/findings.h"
+#include "model/fuse_layers.h"
 #include "model/hist.h"
+#include "model/layers.h"
 #include "model/trace.h"
 #include "report/report.h"
 
@@ -28,8 +30,8 @@ struct json;
 void report_vfs__text(FILE *out, const struct trace *t, const struct file_totals *tot);
 void report_vfs__json(struct json *j, const struct trace *t, const struct file_totals *tot);
 /* Per device iostat -x figures, submitters, pattern, latency by layer: "block", "layers". */
-void report_block__text(FILE *out, const struct trace *t);
-void report_block__json(struct json *j, const struct trace *t);
+void report_block__text(FILE *out, const struct trace *t, const struct findings *f);
+void report_block__json(struct json *j, const struct trace *t, const struct findings *f);
 /* What the target did per mount ("mounts"), and the FUSE layer ("fuse"). */
 void report_mounts__text(FILE *out, const struct trace *t);
 void report_mounts__json(struct json *j, const struct trace *t);

@@ -36,14 +36,14 @@ int report__print_text(FILE *out, const struct trace *t, const struct findings *
 	report_stall__text(out, t);
 	if (trace__empty(t)) {
 		fprintf(out, "\nno file I/O by the target was seen\n");
-		report_block__text(out, t);
+		report_block__text(out, t, f);
 		fputc('\n', out);
 	} else {
 		trace__file_totals(&t->store, &tot);
 		fputc('\n', out);
 		report_vfs__text(out, t, &tot);
 		report_mounts__text(out, t);
-		report_block__text(out, t);
+		report_block__text(out, t, f);
 		report_fuse__text(out, t);
 		err = report_lists__text(out, t, top);
 		if (!err)

@@ -2,7 +2,7 @@
 /* Latency by layer for FUSE, see fuse_layers.h. */
 #include <stdio.h>
 #include <string.h>
-#include "findings/fuse_layers.h"
+#include "model/fuse_layers.h"
 #include "model/hist.h"
 #include "model/trace.h"
 
