@@ -2,7 +2,8 @@
 /*
  * Private to report/. Two documents on top (text.c, json.c) call the
  * sections, each of which prints its subject in both formats side by side
- * (vfs.c, block.c, fuse.c, lists.c, threads.c, findings.c, lost.c), so a figure
+ * (vfs.c, mounts.c, block.c, fuse.c, lists.c, threads.c, cgroups.c, findings.c,
+ * stall.c, lost.c, timeline.c), so a figure
  * added to one format is seen missing from the other; below them the
  * ranking (rank.c) and the emitters (emit.c).
  */
