@@ -201,19 +201,16 @@ static void json_lat(struct json *j, const char *key, const struct layer_lat *l)
 }
 
 /* The measurement, and findings' verdict on it (null when not judged). */
-static void json_layers(struct json *j, const struct trace *t, const struct findings *f)
+static void json_layers(struct json *j, const struct layers *l, const struct findings *f)
 {
-	struct layers l;
-
-	layers__measure(t, &l);
 	json__key(j, "layers");
 	json__begin_object(j);
-	json_lat(j, "read", &l.read);
-	json__kv_u64(j, "read_bytes", l.sums.read_bytes);
-	json_lat(j, "block_total", &l.total);
-	json_lat(j, "block_queue", &l.queue);
-	json_lat(j, "block_device", &l.device);
-	json__kv_u64(j, "block_bytes", l.sums.blk_bytes);
+	json_lat(j, "read", &l->read);
+	json__kv_u64(j, "read_bytes", l->sums.read_bytes);
+	json_lat(j, "block_total", &l->total);
+	json_lat(j, "block_queue", &l->queue);
+	json_lat(j, "block_device", &l->device);
+	json__kv_u64(j, "block_bytes", l->sums.blk_bytes);
 	json__key(j, "verdict");
 	if (f)
 		json__string(j, layers__key(f->e.layer));
@@ -227,9 +224,9 @@ static void json_layers(struct json *j, const struct trace *t, const struct find
 	json__end_object(j);
 }
 
-void report_block__json(struct json *j, const struct trace *t, const struct findings *f)
+void report_block__json(struct json *j, const struct report *r)
 {
-	const struct block *b = &t->block;
+	const struct block *b = &r->t->block;
 
 	json__key(j, "block");
 	json__begin_object(j);
@@ -241,7 +238,7 @@ void report_block__json(struct json *j, const struct trace *t, const struct find
 			json_device(j, b, &b->devs[i]);
 	json__end_array(j);
 	json__end_object(j);
-	json_layers(j, t, f);
+	json_layers(j, &r->layers, r->f);
 }
 
 /* ---- text ---- */
@@ -335,23 +332,21 @@ static void text_lat_row(FILE *out, const char *what, const struct layer_lat *l)
 }
 
 /* The measurement, and findings' verdict on it when judged. */
-static void text_layers(FILE *out, const struct trace *t, const struct findings *f)
+static void text_layers(FILE *out, const struct layers *l, const struct findings *f)
 {
-	struct layers l;
-
-	layers__measure(t, &l);
 	fprintf(out, "\nlatency by layer, reads          %8s %8s %8s %8s\n",
 		"count", "p50", "p99", "mean");
-	text_lat_row(out, "read() syscalls", &l.read);
-	text_lat_row(out, "block requests (target)", &l.total);
-	text_lat_row(out, "  queue (start -> issue)", &l.queue);
-	text_lat_row(out, "  device (issue -> done)", &l.device);
+	text_lat_row(out, "read() syscalls", &l->read);
+	text_lat_row(out, "block requests (target)", &l->total);
+	text_lat_row(out, "  queue (start -> issue)", &l->queue);
+	text_lat_row(out, "  device (issue -> done)", &l->device);
 	if (f)
 		fprintf(out, "  => %s\n", layers__words(f->e.layer));
 }
 
-void report_block__text(FILE *out, const struct trace *t, const struct findings *f)
+void report_block__text(FILE *out, const struct report *r)
 {
+	const struct trace *t = r->t;
 	const struct block *b = &t->block;
 	size_t shown = 0, active = 0;
 
@@ -375,5 +370,5 @@ void report_block__text(FILE *out, const struct trace *t, const struct findings 
 	for (size_t i = 0; i < b->nr_devs; i++)
 		if (blk_dev__active(&b->devs[i]))
 			text_pattern(out, &b->devs[i]);
-	text_layers(out, t, f);
+	text_layers(out, &r->layers, r->f);
 }

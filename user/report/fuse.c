@@ -101,12 +101,12 @@ static void json_layers(struct json *j, const struct fuse_layers *fl)
 	json__end_object(j);
 }
 
-static void json_conn(struct json *j, const struct trace *t, const struct fuse_conn *c)
+static void json_conn(struct json *j, const struct fuse_conn *c,
+		      const struct fuse_layers *l)
 {
-	struct fuse_layers fl;
+	const struct fuse_layers fl = *l;
 	char dev[24];
 
-	fuse_layers__compute(t, c, &fl);
 	json__begin_object(j);
 	json__kv_string(j, "connection", units__dev(dev, sizeof(dev), c->conn));
 	json__kv_string(j, "mount_point", fl.mount ? fl.mount->point : NULL);
@@ -121,14 +121,16 @@ static void json_conn(struct json *j, const struct trace *t, const struct fuse_c
 	json__end_object(j);
 }
 
-void report_fuse__json(struct json *j, const struct trace *t)
+void report_fuse__json(struct json *j, const struct report *r)
 {
+	const struct trace *t = r->t;
+
 	json__key(j, "fuse");
 	json__begin_object(j);
 	json__key(j, "connections");
 	json__begin_array(j);
 	for (size_t i = 0; i < t->fuse.nr_conns; i++)
-		json_conn(j, t, &t->fuse.conns[i]);
+		json_conn(j, &t->fuse.conns[i], &r->fuse[i]);
 	json__end_array(j);
 	json__end_object(j);
 }
@@ -198,13 +200,12 @@ static void text_layers(FILE *out, const struct fuse_layers *fl)
 	text_lat_row(out, names[3], l[3]->count, l[3]->p50, l[3]->p99, l[3]->mean);
 }
 
-static void text_conn(FILE *out, const struct trace *t, const struct fuse_conn *c)
+static void text_conn(FILE *out, const struct fuse_conn *c, const struct fuse_layers *l)
 {
 	struct fuse_stats all, s[FUSE_WHO__MAX];
-	struct fuse_layers fl;
+	const struct fuse_layers fl = *l;
 	char dev[24], rt[32];
 
-	fuse_layers__compute(t, c, &fl);
 	fuse_conn__sum(c, FUSE_WHO_ALL, &all);
 	for (int w = 0; w < FUSE_WHO__MAX; w++)
 		fuse_conn__sum(c, FUSE_WHO_BIT(w), &s[w]);
@@ -237,10 +238,12 @@ static void text_conn(FILE *out, const struct trace *t, const struct fuse_conn *
 	text_layers(out, &fl);
 }
 
-void report_fuse__text(FILE *out, const struct trace *t)
+void report_fuse__text(FILE *out, const struct report *r)
 {
+	const struct trace *t = r->t;
+
 	if (!fuse_layer__active(&t->fuse))
 		return;
 	for (size_t i = 0; i < t->fuse.nr_conns; i++)
-		text_conn(out, t, &t->fuse.conns[i]);
+		text_conn(out, &t->fuse.conns[i], &r->fuse[i]);
 }

@@ -157,22 +157,17 @@ static void print_views(FILE *out, const struct views *vw)
 	}
 }
 
-int report_lists__text(FILE *out, const struct trace *t, size_t top)
+int report_lists__text(FILE *out, const struct report *r, size_t top)
 {
-	struct report_lists l;
-	int err = report__lists(&t->store, &l);
+	const struct report_lists *l = &r->lists;
 
-	if (err)
-		return err;
-	if (l.nr_files) {
-		print_views(out, &t->views);
-		print_files(out, l.files, l.nr_files, top);
-		print_dirs(out, l.dirs, l.nr_dirs, top);
+	if (l->nr_files) {
+		print_views(out, &r->t->views);
+		print_files(out, l->files, l->nr_files, top);
+		print_dirs(out, l->dirs, l->nr_dirs, top);
 	}
-	print_threads(out, l.threads, l.nr_threads, top);
-	err = report_threads__text(out, &t->store, top);
-	report__lists_free(&l);
-	return err;
+	print_threads(out, l->threads, l->nr_threads, top);
+	return report_threads__text(out, &r->t->store, top);
 }
 
 /* ---- JSON ---- */
@@ -283,31 +278,27 @@ static void write_views(struct json *j, const struct views *vw)
 }
 
 /* The three ranked lists: files, dirs, threads, and threads by name, and the views. */
-int report_lists__json(struct json *j, const struct trace *t)
+int report_lists__json(struct json *j, const struct report *r)
 {
-	struct report_lists l;
+	const struct report_lists *l = &r->lists;
+	const struct trace *t = r->t;
 	size_t i;
-	int err = report__lists(&t->store, &l);
 
-	if (err)
-		return err;
 	json__key(j, "files");
 	json__begin_array(j);
-	for (i = 0; i < l.nr_files; i++)
-		write_file(j, l.files[i], &t->mounts);
+	for (i = 0; i < l->nr_files; i++)
+		write_file(j, l->files[i], &t->mounts);
 	json__end_array(j);
 	write_views(j, &t->views);
 	json__key(j, "dirs");
 	json__begin_array(j);
-	for (i = 0; i < l.nr_dirs; i++)
-		write_dir(j, &l.dirs[i]);
+	for (i = 0; i < l->nr_dirs; i++)
+		write_dir(j, &l->dirs[i]);
 	json__end_array(j);
 	json__key(j, "threads");
 	json__begin_array(j);
-	for (i = 0; i < l.nr_threads; i++)
-		write_thread(j, l.threads[i]);
+	for (i = 0; i < l->nr_threads; i++)
+		write_thread(j, l->threads[i]);
 	json__end_array(j);
-	err = report_threads__json(j, &t->store);
-	report__lists_free(&l);
-	return err;
+	return report_threads__json(j, &t->store);
 }

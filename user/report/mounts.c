@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* What the target did on each mount, in both reports ("mounts"). */
 #include <stdio.h>
-#include <stdlib.h>
 #include "lib/json.h"
 #include "lib/units.h"
 #include "report/report_int.h"
@@ -14,11 +13,11 @@ static const char *mount_point(const struct mount_rec *m, __u32 dev, char *buf, 
 	return buf;
 }
 
-void report_mounts__json(struct json *j, const struct trace *t)
+void report_mounts__json(struct json *j, const struct report *r)
 {
-	struct mount_sums *ms;
+	const struct mount_sums *ms = r->mounts;
 	char dev[24];
-	int n = trace__mount_sums(t, &ms);
+	int n = r->nr_mounts;
 
 	json__key(j, "mounts");
 	json__begin_array(j);
@@ -40,15 +39,13 @@ void report_mounts__json(struct json *j, const struct trace *t)
 		json__end_object(j);
 	}
 	json__end_array(j);
-	if (n > 0)
-		free(ms);
 }
 
-void report_mounts__text(FILE *out, const struct trace *t)
+void report_mounts__text(FILE *out, const struct report *r)
 {
-	struct mount_sums *ms;
+	const struct mount_sums *ms = r->mounts;
 	char buf[4][32];
-	int n = trace__mount_sums(t, &ms);
+	int n = r->nr_mounts;
 
 	if (n <= 0)
 		return;
@@ -71,5 +68,4 @@ void report_mounts__text(FILE *out, const struct trace *t)
 		emit__safe(out, m ? m->source : "?");
 		fputc('\n', out);
 	}
-	free(ms);
 }

@@ -31,16 +31,16 @@ struct json;
 void report_vfs__text(FILE *out, const struct trace *t, const struct file_totals *tot);
 void report_vfs__json(struct json *j, const struct trace *t, const struct file_totals *tot);
 /* Per device iostat -x figures, submitters, pattern, latency by layer: "block", "layers". */
-void report_block__text(FILE *out, const struct trace *t, const struct findings *f);
-void report_block__json(struct json *j, const struct trace *t, const struct findings *f);
+void report_block__text(FILE *out, const struct report *r);
+void report_block__json(struct json *j, const struct report *r);
 /* What the target did per mount ("mounts"), and the FUSE layer ("fuse"). */
-void report_mounts__text(FILE *out, const struct trace *t);
-void report_mounts__json(struct json *j, const struct trace *t);
-void report_fuse__text(FILE *out, const struct trace *t);
-void report_fuse__json(struct json *j, const struct trace *t);
+void report_mounts__text(FILE *out, const struct report *r);
+void report_mounts__json(struct json *j, const struct report *r);
+void report_fuse__text(FILE *out, const struct report *r);
+void report_fuse__json(struct json *j, const struct report *r);
 /* The busiest files, directories, threads, and threads by name. 0 or -ENOMEM. */
-int report_lists__text(FILE *out, const struct trace *t, size_t top);
-int report_lists__json(struct json *j, const struct trace *t);
+int report_lists__text(FILE *out, const struct report *r, size_t top);
+int report_lists__json(struct json *j, const struct report *r);
 /* Threads rolled up by name: "thread_groups". 0 or -ENOMEM. */
 int report_threads__text(FILE *out, const struct store *s, size_t top);
 int report_threads__json(struct json *j, const struct store *s);
@@ -101,6 +101,19 @@ struct report_lists {
 
 int report__lists(const struct store *s, struct report_lists *l);
 void report__lists_free(struct report_lists *l);
+
+/* ---- the report, built once (build.c) ---- */
+
+struct report {
+	const struct trace *t;
+	const struct findings *f;	/* NULL: not judged */
+	struct file_totals tot;
+	struct report_lists lists;	/* files and dirs busiest first, threads */
+	struct mount_sums *mounts;	/* busiest first */
+	size_t nr_mounts;
+	struct layers layers;		/* latency by layer; its verdict is f's */
+	struct fuse_layers *fuse;	/* one per t->fuse.conns[], in its order */
+};
 
 /* ---- emitters (emit.c) ---- */
 

@@ -12,6 +12,7 @@
 #include "model/hist.h"
 #include "model/trace.h"
 #include "report/report.h"
+#include "report/report_test.h"
 #include "unit.h"
 
 #define MS		1000000ULL	/* ns */
@@ -81,7 +82,7 @@ static json_t *json_of(const struct trace *t, const struct findings *f)
 	if (fd < 0)
 		return NULL;
 	close(fd);
-	root = report__write_json(path, t, f) ? NULL : json_load_file(path, 0, &jerr);
+	root = json_written(path, t, f) ? NULL : json_load_file(path, 0, &jerr);
 	unlink(path);
 	return root;
 }
@@ -201,7 +202,7 @@ TEST(report_block_text)
 	REQUIRE(findings__judge(f, t, &th) == 0);
 	out = open_memstream(&buf, &len);
 	REQUIRE(out);
-	report__print_text(out, t, f, NULL);
+	text_printed(out, t, f, NULL);
 	fclose(out);
 	REQUIRE(buf);
 	CHECK(strstr(buf, "block devices, iostat -x over 2.0 s") != NULL);
@@ -215,7 +216,7 @@ TEST(report_block_text)
 	buf = NULL;
 	out = open_memstream(&buf, &len);
 	REQUIRE(out);
-	report__print_text(out, t, NULL, NULL);
+	text_printed(out, t, NULL, NULL);
 	fclose(out);
 	REQUIRE(buf);
 	CHECK(strstr(buf, "latency by layer, reads") != NULL);
