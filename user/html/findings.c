@@ -27,7 +27,7 @@ static void evidence(FILE *out, const json_t *f)
 	json_object_foreach((json_t *)ev, key, v) {
 		fputs("<tr><td>", out);
 		esc__text(out, key, "");
-		fprintf(out, "</td><td class=\"num\">%s</td><td>", fmt__num(num, sizeof(num), v));
+		fprintf(out, "</td><td class=\"num\">%s</td><td>", esc__num(num, sizeof(num), v));
 		esc__text(out, json_string_value(json_object_get(units, key)), "");
 		fputs("</td></tr>\n", out);
 	}

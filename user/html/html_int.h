@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <jansson.h>
 #include "html/html.h"
+#include "lib/units.h"	/* units__page_*: numbers on the page */
 
 struct page {
 	FILE *out;
@@ -48,14 +49,8 @@ bool html__is_code(const json_t *r);
 
 /* NUL-terminated s escaped; NULL writes alt, unescaped. */
 void esc__text(FILE *out, const char *s, const char *alt);
-/* "1.23 ms", "456 µs", "12 ns" for a time in ns. */
-const char *fmt__ns(char *buf, size_t len, double ns);
-/* "1.5 MiB", "80 KiB", "512 B". */
-const char *fmt__bytes(char *buf, size_t len, double bytes);
 /* A JSON number as JSON writes it: integers exactly, else up to 10 digits. */
-const char *fmt__num(char *buf, size_t len, const json_t *v);
-/* "12.3%" of a 0..1 share, or "n/a" when negative or absent. */
-const char *fmt__share(char *buf, size_t len, double share);
+const char *esc__num(char *buf, size_t len, const json_t *v);
 
 /* ---- charts (svg.c) ---- */
 

@@ -78,7 +78,7 @@ static void header(struct page *p)
 		fprintf(p->out, ", exit status %lld", (long long)json_integer_value(status));
 	fprintf(p->out, "; %llu files, %llu opens, %llu reads of %s (%llu bytes), %llu stats"
 		"</p>\n</header>\n", jcount(p->root, "vfs.files"), jcount(p->root, "vfs.opens"),
-		jcount(p->root, "vfs.reads"), fmt__bytes(rate, sizeof(rate),
+		jcount(p->root, "vfs.reads"), units__page_bytes(rate, sizeof(rate),
 		jnum(p->root, "vfs.read_bytes")), jcount(p->root, "vfs.read_bytes"),
 		jcount(p->root, "vfs.stats"));
 }
