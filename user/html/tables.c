@@ -183,6 +183,15 @@ static void threads(struct page *p)
 }
 
 /* iostat -x for the target's requests, per device. */
+/* "5.52 MiB/s" */
+static const char *bytes_per_s(char *buf, size_t len, double bps)
+{
+	char b[32];
+
+	snprintf(buf, len, "%s/s", units__page_bytes(b, sizeof(b), bps));
+	return buf;
+}
+
 static void devices(struct page *p)
 {
 	const json_t *devs = jget(p->root, "block.devices"), *d;
@@ -193,8 +202,8 @@ static void devices(struct page *p)
 		fputs("<p>No block request completed in the window.</p></section>\n", p->out);
 		return;
 	}
-	fputs("<table class=\"list\"><tr><th>device</th><th>dev</th><th>r/s</th><th>rkB/s</th>"
-	      "<th>r_await ms</th><th>rareq-sz kB</th><th>w/s</th><th>aqu-sz</th><th>%util</th>"
+	fputs("<table class=\"list\"><tr><th>device</th><th>dev</th><th>r/s</th><th>read/s</th>"
+	      "<th>r_await</th><th>rareq-sz</th><th>w/s</th><th>aqu-sz</th><th>util</th>"
 	      "<th>not the target's</th></tr>\n", p->out);
 	json_array_foreach(devs, i, d) {
 		const json_t *io = jget(d, "iostat.target");
@@ -208,11 +217,14 @@ static void devices(struct page *p)
 			"<td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
 			"<td class=\"num\">%s</td><td class=\"num\">%s</td>"
 			"<td class=\"num\">%llu</td></tr>\n",
-			esc__num(v[0], 40, jget(io, "r_per_s")), esc__num(v[1], 40, jget(io, "rkb_per_s")),
-			esc__num(v[2], 40, jget(io, "r_await_ms")),
-			esc__num(v[3], 40, jget(io, "rareq_sz_kb")),
-			esc__num(v[4], 40, jget(io, "w_per_s")), esc__num(v[5], 40, jget(io, "aqu_sz")),
-			esc__num(v[6], 40, jget(io, "util_pct")), jcount(d, "unattributed.reqs"));
+			units__page_num(v[0], 40, jnum(io, "r_per_s")),
+			bytes_per_s(v[1], 40, jnum(io, "rkb_per_s") * 1024),
+			units__page_ns(v[2], 40, jnum(io, "r_await_ms") * 1e6),
+			units__page_bytes(v[3], 40, jnum(io, "rareq_sz_kb") * 1024),
+			units__page_num(v[4], 40, jnum(io, "w_per_s")),
+			units__page_num(v[5], 40, jnum(io, "aqu_sz")),
+			units__page_share(v[6], 40, jnum(io, "util_pct") / 100),
+			jcount(d, "unattributed.reqs"));
 	}
 	fputs("</table></section>\n", p->out);
 }
