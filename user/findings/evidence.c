@@ -183,11 +183,11 @@ static int files_fill(struct evidence *e, const struct store *s)
 
 		if ((f->flags & FILE_F_DIR) || file_rec__is_code(f))
 			continue;
-		if (f->fault_reads)
+		if (f->c.fault_reads)
 			e->mapped_bytes += f->size;
 		if (!(f->flags & FILE_F_REG))
 			continue;
-		if (!f->reads)
+		if (!f->c.reads)
 			continue;
 		rd[m] = f;
 		sizes[m++] = size;
@@ -224,10 +224,10 @@ static void threads_fill(struct evidence *e, const struct store *s)
 	__u64 ops = 0;
 
 	for (size_t i = 0; i < s->nr_threads; i++)
-		ops += s->threads[i].opens + s->threads[i].reads + s->threads[i].fault_reads;
+		ops += s->threads[i].io.opens + s->threads[i].io.reads + s->threads[i].io.fault_reads;
 	for (size_t i = 0; i < s->nr_threads; i++) {
 		const struct thread_rec *th = &s->threads[i];
-		__u64 own = th->opens + th->reads + th->fault_reads;
+		__u64 own = th->io.opens + th->io.reads + th->io.fault_reads;
 
 		if (!own || own * 100 < ops)
 			continue;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "model/counters.h"
 #include "model/hist.h"
 #include "model/kind.h"
 #include "model/trace.h"
@@ -50,24 +51,24 @@ __u64 trace__lost_total(const struct trace *t)
 static void code_add(struct file_totals *tot, const struct file_rec *f)
 {
 	tot->code_files++;
-	tot->code_opens += f->opens;
-	tot->code_reads += f->reads;
-	tot->code_read_bytes += f->read_bytes;
-	tot->code_stats += f->stats;
-	tot->code_read_ns += f->read_ns;
-	tot->code_meta_ns += f->meta_ns;
-	tot->code_ns += f->read_ns + f->meta_ns;
-	tot->code_fault_pages += f->fault_pages;
+	tot->code_opens += f->c.opens;
+	tot->code_reads += f->c.reads;
+	tot->code_read_bytes += f->c.read_bytes;
+	tot->code_stats += f->c.stats;
+	tot->code_read_ns += f->c.read_ns;
+	tot->code_meta_ns += f->c.meta_ns;
+	tot->code_ns += f->c.read_ns + f->c.meta_ns;
+	tot->code_fault_pages += f->c.fault_pages;
 }
 
 static void mapped_add(struct file_totals *tot, const struct file_rec *f)
 {
-	tot->files_mapped += f->fault_reads > 0;
-	tot->fault_reads += f->fault_reads;
-	tot->fault_pages += f->fault_pages;
-	tot->fault_seq += f->fault_seq;
-	tot->fault_rand += f->fault_rand;
-	tot->fault_ns += f->fault_ns;
+	tot->files_mapped += f->c.fault_reads > 0;
+	tot->fault_reads += f->c.fault_reads;
+	tot->fault_pages += f->c.fault_pages;
+	tot->fault_seq += f->c.fault_seq;
+	tot->fault_rand += f->c.fault_rand;
+	tot->fault_ns += f->c.fault_ns;
 }
 
 void trace__file_totals(const struct store *s, struct file_totals *tot)
@@ -82,16 +83,16 @@ void trace__file_totals(const struct store *s, struct file_totals *tot)
 			tot->dirs++;
 		if (!(f->flags & FILE_F_REG)) {
 			/* Faulted on only (mapped before the attach): data all the same. */
-			if (!(f->flags & FILE_F_DIR) && f->fault_reads && !file_rec__is_code(f))
+			if (!(f->flags & FILE_F_DIR) && f->c.fault_reads && !file_rec__is_code(f))
 				mapped_add(tot, f);
 			continue;
 		}
 		tot->files++;
-		tot->files_read += f->reads > 0;
-		tot->reads += f->reads;
-		tot->reads_consec += f->reads_consec;
-		tot->reads_seq += f->reads_seq;
-		tot->reads_random += f->reads > f->reads_seq ? f->reads - f->reads_seq : 0;
+		tot->files_read += f->c.reads > 0;
+		tot->reads += f->c.reads;
+		tot->reads_consec += f->c.reads_consec;
+		tot->reads_seq += f->c.reads_seq;
+		tot->reads_random += f->c.reads > f->c.reads_seq ? f->c.reads - f->c.reads_seq : 0;
 		if (file_rec__is_code(f))
 			code_add(tot, f);
 		else
@@ -255,7 +256,7 @@ static struct mount_sums *sums_of(struct mount_sums **all, size_t *n, __u32 dev)
 static int sums_cmp(const void *pa, const void *pb)
 {
 	const struct mount_sums *a = pa, *b = pb;
-	__u64 ia = a->read_ns + a->meta_ns, ib = b->read_ns + b->meta_ns;
+	__u64 ia = a->c.read_ns + a->c.meta_ns, ib = b->c.read_ns + b->c.meta_ns;
 
 	if (ia != ib)
 		return ia > ib ? -1 : 1;
@@ -280,12 +281,7 @@ int trace__mount_sums(const struct trace *t, struct mount_sums **out)
 			return -ENOMEM;
 		}
 		ms->files += !!(f->flags & FILE_F_REG);
-		ms->opens += f->opens;
-		ms->stats += f->stats;
-		ms->reads += f->reads;
-		ms->read_bytes += f->read_bytes;
-		ms->read_ns += f->read_ns;
-		ms->meta_ns += f->meta_ns;
+		file_counters__add(&ms->c, &f->c);
 	}
 	for (size_t i = 0; i < n; i++)
 		all[i].mount = mounts__find(&t->mounts, all[i].dev);

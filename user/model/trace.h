@@ -58,12 +58,7 @@ struct mount_sums {
 	__u32 dev;
 	const struct mount_rec *mount;	/* NULL: the device is in no mountinfo read */
 	__u64 files;		/* regular files */
-	__u64 opens;
-	__u64 stats;
-	__u64 reads;
-	__u64 read_bytes;
-	__u64 read_ns;
-	__u64 meta_ns;
+	struct file_counters c;	/* its files' counters, summed */
 };
 
 /* Sums over the store's records. Read classes count regular files only. */

@@ -30,12 +30,12 @@ void report_mounts__json(struct json *j, const struct report *r)
 		json__kv_string(j, "source", m ? m->source : NULL);
 		json__kv_string(j, "dev", units__dev(dev, sizeof(dev), ms[i].dev));
 		json__kv_u64(j, "files", ms[i].files);
-		json__kv_u64(j, "opens", ms[i].opens);
-		json__kv_u64(j, "stats", ms[i].stats);
-		json__kv_u64(j, "reads", ms[i].reads);
-		json__kv_u64(j, "read_bytes", ms[i].read_bytes);
-		json__kv_u64(j, "read_ns", ms[i].read_ns);
-		json__kv_u64(j, "meta_ns", ms[i].meta_ns);
+		json__kv_u64(j, "opens", ms[i].c.opens);
+		json__kv_u64(j, "stats", ms[i].c.stats);
+		json__kv_u64(j, "reads", ms[i].c.reads);
+		json__kv_u64(j, "read_bytes", ms[i].c.read_bytes);
+		json__kv_u64(j, "read_ns", ms[i].c.read_ns);
+		json__kv_u64(j, "meta_ns", ms[i].c.meta_ns);
 		json__end_object(j);
 	}
 	json__end_array(j);
@@ -58,12 +58,12 @@ void report_mounts__text(FILE *out, const struct report *r)
 		emit__left(out, mount_point(m, ms[i].dev, buf[0], sizeof(buf[0])), 24);
 		fprintf(out, " %-12s", m ? m->fstype : "?");
 		emit__cell_u64(out, ms[i].files, 7);
-		emit__cell_u64(out, ms[i].opens, 7);
-		emit__cell_u64(out, ms[i].stats, 7);
-		emit__cell_u64(out, ms[i].reads, 8);
-		emit__cell(out, units__size(buf[1], sizeof(buf[1]), ms[i].read_bytes, false), 9);
-		emit__cell(out, units__ns(buf[2], sizeof(buf[2]), ms[i].read_ns), 9);
-		emit__cell(out, units__ns(buf[3], sizeof(buf[3]), ms[i].meta_ns), 9);
+		emit__cell_u64(out, ms[i].c.opens, 7);
+		emit__cell_u64(out, ms[i].c.stats, 7);
+		emit__cell_u64(out, ms[i].c.reads, 8);
+		emit__cell(out, units__size(buf[1], sizeof(buf[1]), ms[i].c.read_bytes, false), 9);
+		emit__cell(out, units__ns(buf[2], sizeof(buf[2]), ms[i].c.read_ns), 9);
+		emit__cell(out, units__ns(buf[3], sizeof(buf[3]), ms[i].c.meta_ns), 9);
 		fputs("  ", out);
 		emit__safe(out, m ? m->source : "?");
 		fputc('\n', out);

@@ -69,13 +69,7 @@ struct dir_rec {
 	char *path;		/* NULL: records whose path is unknown */
 	__u64 files;		/* regular files */
 	__u64 size;		/* of the regular files */
-	__u64 opens;
-	__u64 stats;
-	__u64 reads;
-	__u64 read_bytes;
-	__u64 read_ns;
-	__u64 reads_seq;
-	__u64 meta_ns;
+	struct file_counters c;	/* its records' counters, summed */
 };
 
 /* A file's I/O time, what the tables rank by: read + metadata ns. */

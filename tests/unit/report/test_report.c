@@ -592,11 +592,11 @@ TEST(report_text_empty)
 TEST(report_helpers)
 {
 	struct trace *t = trace_sample();
-	struct file_rec a = { .read_ns = 5, .read_bytes = 1, .path = "/b" };
-	struct file_rec b = { .read_ns = 5, .read_bytes = 1, .path = "/a" };
-	struct file_rec c = { .meta_ns = 6, .path = "/z" };
-	struct file_rec d = { .read_ns = 5, .read_bytes = 2, .path = "/y" };
-	struct file_rec e = { .read_ns = 5, .read_bytes = 1 };
+	struct file_rec a = { .c.read_ns = 5, .c.read_bytes = 1, .path = "/b" };
+	struct file_rec b = { .c.read_ns = 5, .c.read_bytes = 1, .path = "/a" };
+	struct file_rec c = { .c.meta_ns = 6, .path = "/z" };
+	struct file_rec d = { .c.read_ns = 5, .c.read_bytes = 2, .path = "/y" };
+	struct file_rec e = { .c.read_ns = 5, .c.read_bytes = 1 };
 	struct file_rec *v[] = { &a, &b, &c, &d, &e };
 	int slots[4];
 	char name[16];
