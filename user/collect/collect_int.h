@@ -2,7 +2,7 @@
 /*
  * Private to collect/: loading the programs (probe.c), the targets map
  * (target.c), and moving what the kernel counted into the trace (drain.c,
- * drain_block.c, drain_fuse.c). The per-interval file and thread maps are swapped and
+ * drain_block.c, drain_fuse.c), every map walked by map_each.c. The per-interval file and thread maps are swapped and
  * drained into the store; the global counters, histograms, lost counts and
  * block maps are read (they are cumulative).
  */
@@ -18,6 +18,20 @@
 #include "model/trace.h"
 
 struct iostorm_bpf;
+
+/* ---- walking a map (map_each.c) ---- */
+
+/* One entry of a map: 0 goes on, anything else stops the walk and is returned. */
+typedef int (*map_each_fn)(const void *key, void *value, void *ctx);
+/*
+ * Call fn for every entry of the map fd, its key read into key (key_size
+ * bytes) and its value into value (room for the whole value: every CPU's
+ * of a per-CPU map), looked up with lookup_flags (0, BPF_F_LOCK). An
+ * entry deleted between its key and its lookup is skipped. 0 at the end,
+ * fn's non-zero return, or the -errno of a failed walk.
+ */
+int map_each(int fd, void *key, size_t key_size, void *value, __u64 lookup_flags,
+	     map_each_fn fn, void *ctx);
 
 /* ---- the programs (probe.c) ---- */
 
