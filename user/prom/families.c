@@ -2,7 +2,7 @@
 /*
  * The metric families of a trace, in the order a scrape gets them: what is
  * traced, the VFS counters and histograms, thread time, the block layer
- * (prom_block.c), the layer verdict, the findings and iostorm's own health.
+ * (block.c), the cgroups (cgroups.c), FUSE (fuse.c), the layer verdict, the findings and iostorm's own health.
  * Every name, label and unit is in docs/metrics.md.
  */
 #include <errno.h>
