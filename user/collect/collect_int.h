@@ -2,7 +2,8 @@
 /*
  * Private to collect/: loading the programs (probe.c), the targets map
  * (target.c), and moving what the kernel counted into the trace (drain.c,
- * drain_block.c, drain_fuse.c), every map walked by map_each.c. The per-interval file and thread maps are swapped and
+ * drain_block.c, drain_fuse.c; every map walked by map_each.c). The
+ * per-interval file and thread maps are swapped and
  * drained into the store; the global counters, histograms, lost counts and
  * block maps are read (they are cumulative).
  */

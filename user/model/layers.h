@@ -2,7 +2,7 @@
 /*
  * Latency by layer, measured: the time the target's read() calls took,
  * next to the time its block read requests took (queue and device). Where
- * a read's time goes, the verdict, is findings/' (findings/layers.h).
+ * a read's time goes, the verdict, is judged in findings/layers.h.
  */
 #ifndef MODEL_LAYERS_H
 #define MODEL_LAYERS_H
