@@ -91,7 +91,6 @@ static int add_hist(const void *key, void *value, void *b)
 {
 	const struct blk_hist_key *k = key;
 	struct blk_dev *d;
-	struct hist **slot;
 
 	if (k->op >= BLK__MAX || k->scope >= BLK_SCOPES ||
 	    k->hist < H_BLK_QUEUE_LAT || k->hist > H_BLK_INFLIGHT)
@@ -99,13 +98,7 @@ static int add_hist(const void *key, void *value, void *b)
 	d = block__dev(b, k->dev);
 	if (!d)
 		return -ENOMEM;
-	slot = &d->hists[k->op][k->hist - H_BLK_QUEUE_LAT][k->scope];
-	if (!*slot)
-		*slot = malloc(sizeof(**slot));
-	if (!*slot)
-		return -ENOMEM;
-	**slot = *(const struct hist *)value;
-	return 0;
+	return hist__store(&d->hists[k->op][k->hist - H_BLK_QUEUE_LAT][k->scope], value);
 }
 
 static int read_hists(struct block *b, int fd)

@@ -63,20 +63,13 @@ static int add_hist(const void *key, void *value, void *l)
 {
 	const struct fuse_hist_key *k = key;
 	struct fuse_op *op;
-	struct hist **slot;
 
 	if (k->hist >= FUSE_H__MAX || k->scope >= FUSE_SCOPE__MAX)
 		return 0;
 	op = op_of(l, k->conn, k->opcode);
 	if (!op)
 		return -ENOMEM;
-	slot = &op->hists[k->hist][k->scope];
-	if (!*slot)
-		*slot = malloc(sizeof(**slot));
-	if (!*slot)
-		return -ENOMEM;
-	**slot = *(const struct hist *)value;
-	return 0;
+	return hist__store(&op->hists[k->hist][k->scope], value);
 }
 
 static int read_hists(struct fuse_layer *l, int fd)
