@@ -521,26 +521,13 @@ static int write_html(const char *path, const struct report *r, const char *json
 	return err;
 }
 
-/* Judge the trace once, build its report once, then every output; 0 or the first -errno. */
-static int session__report(struct session *s)
+/* The text, JSON and HTML reports of r; 0 or the first -errno. */
+static int print_reports(const struct options *o, const struct report *r)
 {
-	const struct options *o = s->o;
 	struct report_opts ro = { .top = o->top };
-	const struct findings *f = s->findings;
-	struct report *r;
 	bool json_ok = false;
 	int err = 0, e;
 
-	e = findings__judge(s->findings, s->trace, o->thresholds);
-	if (e) {
-		pr_err("cannot judge the trace: %s", strerror(-e));
-		f = NULL;	/* the report still says what was measured */
-	}
-	err = report__build(&r, s->trace, f);
-	if (err) {
-		pr_err("cannot build the report: %s", strerror(-err));
-		return err;
-	}
 	if (!o->quiet) {
 		e = report__print_text(stdout, r, &ro);
 		if (e) {
@@ -559,7 +546,29 @@ static int session__report(struct session *s)
 		if (e)
 			output_failed(&err, o->html, e);
 	}
-	report__free(r);
+	return err;
+}
+
+/* Judge the trace once, build its report once, then every output; 0 or the first -errno. */
+static int session__report(struct session *s)
+{
+	const struct options *o = s->o;
+	const struct findings *f = s->findings;
+	struct report *r;
+	int err, e;
+
+	e = findings__judge(s->findings, s->trace, o->thresholds);
+	if (e) {
+		pr_err("cannot judge the trace: %s", strerror(-e));
+		f = NULL;	/* the report still says what was measured */
+	}
+	err = report__build(&r, s->trace, f);
+	if (err) {
+		pr_err("cannot build the report: %s", strerror(-err));
+	} else {
+		err = print_reports(o, r);
+		report__free(r);
+	}
 	if (o->prom_file && f) {
 		e = prom__write_file(o->prom_file, s->trace, f, o->job);
 		if (e)
