@@ -330,7 +330,7 @@ void evidence__add_fuse(struct evidence *e, const struct trace *t)
 	struct fuse_layers fl, best = {};
 
 	for (size_t i = 0; i < l->nr_conns; i++) {
-		fuse_layers__compute(t, &l->conns[i], &fl);
+		fuse_layers__measure(t, &l->conns[i], &fl);
 		e->fuse_read_bytes += fl.read_bytes_fuse;
 		if (fl.reqs > best.reqs)
 			best = fl;

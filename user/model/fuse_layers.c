@@ -49,7 +49,7 @@ static void syscalls_of(const struct store *s, __u32 dev, struct fuse_layers *fl
 			   (double)meta_ns / (fl->opens + fl->stats) : 0;
 }
 
-void fuse_layers__compute(const struct trace *t, const struct fuse_conn *c,
+void fuse_layers__measure(const struct trace *t, const struct fuse_conn *c,
 			  struct fuse_layers *fl)
 {
 	static const __u16 rd[] = { FUSE_OP_READ }, lk[] = { FUSE_OP_LOOKUP },

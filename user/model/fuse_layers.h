@@ -43,7 +43,7 @@ struct fuse_layers {
 };
 
 /* The FUSE layers of connection c in t. */
-void fuse_layers__compute(const struct trace *t, const struct fuse_conn *c,
+void fuse_layers__measure(const struct trace *t, const struct fuse_conn *c,
 			  struct fuse_layers *fl);
 /* "fuse.sshfs", else "fuse" or "fuse (0:41)" when the mount is unknown. */
 const char *fuse_layers__fs(const struct fuse_layers *fl, char *buf, size_t len);

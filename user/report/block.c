@@ -211,16 +211,8 @@ static void json_layers(struct json *j, const struct layers *l, const struct fin
 	json_lat(j, "block_queue", &l->queue);
 	json_lat(j, "block_device", &l->device);
 	json__kv_u64(j, "block_bytes", l->sums.blk_bytes);
-	json__key(j, "verdict");
-	if (f)
-		json__string(j, layers__key(f->e.layer));
-	else
-		json__null(j);
-	json__key(j, "finding");
-	if (f)
-		json__string(j, layers__words(f->e.layer));
-	else
-		json__null(j);
+	json__kv_string(j, "verdict", f ? layers__key(f->e.layer) : NULL);
+	json__kv_string(j, "finding", f ? layers__words(f->e.layer) : NULL);
 	json__end_object(j);
 }
 

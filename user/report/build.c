@@ -21,19 +21,19 @@ int report__build(struct report **out, const struct trace *t, const struct findi
 	trace__file_totals(&t->store, &r->tot);
 	layers__measure(t, &r->layers);
 	if (report__lists(&t->store, &r->lists))
-		goto out_free;
+		goto out_free_report;
 	n = trace__mount_sums(t, &r->mounts);
 	if (n < 0)
-		goto out_free;
+		goto out_free_report;
 	r->nr_mounts = n;
 	r->fuse = calloc(t->fuse.nr_conns ? t->fuse.nr_conns : 1, sizeof(*r->fuse));
 	if (!r->fuse)
-		goto out_free;
+		goto out_free_report;
 	for (size_t i = 0; i < t->fuse.nr_conns; i++)
-		fuse_layers__compute(t, &t->fuse.conns[i], &r->fuse[i]);
+		fuse_layers__measure(t, &t->fuse.conns[i], &r->fuse[i]);
 	*out = r;
 	return 0;
-out_free:
+out_free_report:
 	report__free(r);
 	return -ENOMEM;
 }
