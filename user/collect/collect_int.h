@@ -33,6 +33,23 @@ typedef int (*map_each_fn)(const void *key, void *value, void *ctx);
  */
 int map_each(int fd, void *key, size_t key_size, void *value, __u64 lookup_flags,
 	     map_each_fn fn, void *ctx);
+/*
+ * map_each() over a per-CPU map of value_size values: fn gets every CPU's,
+ * ncpus of them, the one of CPU c at percpu_value(values, value_size, c).
+ */
+int map_each_percpu(int fd, void *key, size_t key_size, size_t value_size, int ncpus,
+		    map_each_fn fn, void *ctx);
+
+/* The kernel lays per-CPU values out 8-byte aligned. */
+static inline size_t percpu_stride(size_t value_size)
+{
+	return (value_size + 7) & ~(size_t)7;
+}
+
+static inline void *percpu_value(void *values, size_t value_size, int cpu)
+{
+	return (char *)values + cpu * percpu_stride(value_size);
+}
 
 /* ---- the programs (probe.c) ---- */
 

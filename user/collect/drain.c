@@ -145,13 +145,11 @@ void drain__free(struct drain *d)
 /* Sum a per-CPU array slot of n __u64 values into out[]. */
 static int read_percpu(struct drain *d, int fd, __u32 key, __u64 *out, size_t n)
 {
-	size_t stride = (n * sizeof(__u64) + 7) & ~7UL;
-
 	if (bpf_map_lookup_elem(fd, &key, d->percpu))
 		return -errno;
 	memset(out, 0, n * sizeof(__u64));
 	for (int cpu = 0; cpu < d->ncpus; cpu++) {
-		const __u64 *v = (const __u64 *)((char *)d->percpu + cpu * stride);
+		const __u64 *v = percpu_value(d->percpu, n * sizeof(__u64), cpu);
 
 		for (size_t i = 0; i < n; i++)
 			out[i] += v[i];

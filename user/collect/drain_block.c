@@ -13,17 +13,15 @@
 #include "collect/collect_int.h"
 #include "model/hist.h"
 
-/* The per-CPU buffer of a walk of a per-CPU map, and where it goes. */
-struct percpu_walk {
+struct stats_walk {
 	struct block *b;
 	int ncpus;
-	size_t stride;
 };
 
-static int add_stats(const void *key, void *buf, void *ctx)
+static int add_stats(const void *key, void *values, void *ctx)
 {
 	const struct blk_key *k = key;
-	struct percpu_walk *w = ctx;
+	struct stats_walk *w = ctx;
 	struct blk_dev *d;
 
 	if (k->op >= BLK__MAX || k->who >= WHO__MAX)
@@ -34,24 +32,18 @@ static int add_stats(const void *key, void *buf, void *ctx)
 	memset(&d->st[k->op][k->who], 0, sizeof(struct blk_stats));
 	for (int c = 0; c < w->ncpus; c++)
 		blk_stats__add(&d->st[k->op][k->who],
-			       (struct blk_stats *)((char *)buf + c * w->stride));
+			       percpu_value(values, sizeof(struct blk_stats), c));
 	return 0;
 }
 
 /* blk_stats: one per-CPU value per (dev, op, who), summed over CPUs. */
 static int read_stats(struct block *b, int fd, int ncpus)
 {
-	struct percpu_walk w = { b, ncpus, (sizeof(struct blk_stats) + 7) & ~7UL };
+	struct stats_walk w = { b, ncpus };
 	struct blk_key key;
-	void *buf;
-	int err;
 
-	buf = calloc(ncpus, w.stride);
-	if (!buf)
-		return -ENOMEM;
-	err = map_each(fd, &key, sizeof(key), buf, 0, add_stats, &w);
-	free(buf);
-	return err;
+	return map_each_percpu(fd, &key, sizeof(key), sizeof(struct blk_stats), ncpus,
+			       add_stats, &w);
 }
 
 struct devs_walk {

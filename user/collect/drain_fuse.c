@@ -22,10 +22,9 @@ static struct fuse_op *op_of(struct fuse_layer *l, __u32 conn, __u16 opcode)
 struct stats_walk {
 	struct fuse_layer *l;
 	int ncpus;
-	size_t stride;
 };
 
-static int add_stats(const void *key, void *buf, void *ctx)
+static int add_stats(const void *key, void *values, void *ctx)
 {
 	const struct fuse_key *k = key;
 	struct stats_walk *w = ctx;
@@ -39,24 +38,18 @@ static int add_stats(const void *key, void *buf, void *ctx)
 	memset(&op->st[k->who], 0, sizeof(op->st[k->who]));
 	for (int c = 0; c < w->ncpus; c++)
 		fuse_stats__add(&op->st[k->who],
-				(struct fuse_stats *)((char *)buf + c * w->stride));
+				percpu_value(values, sizeof(struct fuse_stats), c));
 	return 0;
 }
 
 /* fuse_stats: one per-CPU value per (conn, opcode, who), summed over CPUs. */
 static int read_stats(struct fuse_layer *l, int fd, int ncpus)
 {
-	struct stats_walk w = { l, ncpus, (sizeof(struct fuse_stats) + 7) & ~7UL };
+	struct stats_walk w = { l, ncpus };
 	struct fuse_key key;
-	void *buf;
-	int err;
 
-	buf = calloc(ncpus, w.stride);
-	if (!buf)
-		return -ENOMEM;
-	err = map_each(fd, &key, sizeof(key), buf, 0, add_stats, &w);
-	free(buf);
-	return err;
+	return map_each_percpu(fd, &key, sizeof(key), sizeof(struct fuse_stats), ncpus,
+			       add_stats, &w);
 }
 
 static int add_hist(const void *key, void *value, void *l)

@@ -26,3 +26,16 @@ int map_each(int fd, void *key, size_t key_size, void *value, __u64 lookup_flags
 	free(next);
 	return err == -ENOENT ? 0 : err;
 }
+
+int map_each_percpu(int fd, void *key, size_t key_size, size_t value_size, int ncpus,
+		    map_each_fn fn, void *ctx)
+{
+	void *values = calloc(ncpus, percpu_stride(value_size));
+	int err;
+
+	if (!values)
+		return -ENOMEM;
+	err = map_each(fd, key, key_size, values, 0, fn, ctx);
+	free(values);
+	return err;
+}
