@@ -24,6 +24,18 @@ enum target_mode {
 #define TARGET_WORDS		(TARGET_PID_LIMIT / 64)
 
 /*
+ * Linux's struct_group_tagged() (include/linux/stddef.h): the members are
+ * named in the enclosing struct as before, and are also one struct TAG
+ * called NAME, which user space embeds in its records and sums with one
+ * add function (model/counters.h): the counter list is spelled once, here.
+ */
+#define IOSTORM_GROUP(TAG, NAME, ...)					\
+	union {								\
+		struct { __VA_ARGS__ };					\
+		struct TAG { __VA_ARGS__ } NAME;			\
+	}
+
+/*
  * Log-linear histogram: values below 16 get a slot each; above, each power
  * of two is cut into 16 equal sub-buckets, so a value is known to within
  * 1/16 (6.25%) of itself. 64-bit values need (64 - 4 + 1) * 16 slots.
@@ -338,35 +350,39 @@ enum file_flags {
  */
 struct file_stats {
 	__u64 size;		/* i_size at the last access */
-	__u64 opens;
-	__u64 closes;
-	__u64 stats;
-	__u64 reads;
-	__u64 read_bytes;
-	__u64 read_ns;
+	/* The counts user space sums over intervals (struct file_counters). */
+	IOSTORM_GROUP(file_counters, c,
+		__u64 opens;
+		__u64 closes;
+		__u64 stats;
+		__u64 reads;
+		__u64 read_bytes;
+		__u64 read_ns;
+		__u64 reads_consec;	/* of reads after the interval's first */
+		__u64 reads_seq;
+		__u64 meta_ns;		/* open + stat + close + getdents time */
+		__u64 getdents;
+		__u64 mmaps;
+		__u64 faults;
+		__u64 cache_pages;
+		/*
+		 * Faults that read from storage (major faults), classified as
+		 * reads are: sequential when the faulting page lies from the
+		 * previous such fault's page to the end of what it brought in,
+		 * else random. The interval's first has no predecessor and is
+		 * in neither class.
+		 */
+		__u64 fault_reads;
+		__u64 fault_pages;	/* pages they added to the page cache */
+		__u64 fault_seq;
+		__u64 fault_rand;
+		__u64 fault_ns;		/* D-state wait of the faulting threads */
+	);
 	__u64 read_ns_max;
-	__u64 reads_consec;	/* of reads after the interval's first */
-	__u64 reads_seq;
 	__u64 first_off;	/* offset of the interval's first read */
 	__u64 first_end;	/* first_off + its bytes */
 	__u64 last_end;		/* offset + bytes of the last read */
 	__u64 max_end;		/* highest byte read + 1 */
-	__u64 meta_ns;		/* open + stat + close + getdents time */
-	__u64 getdents;
-	__u64 mmaps;
-	__u64 faults;
-	__u64 cache_pages;
-	/*
-	 * Faults that read from storage (major faults), classified as reads
-	 * are: sequential when the faulting page lies from the previous such
-	 * fault's page to the end of what it brought in, else random. The
-	 * interval's first has no predecessor and is in neither class.
-	 */
-	__u64 fault_reads;
-	__u64 fault_pages;	/* pages they added to the page cache */
-	__u64 fault_seq;
-	__u64 fault_rand;
-	__u64 fault_ns;		/* D-state wait of the faulting threads */
 	__u64 fault_prev;	/* BPF only: the previous major fault's page */
 	__u64 fault_end;	/* BPF only: the end of what it brought in; 0 none */
 	__u64 first_ts;		/* ns, CLOCK_MONOTONIC (bpf_ktime_get_ns) */
@@ -405,14 +421,17 @@ struct thread_stats {
 	__u32 tgid;
 	__u32 pad;
 	char comm[COMM_LEN];
-	__u64 opens;
-	__u64 reads;
-	__u64 read_bytes;
-	__u64 read_ns;
-	__u64 stats;
-	__u64 meta_ns;
-	__u64 cache_pages;
-	__u64 fault_reads;	/* faults that read from storage */
+	/* The I/O counters a thread and its cgroup keep (struct io_counters). */
+	IOSTORM_GROUP(io_counters, io,
+		__u64 opens;
+		__u64 reads;
+		__u64 read_bytes;
+		__u64 read_ns;
+		__u64 stats;
+		__u64 meta_ns;
+		__u64 cache_pages;
+		__u64 fault_reads;	/* faults that read from storage */
+	);
 	/* Where the thread's time went, from sched_switch (see sched.bpf.c). */
 	__u64 cpu_ns;		/* on a CPU */
 	__u64 io_wait_ns;	/* off CPU inside a file syscall, or in D state */

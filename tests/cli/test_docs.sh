@@ -63,3 +63,43 @@ test_docs_thresholds() {
 	done < <(awk '{ print $1 }' list.txt)
 	expect_cmp "thresholds checked" "$n" '>' 30
 }
+
+# name_exists FROM NAME: NAME, a file named in FROM, is in the tree: a path
+# from the top, from user/ or bpf/ ("model/store.h"), from FROM's folder,
+# or a bare name anywhere ("store.c"); a system header (/usr/include) and
+# the kernel's own sources ("include/linux/...") are someone else's, and
+# the build makes iostorm.skel.h.
+name_exists() {
+	local dir=${1%/*} name=$2 p
+	[[ $name == include/* || $name == iostorm.skel.h ]] && return 0
+	for p in "$ROOT/$name" "$ROOT/user/$name" "$ROOT/bpf/$name" "$ROOT/$dir/$name" \
+		 /usr/include/"$name" /usr/include/*/"$name"; do
+		[ -e "$p" ] && return 0
+	done
+	[[ $name != */* ]] && [ -n "$(cd "$ROOT" && git ls-files "*/$name" "$name" 2>/dev/null)$(cd "$ROOT" && find user bpf tests scripts -name "$name" -print -quit)" ]
+}
+
+# Every source file named in a comment of user/ and bpf/, and every path
+# under user/, bpf/, tests/ or scripts/ named in the docs and the README,
+# exists: a file moved or renamed takes its mentions along.
+test_docs_file_names() {
+	local f name n=0 bad=0
+	for f in $(cd "$ROOT" && find user bpf -name '*.[ch]' | sort); do
+		for name in $(perl -0777 -ne 'print "$1\n" while m{(/\*.*?\*/|//[^\n]*)}gs' "$ROOT/$f" |
+			      grep -oE '(^|[^[:alnum:]_./-])([[:alnum:]_-]+/)*[[:alnum:]_-]+(\.bpf)?\.[ch]\b' |
+			      sed -E 's/^[^[:alnum:]_-]//' | sort -u); do
+			n=$((n + 1))
+			name_exists "$f" "$name" || { echo "  $f names '$name', which does not exist"; bad=1; }
+		done
+	done
+	for f in $(cd "$ROOT" && echo README.md docs/*.md docs/iostorm.8); do
+		for name in $(grep -oE '(^|[^[:alnum:]_./-])(user|bpf|tests|scripts)/[[:alnum:]_./-]*[[:alnum:]_]' \
+			      "$ROOT/$f" | sed -E 's/^[^[:alnum:]]//' | sort -u); do
+			n=$((n + 1))
+			[ -e "$ROOT/$name" ] || { echo "  $f names '$name', which does not exist"; bad=1; }
+		done
+	done
+	[ $bad = 0 ] || fail "file names in comments or docs that do not exist (above)"
+	expect_cmp "file names checked" "$n" '>' 100
+	echo "  $n file names checked"
+}

@@ -670,10 +670,10 @@ static void loader_totals(const struct store *s, __u64 time[4])
 
 	memset(time, 0, 4 * sizeof(*time));
 	for (size_t i = 0; i < s->nr_threads; i++)
-		ops += s->threads[i].opens + s->threads[i].reads;
+		ops += s->threads[i].io.opens + s->threads[i].io.reads;
 	for (size_t i = 0; i < s->nr_threads; i++) {
 		const struct thread_rec *th = &s->threads[i];
-		__u64 own = th->opens + th->reads;
+		__u64 own = th->io.opens + th->io.reads;
 
 		if (!own || own * 100 < ops)
 			continue;

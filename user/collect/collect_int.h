@@ -2,7 +2,8 @@
 /*
  * Private to collect/: loading the programs (probe.c), the targets map
  * (target.c), and moving what the kernel counted into the trace (drain.c,
- * drain_block.c, drain_fuse.c). The per-interval file and thread maps are swapped and
+ * drain_block.c, drain_fuse.c; every map walked by map_each.c). The
+ * per-interval file and thread maps are swapped and
  * drained into the store; the global counters, histograms, lost counts and
  * block maps are read (they are cumulative).
  */
@@ -31,6 +32,37 @@ int features__forced(__u32 *bits);
 int features__probe(struct kernel_reach *k, __u32 forced);
 /* Choose the programs k says this kernel takes; before the load. */
 void features__apply(struct iostorm_bpf *skel, const struct kernel_reach *k);
+
+/* ---- walking a map (map_each.c) ---- */
+
+/* One entry of a map: 0 goes on, anything else stops the walk and is returned. */
+typedef int (*map_each_fn)(const void *key, void *value, void *ctx);
+/*
+ * Call fn for every entry of the map fd, its key read into key (key_size
+ * bytes) and its value into value (room for the whole value: every CPU's
+ * of a per-CPU map), looked up with lookup_flags (0, BPF_F_LOCK). An
+ * entry deleted between its key and its lookup is skipped. 0 at the end,
+ * fn's non-zero return, or the -errno of a failed walk.
+ */
+int map_each(int fd, void *key, size_t key_size, void *value, __u64 lookup_flags,
+	     map_each_fn fn, void *ctx);
+/*
+ * map_each() over a per-CPU map of value_size values: fn gets every CPU's,
+ * ncpus of them, the one of CPU c at percpu_value(values, value_size, c).
+ */
+int map_each_percpu(int fd, void *key, size_t key_size, size_t value_size, int ncpus,
+		    map_each_fn fn, void *ctx);
+
+/* The kernel lays per-CPU values out 8-byte aligned. */
+static inline size_t percpu_stride(size_t value_size)
+{
+	return (value_size + 7) & ~(size_t)7;
+}
+
+static inline void *percpu_value(void *values, size_t value_size, int cpu)
+{
+	return (char *)values + cpu * percpu_stride(value_size);
+}
 
 /* ---- the programs (probe.c) ---- */
 

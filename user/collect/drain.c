@@ -145,13 +145,11 @@ void drain__free(struct drain *d)
 /* Sum a per-CPU array slot of n __u64 values into out[]. */
 static int read_percpu(struct drain *d, int fd, __u32 key, __u64 *out, size_t n)
 {
-	size_t stride = (n * sizeof(__u64) + 7) & ~7UL;
-
 	if (bpf_map_lookup_elem(fd, &key, d->percpu))
 		return -errno;
 	memset(out, 0, n * sizeof(__u64));
 	for (int cpu = 0; cpu < d->ncpus; cpu++) {
-		const __u64 *v = (const __u64 *)((char *)d->percpu + cpu * stride);
+		const __u64 *v = percpu_value(d->percpu, n * sizeof(__u64), cpu);
 
 		for (size_t i = 0; i < n; i++)
 			out[i] += v[i];
@@ -187,26 +185,25 @@ static __u64 mono_ns(void)
  * The anchors the kernel walked, into the views: read after the swap, so
  * every anchor of the entries drained is there. A handful of entries.
  */
+static int add_anchor(const void *key, void *value, void *vw)
+{
+	struct anchor_path *ap = value;
+
+	if (!ap->len || ap->len >= PATH_LEN)
+		return 0;
+	ap->path[ap->len] = '\0';
+	return views__anchor(vw, *(const __u64 *)key, ap->dev, ap->path);
+}
+
 static int drain_anchors(struct drain *d, struct views *vw)
 {
 	struct anchor_path ap;
-	__u64 key, *prev = NULL;
-	int err;
+	__u64 key;
 
 	if (!vw)
 		return 0;
 	views__refresh(vw);
-	while (!bpf_map_get_next_key(d->anchors_fd, prev, &key)) {
-		prev = &key;
-		if (bpf_map_lookup_elem(d->anchors_fd, &key, &ap) || !ap.len ||
-		    ap.len >= PATH_LEN)
-			continue;
-		ap.path[ap.len] = '\0';
-		err = views__anchor(vw, key, ap.dev, ap.path);
-		if (err)
-			return err;
-	}
-	return 0;
+	return map_each(d->anchors_fd, &key, sizeof(key), &ap, 0, add_anchor, vw);
 }
 
 int drain__files(struct drain *d, struct trace *t)
@@ -338,30 +335,40 @@ int drain__globals(struct drain *d, struct iostorm_bpf *skel, struct trace *t)
 	return err;
 }
 
+struct wakes_walk {
+	struct drain *d;
+	struct trace *t;
+	size_t n;
+};
+
+static int add_wake(const void *key, void *value, void *ctx)
+{
+	const struct wake_key *k = key;
+	const struct wake_stats *v = value;
+	struct wakes_walk *w = ctx;
+
+	if (w->n == w->d->wakes_cap) {
+		size_t cap = w->d->wakes_cap ? 2 * w->d->wakes_cap : 256;
+		struct wake_rec *r = realloc(w->t->wakes, cap * sizeof(*r));
+
+		if (!r)
+			return -ENOMEM;
+		w->t->wakes = r;
+		w->d->wakes_cap = cap;
+	}
+	w->t->wakes[w->n++] = (struct wake_rec){ k->wakee, k->waker, v->wakeups, v->sleep_ns };
+	return 0;
+}
+
 /* The (sleeper, waker) pairs, replacing what t held: the map is cumulative. */
 int drain__wakes(struct drain *d, struct iostorm_bpf *skel, struct trace *t)
 {
-	int fd = bpf_map__fd(skel->maps.wakes), err;
-	struct wake_key key, next;
+	struct wakes_walk w = { d, t, 0 };
+	struct wake_key key;
 	struct wake_stats v;
-	size_t n = 0;
+	int err;
 
-	for (err = bpf_map_get_next_key(fd, NULL, &next); !err;
-	     err = bpf_map_get_next_key(fd, &key, &next)) {
-		key = next;
-		if (bpf_map_lookup_elem(fd, &key, &v))
-			continue;	/* deleted since: never, the map only grows */
-		if (n == d->wakes_cap) {
-			size_t cap = d->wakes_cap ? 2 * d->wakes_cap : 256;
-			struct wake_rec *w = realloc(t->wakes, cap * sizeof(*w));
-
-			if (!w)
-				return -ENOMEM;
-			t->wakes = w;
-			d->wakes_cap = cap;
-		}
-		t->wakes[n++] = (struct wake_rec){ key.wakee, key.waker, v.wakeups, v.sleep_ns };
-	}
-	t->nr_wakes = n;
-	return err == -ENOENT ? 0 : err;
+	err = map_each(bpf_map__fd(skel->maps.wakes), &key, sizeof(key), &v, 0, add_wake, &w);
+	t->nr_wakes = w.n;
+	return err;
 }

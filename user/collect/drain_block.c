@@ -13,124 +13,134 @@
 #include "collect/collect_int.h"
 #include "model/hist.h"
 
+struct stats_walk {
+	struct block *b;
+	int ncpus;
+};
+
+static int add_stats(const void *key, void *values, void *ctx)
+{
+	const struct blk_key *k = key;
+	struct stats_walk *w = ctx;
+	struct blk_dev *d;
+
+	if (k->op >= BLK__MAX || k->who >= WHO__MAX)
+		return 0;
+	d = block__dev(w->b, k->dev);
+	if (!d)
+		return -ENOMEM;
+	memset(&d->st[k->op][k->who], 0, sizeof(struct blk_stats));
+	for (int c = 0; c < w->ncpus; c++)
+		blk_stats__add(&d->st[k->op][k->who],
+			       percpu_value(values, sizeof(struct blk_stats), c));
+	return 0;
+}
+
 /* blk_stats: one per-CPU value per (dev, op, who), summed over CPUs. */
 static int read_stats(struct block *b, int fd, int ncpus)
 {
-	size_t stride = (sizeof(struct blk_stats) + 7) & ~7UL;
-	struct blk_key key, next;
-	struct blk_stats *cpu;
-	void *buf;
-	int err;
+	struct stats_walk w = { b, ncpus };
+	struct blk_key key;
 
-	buf = calloc(ncpus, stride);
-	if (!buf)
-		return -ENOMEM;
-	for (err = bpf_map_get_next_key(fd, NULL, &next); !err;
-	     err = bpf_map_get_next_key(fd, &key, &next)) {
-		struct blk_dev *d;
-
-		key = next;
-		if (key.op >= BLK__MAX || key.who >= WHO__MAX)
-			continue;
-		if (bpf_map_lookup_elem(fd, &key, buf))
-			continue;	/* gone: this map never deletes */
-		d = block__dev(b, key.dev);
-		if (!d) {
-			err = -ENOMEM;
-			break;
-		}
-		memset(&d->st[key.op][key.who], 0, sizeof(struct blk_stats));
-		for (int c = 0; c < ncpus; c++) {
-			cpu = (struct blk_stats *)((char *)buf + c * stride);
-			blk_stats__add(&d->st[key.op][key.who], cpu);
-		}
-	}
-	free(buf);
-	return err == -ENOENT ? 0 : err;
+	return map_each_percpu(fd, &key, sizeof(key), sizeof(struct blk_stats), ncpus,
+			       add_stats, &w);
 }
 
+struct devs_walk {
+	struct block *b;
+	__u64 now_ns;
+};
+
+static int add_dev(const void *key, void *value, void *ctx)
+{
+	const struct blk_dev_info *info = value;
+	struct devs_walk *w = ctx;
+	struct blk_dev *d = block__dev(w->b, *(const __u32 *)key);
+
+	if (!d)
+		return -ENOMEM;
+	memcpy(d->name, info->name, sizeof(d->name));
+	d->name[sizeof(d->name) - 1] = '\0';
+	for (int s = 0; s < BLK_SCOPES; s++) {
+		d->busy_ns[s] = info->busy_ns[s];
+		if (info->inflight[s] && w->now_ns > info->since[s])
+			d->busy_ns[s] += w->now_ns - info->since[s];
+	}
+	return 0;
+}
 
 /* blk_devs: names and busy time, read under the value's spin lock. */
 static int read_devs(struct block *b, int fd, __u64 now_ns)
 {
+	struct devs_walk w = { b, now_ns };
 	struct blk_dev_info info;
-	__u32 key, next;
-	int err;
+	__u32 key;
 
-	for (err = bpf_map_get_next_key(fd, NULL, &next); !err;
-	     err = bpf_map_get_next_key(fd, &key, &next)) {
-		struct blk_dev *d;
-
-		key = next;
-		if (bpf_map_lookup_elem_flags(fd, &key, &info, BPF_F_LOCK))
-			continue;
-		d = block__dev(b, key);
-		if (!d)
-			return -ENOMEM;
-		memcpy(d->name, info.name, sizeof(d->name));
-		d->name[sizeof(d->name) - 1] = '\0';
-		for (int s = 0; s < BLK_SCOPES; s++) {
-			d->busy_ns[s] = info.busy_ns[s];
-			if (info.inflight[s] && now_ns > info.since[s])
-				d->busy_ns[s] += now_ns - info.since[s];
-		}
-	}
-	return err == -ENOENT ? 0 : err;
+	return map_each(fd, &key, sizeof(key), &info, BPF_F_LOCK, add_dev, &w);
 }
 
+static int add_hist(const void *key, void *value, void *b)
+{
+	const struct blk_hist_key *k = key;
+	struct blk_dev *d;
+
+	if (k->op >= BLK__MAX || k->scope >= BLK_SCOPES ||
+	    k->hist < H_BLK_QUEUE_LAT || k->hist > H_BLK_INFLIGHT)
+		return 0;
+	d = block__dev(b, k->dev);
+	if (!d)
+		return -ENOMEM;
+	return hist__store(&d->hists[k->op][k->hist - H_BLK_QUEUE_LAT][k->scope], value);
+}
 
 static int read_hists(struct block *b, int fd)
 {
-	struct blk_hist_key key, next;
-	struct hist h, **slot;
-	int err;
+	struct blk_hist_key key;
+	struct hist h;
 
-	for (err = bpf_map_get_next_key(fd, NULL, &next); !err;
-	     err = bpf_map_get_next_key(fd, &key, &next)) {
-		struct blk_dev *d;
-
-		key = next;
-		if (key.op >= BLK__MAX || key.scope >= BLK_SCOPES ||
-		    key.hist < H_BLK_QUEUE_LAT || key.hist > H_BLK_INFLIGHT)
-			continue;
-		if (bpf_map_lookup_elem(fd, &key, &h))
-			continue;
-		d = block__dev(b, key.dev);
-		if (!d)
-			return -ENOMEM;
-		slot = &d->hists[key.op][key.hist - H_BLK_QUEUE_LAT][key.scope];
-		if (!*slot)
-			*slot = malloc(sizeof(**slot));
-		if (!*slot)
-			return -ENOMEM;
-		**slot = h;
-	}
-	return err == -ENOENT ? 0 : err;
+	return map_each(fd, &key, sizeof(key), &h, 0, add_hist, b);
 }
 
+static int add_req(const void *key, void *value, void *b)
+{
+	const struct blk_req *r = value;
+	struct blk_dev *d;
+
+	if (r->op >= BLK__MAX)
+		return 0;
+	d = block__dev(b, r->dev);
+	if (!d)
+		return -ENOMEM;
+	d->unfinished[r->op]++;
+	return 0;
+}
 
 /* blk_reqs: requests started and not (yet) seen completing. */
 static int read_reqs(struct block *b, int fd)
 {
 	struct blk_req r;
-	__u64 key, next;
-	int err;
+	__u64 key;
 
-	for (err = bpf_map_get_next_key(fd, NULL, &next); !err;
-	     err = bpf_map_get_next_key(fd, &key, &next)) {
-		struct blk_dev *d;
-
-		key = next;
-		if (bpf_map_lookup_elem(fd, &key, &r) || r.op >= BLK__MAX)
-			continue;
-		d = block__dev(b, r.dev);
-		if (!d)
-			return -ENOMEM;
-		d->unfinished[r.op]++;
-	}
-	return err == -ENOENT ? 0 : err;
+	return map_each(fd, &key, sizeof(key), &r, 0, add_req, b);
 }
 
+static int add_missed(const void *key, void *value, void *b)
+{
+	const struct blk_key *k = key;
+	__u64 n = *(const __u64 *)value;
+	struct blk_dev *d;
+
+	if (k->op >= BLK__MAX)
+		return 0;
+	d = block__dev(b, k->dev);
+	if (!d)
+		return -ENOMEM;
+	if (k->who == MISS_START)
+		d->untracked[k->op] = n;
+	else if (k->who == MISS_DONE)
+		d->unfinished[k->op] += n;
+	return 0;
+}
 
 /*
  * blk_missed: requests one of whose events the programs did not see, per
@@ -138,26 +148,10 @@ static int read_reqs(struct block *b, int fd)
  */
 static int read_missed(struct block *b, int fd)
 {
-	struct blk_key key, next;
+	struct blk_key key;
 	__u64 n;
-	int err;
 
-	for (err = bpf_map_get_next_key(fd, NULL, &next); !err;
-	     err = bpf_map_get_next_key(fd, &key, &next)) {
-		struct blk_dev *d;
-
-		key = next;
-		if (key.op >= BLK__MAX || bpf_map_lookup_elem(fd, &key, &n))
-			continue;
-		d = block__dev(b, key.dev);
-		if (!d)
-			return -ENOMEM;
-		if (key.who == MISS_START)
-			d->untracked[key.op] = n;
-		else if (key.who == MISS_DONE)
-			d->unfinished[key.op] += n;
-	}
-	return err == -ENOENT ? 0 : err;
+	return map_each(fd, &key, sizeof(key), &n, 0, add_missed, b);
 }
 
 

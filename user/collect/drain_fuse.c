@@ -19,85 +19,81 @@ static struct fuse_op *op_of(struct fuse_layer *l, __u32 conn, __u16 opcode)
 	return c ? fuse_conn__op(c, opcode) : NULL;
 }
 
+struct stats_walk {
+	struct fuse_layer *l;
+	int ncpus;
+};
+
+static int add_stats(const void *key, void *values, void *ctx)
+{
+	const struct fuse_key *k = key;
+	struct stats_walk *w = ctx;
+	struct fuse_op *op;
+
+	if (k->who >= FUSE_WHO__MAX)
+		return 0;
+	op = op_of(w->l, k->conn, k->opcode);
+	if (!op)
+		return -ENOMEM;
+	memset(&op->st[k->who], 0, sizeof(op->st[k->who]));
+	for (int c = 0; c < w->ncpus; c++)
+		fuse_stats__add(&op->st[k->who],
+				percpu_value(values, sizeof(struct fuse_stats), c));
+	return 0;
+}
+
 /* fuse_stats: one per-CPU value per (conn, opcode, who), summed over CPUs. */
 static int read_stats(struct fuse_layer *l, int fd, int ncpus)
 {
-	size_t stride = (sizeof(struct fuse_stats) + 7) & ~7UL;
-	struct fuse_key key, next;
-	void *buf;
-	int err;
+	struct stats_walk w = { l, ncpus };
+	struct fuse_key key;
 
-	buf = calloc(ncpus, stride);
-	if (!buf)
+	return map_each_percpu(fd, &key, sizeof(key), sizeof(struct fuse_stats), ncpus,
+			       add_stats, &w);
+}
+
+static int add_hist(const void *key, void *value, void *l)
+{
+	const struct fuse_hist_key *k = key;
+	struct fuse_op *op;
+
+	if (k->hist >= FUSE_H__MAX || k->scope >= FUSE_SCOPE__MAX)
+		return 0;
+	op = op_of(l, k->conn, k->opcode);
+	if (!op)
 		return -ENOMEM;
-	for (err = bpf_map_get_next_key(fd, NULL, &next); !err;
-	     err = bpf_map_get_next_key(fd, &key, &next)) {
-		struct fuse_op *op;
-
-		key = next;
-		if (key.who >= FUSE_WHO__MAX || bpf_map_lookup_elem(fd, &key, buf))
-			continue;	/* gone: this map never deletes */
-		op = op_of(l, key.conn, key.opcode);
-		if (!op) {
-			err = -ENOMEM;
-			break;
-		}
-		memset(&op->st[key.who], 0, sizeof(op->st[key.who]));
-		for (int c = 0; c < ncpus; c++)
-			fuse_stats__add(&op->st[key.who],
-					(struct fuse_stats *)((char *)buf + c * stride));
-	}
-	free(buf);
-	return err == -ENOENT ? 0 : err;
+	return hist__store(&op->hists[k->hist][k->scope], value);
 }
 
 static int read_hists(struct fuse_layer *l, int fd)
 {
-	struct fuse_hist_key key, next;
-	struct hist h, **slot;
-	int err;
+	struct fuse_hist_key key;
+	struct hist h;
 
-	for (err = bpf_map_get_next_key(fd, NULL, &next); !err;
-	     err = bpf_map_get_next_key(fd, &key, &next)) {
-		struct fuse_op *op;
+	return map_each(fd, &key, sizeof(key), &h, 0, add_hist, l);
+}
 
-		key = next;
-		if (key.hist >= FUSE_H__MAX || key.scope >= FUSE_SCOPE__MAX ||
-		    bpf_map_lookup_elem(fd, &key, &h))
-			continue;
-		op = op_of(l, key.conn, key.opcode);
-		if (!op)
-			return -ENOMEM;
-		slot = &op->hists[key.hist][key.scope];
-		if (!*slot)
-			*slot = malloc(sizeof(**slot));
-		if (!*slot)
-			return -ENOMEM;
-		**slot = h;
-	}
-	return err == -ENOENT ? 0 : err;
+static int add_req(const void *key, void *value, void *l)
+{
+	const struct fuse_req_rec *r = value;
+	struct fuse_op *op;
+
+	if (r->who >= FUSE_WHO__MAX)
+		return 0;
+	op = op_of(l, r->conn, r->opcode);
+	if (!op)
+		return -ENOMEM;
+	op->inflight_end[r->who]++;
+	return 0;
 }
 
 /* fuse_reqs: requests sent and not ended, read after the detach. */
 static int read_reqs(struct fuse_layer *l, int fd)
 {
-	struct fuse_req_key key, next;
+	struct fuse_req_key key;
 	struct fuse_req_rec r;
-	int err;
 
-	for (err = bpf_map_get_next_key(fd, NULL, &next); !err;
-	     err = bpf_map_get_next_key(fd, &key, &next)) {
-		struct fuse_op *op;
-
-		key = next;
-		if (bpf_map_lookup_elem(fd, &key, &r) || r.who >= FUSE_WHO__MAX)
-			continue;
-		op = op_of(l, r.conn, r.opcode);
-		if (!op)
-			return -ENOMEM;
-		op->inflight_end[r.who]++;
-	}
-	return err == -ENOENT ? 0 : err;
+	return map_each(fd, &key, sizeof(key), &r, 0, add_req, l);
 }
 
 int drain__fuse(struct drain *d, struct iostorm_bpf *skel, struct fuse_layer *l,

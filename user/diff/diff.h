@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <jansson.h>
+#include "lib/schema.h"	/* IOSTORM_REPORT_SCHEMA: the only schema compared */
 
-#define DIFF_SCHEMA		"iostorm.report/1"	/* the only schema compared */
 #define DIFF_OUT_SCHEMA		"iostorm.diff/1"	/* what --json prints */
 #define DIFF_MIN_SAMPLES	100	/* fewer calls: a percentile is not checked */
 #define DIFF_MAX_FINDINGS	32
@@ -124,7 +124,7 @@ int diff__parse_limit(const char *s, struct diff_limit *l, char *err, size_t err
 int diff__default_limits(struct diff_limit *out, int max);
 
 /*
- * Load a report (a JSON object of schema DIFF_SCHEMA), skipping the
+ * Load a report (a JSON object of schema IOSTORM_REPORT_SCHEMA), skipping the
  * per-file "files" and "dirs" lists unparsed to save memory. Returns 0, or
  * DIFF_EXIT_UNUSABLE after saying why on stderr.
  */

@@ -35,9 +35,9 @@ static int check_schema(const char *path, const json_t *root)
 		return unusable(path, "not a JSON object");
 	schema = json_string_value(json_object_get(root, "schema"));
 	if (!schema)
-		return unusable(path, "no schema, expected '%s'", DIFF_SCHEMA);
-	if (strcmp(schema, DIFF_SCHEMA))
-		return unusable(path, "schema '%s', expected '%s'", schema, DIFF_SCHEMA);
+		return unusable(path, "no schema, expected '%s'", IOSTORM_REPORT_SCHEMA);
+	if (strcmp(schema, IOSTORM_REPORT_SCHEMA))
+		return unusable(path, "schema '%s', expected '%s'", schema, IOSTORM_REPORT_SCHEMA);
 	if (!json_is_object(json_object_get(root, "vfs")))
 		return unusable(path, "no 'vfs' section");
 	return 0;

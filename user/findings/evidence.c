@@ -2,8 +2,8 @@
 /*
  * The evidence from a trace, see evidence.h: the VFS counters and
  * histograms, the files read (sizes, order, working set), the threads'
- * time and MemTotal. The block part is the caller's: evidence__add_block()
- * in diagnosis.c.
+ * time and MemTotal; the block and FUSE parts, evidence__add_block() and
+ * evidence__add_fuse(), which findings__judge() (judge.c) adds.
  */
 #include <errno.h>
 #include <math.h>
@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "findings/evidence.h"
+#include "model/block.h"
+#include "model/fuse_layers.h"
 #include "model/hist.h"
 #include "model/kind.h"
 #include "model/trace.h"
@@ -179,13 +181,13 @@ static int files_fill(struct evidence *e, const struct store *s)
 		struct file_rec *f = all[i];
 		__u64 size = f->size ? f->size : f->max_end;
 
-		if ((f->flags & FILE_F_DIR) || kind__rec_is_code(f))
+		if ((f->flags & FILE_F_DIR) || file_rec__is_code(f))
 			continue;
-		if (f->fault_reads)
+		if (f->c.fault_reads)
 			e->mapped_bytes += f->size;
 		if (!(f->flags & FILE_F_REG))
 			continue;
-		if (!f->reads)
+		if (!f->c.reads)
 			continue;
 		rd[m] = f;
 		sizes[m++] = size;
@@ -222,10 +224,10 @@ static void threads_fill(struct evidence *e, const struct store *s)
 	__u64 ops = 0;
 
 	for (size_t i = 0; i < s->nr_threads; i++)
-		ops += s->threads[i].opens + s->threads[i].reads + s->threads[i].fault_reads;
+		ops += s->threads[i].io.opens + s->threads[i].io.reads + s->threads[i].io.fault_reads;
 	for (size_t i = 0; i < s->nr_threads; i++) {
 		const struct thread_rec *th = &s->threads[i];
-		__u64 own = th->opens + th->reads + th->fault_reads;
+		__u64 own = th->io.opens + th->io.reads + th->io.fault_reads;
 
 		if (!own || own * 100 < ops)
 			continue;
@@ -284,4 +286,82 @@ int evidence__from_trace(struct evidence *e, const struct trace *t)
 	e->blk_util = -1;
 	e->layer = LAYER_NONE;
 	return 0;
+}
+
+void evidence__add_block(struct evidence *e, const struct trace *t)
+{
+	const struct block *b = &t->block;
+	double secs = t->duration_s > 0 ? t->duration_s : 1;
+	struct blk_stats st;
+	struct layers l;
+	__u64 busy = 0;
+
+	layers__measure(t, &l);
+	e->layer = layers__judge(&l.sums);
+	block__sum(b, BLK_READ, WHO_BIT(WHO_TARGET), &st);
+	if (!st.reqs)
+		return;
+	e->have_block = true;
+	e->blk_reads = st.reqs;
+	e->blk_mean_bytes = (double)st.bytes / st.reqs;
+	e->blk_reads_per_s = st.reqs / secs;
+	e->blk_random_share = 1.0 - (double)st.seq / st.reqs;
+	e->blk_small_share = (double)st.small / st.reqs;
+	e->blk_await_ms = st.total_ns / 1e6 / st.reqs;
+	e->blk_queue_share = st.total_ns ? (double)st.queue_ns / st.total_ns : 0;
+	e->blk_device_p50_us = l.device.p50 / 1e3;
+	e->blk_inflight_mean = st.total_ns / 1e9 / secs;
+	/* The busiest device the target read from: its whole busy time. */
+	for (size_t i = 0; i < b->nr_devs; i++) {
+		struct blk_stats s;
+
+		blk_dev__sum(&b->devs[i], BLK_READ, WHO_BIT(WHO_TARGET), &s);
+		if (s.reqs && b->devs[i].busy_ns[BLK_SCOPE_DEVICE] > busy)
+			busy = b->devs[i].busy_ns[BLK_SCOPE_DEVICE];
+	}
+	e->blk_util = busy / 1e9 / secs;
+	if (e->blk_util > 1)
+		e->blk_util = 1;
+}
+
+void evidence__add_fuse(struct evidence *e, const struct trace *t)
+{
+	const struct fuse_layer *l = &t->fuse;
+	struct fuse_layers fl, best = {};
+
+	for (size_t i = 0; i < l->nr_conns; i++) {
+		fuse_layers__measure(t, &l->conns[i], &fl);
+		e->fuse_read_bytes += fl.read_bytes_fuse;
+		if (fl.reqs > best.reqs)
+			best = fl;
+	}
+	if (!best.reqs)
+		return;
+	e->have_fuse = true;
+	fuse_layers__fs(&best, e->fuse_fs, sizeof(e->fuse_fs));
+	snprintf(e->fuse_mount, sizeof(e->fuse_mount), "%s",
+		 best.mount ? best.mount->point : "");
+	e->fuse_reqs = best.reqs;
+	e->fuse_reqs_per_s = t->duration_s > 0 ? best.reqs / t->duration_s : 0;
+	e->fuse_round_trips = best.round_trips;
+	e->fuse_rtt_us = best.rtt_mean_ns / 1e3;
+	e->fuse_lookup_p50_us = best.lookup.p50 / 1e3;
+	e->fuse_getattr_p50_us = best.getattr.p50 / 1e3;
+	e->fuse_open_p50_us = best.open.p50 / 1e3;
+	e->fuse_read_p50_us = best.read.p50 / 1e3;
+	e->fuse_read_inflight = best.read_inflight;
+}
+
+void evidence__add_kernel(struct evidence *e, const struct trace *t)
+{
+	size_t len = 0;
+
+	for (int l = 0; l < KL__MAX; l++) {
+		if (kernel__measured(&t->kernel, l))
+			continue;
+		len += snprintf(e->unmeasured + len, len < sizeof(e->unmeasured) ?
+				sizeof(e->unmeasured) - len : 0, "%s%s",
+				e->nr_unmeasured ? ", " : "", kernel__layer_name(l));
+		e->nr_unmeasured++;
+	}
 }

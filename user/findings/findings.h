@@ -15,7 +15,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "findings/evidence.h"
-#include "findings/fuse_layers.h"
 #include "findings/layers.h"	/* enum layer_verdict: where a read's time goes */
 #include "findings/thresholds.h"
 
@@ -65,6 +64,8 @@ int findings__judge(struct findings *f, const struct trace *t,
 void evidence__add_block(struct evidence *e, const struct trace *t);
 /* The FUSE part: the connection the target sent most requests to. */
 void evidence__add_fuse(struct evidence *e, const struct trace *t);
+/* The layers the kernel did not give (model/kernel.h): no rule judges their zeros. */
+void evidence__add_kernel(struct evidence *e, const struct trace *t);
 /* A figure of f by name; NULL when f does not cite it. */
 const struct figure *finding__figure(const struct finding *f, const char *name);
 const char *severity__name(enum severity s);

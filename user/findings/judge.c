@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The judge, see rules.h: too little I/O to judge, else every rule in
- * order (rules_access.c, rules_bound.c), the findings sorted by
- * severity, and the verdict line that sums them up.
+ * The judge: findings.h's findings__judge(), finding__figure() and
+ * severity__name(). From a trace to its findings: the evidence from every
+ * layer (evidence.c), then too little I/O to judge, else every rule in
+ * order (rules_access.c, rules_bound.c), the findings sorted by severity,
+ * and the verdict line that sums them up.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -88,7 +90,7 @@ static void as_costs(struct finding *all, int n)
 	}
 }
 
-int verdict__judge(const struct evidence *e, const struct thresholds *t,
+int judge__rules(const struct evidence *e, const struct thresholds *t,
 		   struct finding *out, int max)
 {
 	struct finding all[FINDINGS_MAX];
@@ -206,7 +208,7 @@ static void loader_headline(const struct finding *f, int n, char *buf, size_t le
  * The verdict line leads with the training loop's wait when it is known,
  * then what the loader's findings say (without input_bound itself).
  */
-void verdict__headline(const struct finding *f, int n, char *buf, size_t len)
+void judge__headline(const struct finding *f, int n, char *buf, size_t len)
 {
 	const struct finding *ib = find(f, n, "input_bound");
 	const struct figure *share = ib ? finding__figure(ib, "stall_share") : NULL;
@@ -237,4 +239,24 @@ const char *severity__name(enum severity s)
 	static const char *const names[] = { "OK", "INFO", "WARN", "HIGH" };
 
 	return (unsigned int)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
+}
+
+int findings__judge(struct findings *d, const struct trace *t,
+		    const struct thresholds *th)
+{
+	int err;
+
+	memset(d, 0, sizeof(*d));
+	err = evidence__from_trace(&d->e, t);
+	if (err)
+		return err;
+	evidence__add_block(&d->e, t);
+	evidence__add_fuse(&d->e, t);
+	evidence__add_kernel(&d->e, t);
+	d->nr_findings = judge__rules(&d->e, th, d->findings, FINDINGS_MAX);
+	if (d->nr_findings < 0)
+		return d->nr_findings;
+	judge__headline(d->findings, d->nr_findings, d->headline, sizeof(d->headline));
+	d->done = true;
+	return 0;
 }

@@ -1,16 +1,12 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Latency by layer: the time the target's read() calls took, next to the
- * time its block read requests took (queue and device), and a verdict on
- * where a read's time goes.
+ * Where a read's time goes: the verdict on the latency by layer that
+ * model/layers.h measures.
  */
-#ifndef LAYERS_H
-#define LAYERS_H
+#ifndef FINDINGS_LAYERS_H
+#define FINDINGS_LAYERS_H
 
-#include <linux/types.h>
-#include "iostorm.h"
-
-struct trace;
+#include "model/layers.h"
 
 enum layer_verdict {
 	LAYER_NONE = 0,		/* no reads */
@@ -38,42 +34,11 @@ enum layer_verdict {
 #define LAYER_CACHE_PCT		10
 #define LAYER_SLOW_NS		1000000ULL
 
-/* Sums the verdict is made of. Block figures: the target's read requests. */
-struct layer_sums {
-	__u64 reads;		/* read-family syscalls on regular files */
-	__u64 read_bytes;
-	__u64 read_ns;
-	__u64 blk_reqs;
-	__u64 blk_bytes;
-	__u64 blk_ns;		/* start -> done */
-	__u64 queue_ns;		/* start -> issue */
-	__u64 device_ns;	/* issue -> done */
-};
-
-/* p50, p99 (upper bucket bounds) and mean of one layer, ns. */
-struct layer_lat {
-	__u64 count;
-	__u64 p50;
-	__u64 p99;
-	double mean;
-};
-
-struct layers {
-	struct layer_sums sums;
-	struct layer_lat read;		/* read() */
-	struct layer_lat total;		/* block requests: start -> done */
-	struct layer_lat queue;
-	struct layer_lat device;
-	enum layer_verdict verdict;
-};
-
 /* Where a read's time goes, by the rules above. Pure. */
 enum layer_verdict layers__judge(const struct layer_sums *s);
-/* Gather the target's reads and block reads from t, and judge them. */
-void layers__compute(const struct trace *t, struct layers *l);
 /* "above_block", "page_cache", "queue", "device", "ok", "none". */
 const char *layers__key(enum layer_verdict v);
 /* The verdict in words, one sentence without a full stop. */
 const char *layers__words(enum layer_verdict v);
 
-#endif /* LAYERS_H */
+#endif /* FINDINGS_LAYERS_H */

@@ -16,10 +16,10 @@
 #include "lib/units.h"
 
 /* Fill out[] (at most max) ordered by severity; returns how many. */
-int verdict__judge(const struct evidence *e, const struct thresholds *t,
+int judge__rules(const struct evidence *e, const struct thresholds *t,
 		   struct finding *out, int max);
 /* One line: the worst finding in words, or that storage is fine. */
-void verdict__headline(const struct finding *f, int n, char *buf, size_t len);
+void judge__headline(const struct finding *f, int n, char *buf, size_t len);
 
 /*
  * A rule: fills f and returns 1, or returns 0 when it has nothing to say.

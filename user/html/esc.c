@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Text on the page: every string from a report escaped (paths and thread
- * names are the traced program's bytes), numbers formatted, and the JSON
- * getters the sections read the report with.
+ * names are the traced program's bytes), and numbers formatted.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "html/html_int.h"
@@ -92,33 +90,7 @@ void esc__text(FILE *out, const char *s, const char *alt)
 		fputs(alt, out);
 }
 
-const char *fmt__ns(char *buf, size_t len, double ns)
-{
-	if (ns >= 1e9)
-		snprintf(buf, len, "%.3g s", ns / 1e9);
-	else if (ns >= 1e6)
-		snprintf(buf, len, "%.3g ms", ns / 1e6);
-	else if (ns >= 1e3)
-		snprintf(buf, len, "%.3g µs", ns / 1e3);
-	else
-		snprintf(buf, len, "%.0f ns", ns);
-	return buf;
-}
-
-const char *fmt__bytes(char *buf, size_t len, double bytes)
-{
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	int u = 0;
-
-	while (bytes >= 1024 && u < 4) {
-		bytes /= 1024;
-		u++;
-	}
-	snprintf(buf, len, u ? "%.3g %s" : "%.0f %s", bytes, units[u]);
-	return buf;
-}
-
-const char *fmt__num(char *buf, size_t len, const json_t *v)
+const char *esc__num(char *buf, size_t len, const json_t *v)
 {
 	if (json_is_integer(v))
 		snprintf(buf, len, "%llu", (unsigned long long)json_integer_value(v));
@@ -127,51 +99,4 @@ const char *fmt__num(char *buf, size_t len, const json_t *v)
 	else
 		snprintf(buf, len, "n/a");
 	return buf;
-}
-
-const char *fmt__share(char *buf, size_t len, double share)
-{
-	if (share < 0 || isnan(share))
-		snprintf(buf, len, "n/a");
-	else
-		snprintf(buf, len, "%.1f%%", share * 100);
-	return buf;
-}
-
-const json_t *jget(const json_t *obj, const char *path)
-{
-	char key[64];
-
-	while (obj && *path) {
-		size_t n = strcspn(path, ".");
-
-		if (n >= sizeof(key))
-			return NULL;
-		memcpy(key, path, n);
-		key[n] = '\0';
-		obj = json_object_get(obj, key);
-		path += n + (path[n] == '.');
-	}
-	return obj;
-}
-
-double jnum(const json_t *obj, const char *path)
-{
-	const json_t *v = jget(obj, path);
-
-	return json_is_number(v) ? json_number_value(v) : 0;
-}
-
-unsigned long long jcount(const json_t *obj, const char *path)
-{
-	const json_t *v = jget(obj, path);
-
-	if (json_is_integer(v))
-		return (unsigned long long)json_integer_value(v);
-	return json_is_real(v) && json_real_value(v) > 0 ? json_real_value(v) : 0;
-}
-
-const char *jstr(const json_t *obj, const char *path)
-{
-	return json_string_value(jget(obj, path));
 }

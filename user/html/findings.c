@@ -12,23 +12,36 @@ static void severity_class(FILE *out, const char *sev)
 		fputc(isalpha((unsigned char)*c) ? tolower((unsigned char)*c) : '-', out);
 }
 
-/* Each figure with its unit, numbers as the JSON writes them. */
+/*
+ * Each figure in human units (a share as %, bytes in KiB..GiB, a time in
+ * µs..s); the number as the JSON writes it, and its unit, in the title.
+ */
 static void evidence(FILE *out, const json_t *f)
 {
 	const json_t *ev = json_object_get(f, "evidence"), *units = json_object_get(f, "units");
-	const char *key;
+	const char *key, *unit;
 	const json_t *v;
-	char num[40];
+	char num[40], human[64];
 
 	if (!json_object_size(ev))
 		return;
-	fputs("<table class=\"evidence\"><tr><th>figure</th><th>value</th><th>unit</th></tr>\n",
-	      out);
+	fputs("<table class=\"evidence\"><tr><th>figure</th><th>value</th></tr>\n", out);
 	json_object_foreach((json_t *)ev, key, v) {
+		unit = json_string_value(json_object_get(units, key));
 		fputs("<tr><td>", out);
 		esc__text(out, key, "");
-		fprintf(out, "</td><td class=\"num\">%s</td><td>", fmt__num(num, sizeof(num), v));
-		esc__text(out, json_string_value(json_object_get(units, key)), "");
+		fputs("</td><td class=\"num\" title=\"", out);
+		esc__text(out, esc__num(num, sizeof(num), v), "");
+		if (unit) {
+			fputc(' ', out);
+			esc__text(out, unit, "");
+		}
+		fputs("\">", out);
+		if (json_is_number(v))
+			esc__text(out, units__page_figure(human, sizeof(human),
+							  json_number_value(v), unit), "");
+		else
+			fputs("n/a", out);
 		fputs("</td></tr>\n", out);
 	}
 	fputs("</table>\n", out);

@@ -69,9 +69,9 @@ static void log2_bars(struct page *p, const char *id, const char *title,
 		double lower = r ? pow(2, r) : 0;
 
 		if (bytes)
-			fmt__bytes(labels[r - r0], sizeof(labels[0]), lower);
+			units__page_bytes(labels[r - r0], sizeof(labels[0]), lower);
 		else
-			fmt__ns(labels[r - r0], sizeof(labels[0]), lower);
+			units__page_ns(labels[r - r0], sizeof(labels[0]), lower);
 	}
 	bars(p, id, title, bytes ? "bytes (lower bound of each power of two)" :
 	     "latency (lower bound of each power of two)", rows + r0, labels, r1 - r0 + 1);
@@ -84,8 +84,8 @@ static void latency(struct page *p, const char *id, const char *what, const json
 	char a[24], b[24], c[24], title[160];
 
 	snprintf(title, sizeof(title), "%s: %llu calls, p50 %s, p99 %s, max %s", what,
-		 jcount(h, "count"), fmt__ns(a, sizeof(a), jnum(h, "p50")),
-		 fmt__ns(b, sizeof(b), jnum(h, "p99")), fmt__ns(c, sizeof(c), jnum(h, "max")));
+		 jcount(h, "count"), units__page_ns(a, sizeof(a), jnum(h, "p50")),
+		 units__page_ns(b, sizeof(b), jnum(h, "p99")), units__page_ns(c, sizeof(c), jnum(h, "max")));
 	log2_bars(p, id, title, rows, false);
 }
 
@@ -104,8 +104,8 @@ static void block_hist(struct page *p, const char *id, const char *title, const 
 	snprintf(path, sizeof(path), "block_%s", key);
 	sum = jget(lt, path);
 	snprintf(full, sizeof(full), "%s: %llu requests, p50 %s, p99 %s, mean %s", title,
-		 jcount(sum, "count"), fmt__ns(a, sizeof(a), jnum(sum, "p50")),
-		 fmt__ns(b, sizeof(b), jnum(sum, "p99")), fmt__ns(c, sizeof(c), jnum(sum, "mean")));
+		 jcount(sum, "count"), units__page_ns(a, sizeof(a), jnum(sum, "p50")),
+		 units__page_ns(b, sizeof(b), jnum(sum, "p99")), units__page_ns(c, sizeof(c), jnum(sum, "mean")));
 	log2_bars(p, id, full, rows, false);
 }
 

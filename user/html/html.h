@@ -14,8 +14,8 @@
 
 #include <stdio.h>
 #include <jansson.h>
+#include "lib/schema.h"
 
-#define HTML_SCHEMA		"iostorm.report/1"
 #define HTML_TOP_DEFAULT	10
 
 /* Exit codes of iostorm html, also in its --help and iostorm(8). */
@@ -32,7 +32,7 @@ int html__main(int argc, char **argv);
  * Read a report from in (name: for messages) and check its schema, for a
  * page of top rows per table: "files" and "dirs" keep their first top
  * records, "threads" is left out, and "_html" holds what the page needs of
- * the rest (html/lists.c). 0, or HTML_EXIT_UNUSABLE after saying why on
+ * the rest (html/load.c). 0, or HTML_EXIT_UNUSABLE after saying why on
  * stderr.
  */
 int html__load(FILE *in, const char *name, int top, json_t **root);

@@ -2,8 +2,8 @@
 /*
  * Private to html/. The page (page.c) calls the sections, each drawing one
  * part of the report from the JSON: findings.c, timeline.c, hists.c,
- * tables.c; below them the SVG charts (svg.c) and the text emitters and
- * JSON getters (esc.c).
+ * tables.c; below them the SVG charts (svg.c), the text emitters (esc.c)
+ * and the JSON getters (get.c). The command is main.c, the load load.c.
  */
 #ifndef HTML_HTML_INT_H
 #define HTML_HTML_INT_H
@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <jansson.h>
 #include "html/html.h"
+#include "lib/units.h"	/* units__page_*: numbers on the page */
 
 struct page {
 	FILE *out;
@@ -20,12 +21,10 @@ struct page {
 	int top;		/* rows per table */
 };
 
-/* ---- loading (html.c, lists.c) ---- */
+/* ---- loading (load.c) ---- */
 
-/* 0, or HTML_EXIT_UNUSABLE after saying why root is no report of HTML_SCHEMA. */
+/* 0, or HTML_EXIT_UNUSABLE after saying why root is no report of IOSTORM_REPORT_SCHEMA. */
 int html__check_schema(const json_t *root, const char *name);
-/* A record of kind "code" (modules, libraries); older reports have no kind: data. */
-bool html__is_code(const json_t *r);
 
 /* ---- sections ---- */
 
@@ -35,7 +34,7 @@ void html_hists__section(struct page *p);
 /* The file-count summary, top directories and files, threads, lost and memory. */
 void html_tables__section(struct page *p);
 
-/* ---- JSON getters (esc.c): NULL or 0 when absent ---- */
+/* ---- JSON getters (get.c): NULL or 0 when absent ---- */
 
 /* The value at a dotted path ("vfs.rates.reads_per_s") under obj. */
 const json_t *jget(const json_t *obj, const char *path);
@@ -43,19 +42,15 @@ double jnum(const json_t *obj, const char *path);
 /* A count as written: integers exactly. */
 unsigned long long jcount(const json_t *obj, const char *path);
 const char *jstr(const json_t *obj, const char *path);
+/* A record of kind "code" (modules, libraries); older reports have no kind: data. */
+bool html__is_code(const json_t *r);
 
 /* ---- text (esc.c) ---- */
 
 /* NUL-terminated s escaped; NULL writes alt, unescaped. */
 void esc__text(FILE *out, const char *s, const char *alt);
-/* "1.23 ms", "456 µs", "12 ns" for a time in ns. */
-const char *fmt__ns(char *buf, size_t len, double ns);
-/* "1.5 MiB", "80 KiB", "512 B". */
-const char *fmt__bytes(char *buf, size_t len, double bytes);
 /* A JSON number as JSON writes it: integers exactly, else up to 10 digits. */
-const char *fmt__num(char *buf, size_t len, const json_t *v);
-/* "12.3%" of a 0..1 share, or "n/a" when negative or absent. */
-const char *fmt__share(char *buf, size_t len, double share);
+const char *esc__num(char *buf, size_t len, const json_t *v);
 
 /* ---- charts (svg.c) ---- */
 

@@ -78,7 +78,7 @@ static void header(struct page *p)
 		fprintf(p->out, ", exit status %lld", (long long)json_integer_value(status));
 	fprintf(p->out, "; %llu files, %llu opens, %llu reads of %s (%llu bytes), %llu stats"
 		"</p>\n</header>\n", jcount(p->root, "vfs.files"), jcount(p->root, "vfs.opens"),
-		jcount(p->root, "vfs.reads"), fmt__bytes(rate, sizeof(rate),
+		jcount(p->root, "vfs.reads"), units__page_bytes(rate, sizeof(rate),
 		jnum(p->root, "vfs.read_bytes")), jcount(p->root, "vfs.read_bytes"),
 		jcount(p->root, "vfs.stats"));
 }
@@ -97,7 +97,7 @@ int html__render(FILE *out, const json_t *root, int top)
 	html_hists__section(&p);
 	html_tables__section(&p);
 	fputs("</main>\n<footer class=\"note\"><p>Drawn by iostorm from a report of schema "
-	      HTML_SCHEMA "; percentiles are bucket upper bounds (within 6.25%); see "
+	      IOSTORM_REPORT_SCHEMA "; percentiles are bucket upper bounds (within 6.25%); see "
 	      "docs/json.md for every figure.</p></footer>\n</body>\n</html>\n", out);
 	if (fflush(out))
 		return -errno;

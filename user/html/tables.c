@@ -21,8 +21,8 @@ static void code_row(struct page *p)
 		"dataset)</th><td class=\"num\">%llu</td></tr>\n"
 		"<tr><th>code: opens, reads, bytes read, I/O time</th><td class=\"num\">"
 		"%llu, %llu, %s, %s</td></tr>\n", jcount(c, "files"), jcount(c, "opens"),
-		jcount(c, "reads"), fmt__bytes(a, sizeof(a), jnum(c, "read_bytes")),
-		fmt__ns(b, sizeof(b), jnum(c, "ns")));
+		jcount(c, "reads"), units__page_bytes(a, sizeof(a), jnum(c, "read_bytes")),
+		units__page_ns(b, sizeof(b), jnum(c, "ns")));
 }
 
 static void summary(struct page *p)
@@ -45,8 +45,8 @@ static void summary(struct page *p)
 		"<tr><th>not read</th><td class=\"num\">%llu</td></tr>\n"
 		"<tr><th>opens, reads, stats</th><td class=\"num\">%llu, %llu, %llu</td></tr>\n"
 		"</table></section>\n", jcount(p->root, "vfs.dirs"), jcount(s, "records"),
-		fmt__bytes(a, sizeof(a), jnum(s, "bytes")), jcount(s, "bytes"),
-		fmt__bytes(b, sizeof(b), jnum(s, "median")), jcount(s, "whole"),
+		units__page_bytes(a, sizeof(a), jnum(s, "bytes")), jcount(s, "bytes"),
+		units__page_bytes(b, sizeof(b), jnum(s, "median")), jcount(s, "whole"),
 		jcount(s, "partly"), jcount(s, "unread"),
 		jcount(p->root, "vfs.opens"), jcount(p->root, "vfs.reads"),
 		jcount(p->root, "vfs.stats"));
@@ -76,9 +76,9 @@ static void mapped(struct page *p)
 		"<td class=\"num\">%s of %llu</td></tr>\n"
 		"<tr><th>threads' wait for the pages</th><td class=\"num\">%s</td></tr>\n"
 		"</table></section>\n", jcount(m, "files"), jcount(m, "fault_reads"),
-		jcount(m, "fault_pages"), fmt__bytes(a, sizeof(a), jnum(m, "fault_bytes")),
-		fmt__share(b, sizeof(b), seq + rnd ? (double)rnd / (seq + rnd) : -1), seq + rnd,
-		fmt__ns(c, sizeof(c), jnum(m, "fault_ns")));
+		jcount(m, "fault_pages"), units__page_bytes(a, sizeof(a), jnum(m, "fault_bytes")),
+		units__page_share(b, sizeof(b), seq + rnd ? (double)rnd / (seq + rnd) : -1), seq + rnd,
+		units__page_ns(c, sizeof(c), jnum(m, "fault_ns")));
 }
 
 /* The path cell: the path escaped, and a tag for the job's code. */
@@ -113,8 +113,8 @@ static void top_list(struct page *p, const char *key, const char *id, const char
 		fprintf(p->out, "<td class=\"num\">%llu</td><td class=\"num\">%llu</td>"
 			"<td class=\"num\">%llu</td><td class=\"num\">%s</td>"
 			"<td class=\"num\">%s</td>", jcount(r, "opens"), jcount(r, "reads"),
-			jcount(r, "read_bytes"), fmt__ns(a, sizeof(a), jnum(r, "read_ns")),
-			fmt__ns(b, sizeof(b), jnum(r, "meta_ns")));
+			jcount(r, "read_bytes"), units__page_ns(a, sizeof(a), jnum(r, "read_ns")),
+			units__page_ns(b, sizeof(b), jnum(r, "meta_ns")));
 		if (files)
 			fprintf(p->out, "<td class=\"num\">%llu</td>", jcount(r, "fault_reads"));
 		fputs("</tr>\n", p->out);
@@ -146,7 +146,7 @@ static void thread_bar(FILE *out, const json_t *g, double y)
 		fprintf(out, "<rect class=\"f%d\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\">"
 			"<title>%s: %s (%.1f%%)</title></rect>", k + 1, x, y + 3, part,
 			THREAD_BAR_H - 6, thread_words[k],
-			fmt__ns(ns, sizeof(ns), jnum(g, thread_keys[k])), part / w * 100);
+			units__page_ns(ns, sizeof(ns), jnum(g, thread_keys[k])), part / w * 100);
 		x += part;
 	}
 	fputc('\n', out);
@@ -183,6 +183,15 @@ static void threads(struct page *p)
 }
 
 /* iostat -x for the target's requests, per device. */
+/* "5.52 MiB/s" */
+static const char *bytes_per_s(char *buf, size_t len, double bps)
+{
+	char b[32];
+
+	snprintf(buf, len, "%s/s", units__page_bytes(b, sizeof(b), bps));
+	return buf;
+}
+
 static void devices(struct page *p)
 {
 	const json_t *devs = jget(p->root, "block.devices"), *d;
@@ -193,8 +202,8 @@ static void devices(struct page *p)
 		fputs("<p>No block request completed in the window.</p></section>\n", p->out);
 		return;
 	}
-	fputs("<table class=\"list\"><tr><th>device</th><th>dev</th><th>r/s</th><th>rkB/s</th>"
-	      "<th>r_await ms</th><th>rareq-sz kB</th><th>w/s</th><th>aqu-sz</th><th>%util</th>"
+	fputs("<table class=\"list\"><tr><th>device</th><th>dev</th><th>r/s</th><th>read/s</th>"
+	      "<th>r_await</th><th>rareq-sz</th><th>w/s</th><th>aqu-sz</th><th>util</th>"
 	      "<th>not the target's</th></tr>\n", p->out);
 	json_array_foreach(devs, i, d) {
 		const json_t *io = jget(d, "iostat.target");
@@ -208,11 +217,14 @@ static void devices(struct page *p)
 			"<td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
 			"<td class=\"num\">%s</td><td class=\"num\">%s</td>"
 			"<td class=\"num\">%llu</td></tr>\n",
-			fmt__num(v[0], 40, jget(io, "r_per_s")), fmt__num(v[1], 40, jget(io, "rkb_per_s")),
-			fmt__num(v[2], 40, jget(io, "r_await_ms")),
-			fmt__num(v[3], 40, jget(io, "rareq_sz_kb")),
-			fmt__num(v[4], 40, jget(io, "w_per_s")), fmt__num(v[5], 40, jget(io, "aqu_sz")),
-			fmt__num(v[6], 40, jget(io, "util_pct")), jcount(d, "unattributed.reqs"));
+			units__page_num(v[0], 40, jnum(io, "r_per_s")),
+			bytes_per_s(v[1], 40, jnum(io, "rkb_per_s") * 1024),
+			units__page_ns(v[2], 40, jnum(io, "r_await_ms") * 1e6),
+			units__page_bytes(v[3], 40, jnum(io, "rareq_sz_kb") * 1024),
+			units__page_num(v[4], 40, jnum(io, "w_per_s")),
+			units__page_num(v[5], 40, jnum(io, "aqu_sz")),
+			units__page_share(v[6], 40, jnum(io, "util_pct") / 100),
+			jcount(d, "unattributed.reqs"));
 	}
 	fputs("</table></section>\n", p->out);
 }
@@ -233,13 +245,13 @@ static void lost(struct page *p)
 			continue;
 		fputs("<tr><th>", p->out);
 		esc__text(p->out, key, "");
-		fprintf(p->out, "</th><td class=\"num\">%s</td></tr>\n", fmt__num(a, sizeof(a), v));
+		fprintf(p->out, "</th><td class=\"num\">%s</td></tr>\n", esc__num(a, sizeof(a), v));
 	}
 	fprintf(p->out, "</table>\n<p>memory: %s for %llu files in iostorm (the timeline %s), "
 		"%s of BPF maps in the kernel</p></section>\n",
-		fmt__bytes(a, sizeof(a), jnum(p->root, "store.bytes")),
-		jcount(p->root, "store.files"), fmt__bytes(b, sizeof(b), jnum(p->root, "timeline.bytes")),
-		fmt__bytes(c, sizeof(c), jnum(p->root, "store.kernel_maps_bytes")));
+		units__page_bytes(a, sizeof(a), jnum(p->root, "store.bytes")),
+		jcount(p->root, "store.files"), units__page_bytes(b, sizeof(b), jnum(p->root, "timeline.bytes")),
+		units__page_bytes(c, sizeof(c), jnum(p->root, "store.kernel_maps_bytes")));
 }
 
 void html_tables__section(struct page *p)

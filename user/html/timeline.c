@@ -120,7 +120,7 @@ static void heat_labels(FILE *out, double top, double row_h, int r0, int r1,
 	for (int r = r0; r <= r1; r += 2) {
 		double y = top + (r1 - r + 1) * row_h;
 
-		fmt__ns(label, sizeof(label), from_ns * pow(2, r));
+		units__page_ns(label, sizeof(label), from_ns * pow(2, r));
 		svg__text(out, SVG_LEFT - 4, y + 3, "end", "tick", label);
 	}
 }

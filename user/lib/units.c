@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include "lib/units.h"
 
 /* "512 B", "78 KiB", "1.6 GiB": three significant digits at most. */
@@ -144,5 +145,75 @@ const char *units__pow2(char *buf, size_t len, __u64 v)
 const char *units__dev(char *buf, size_t len, __u32 dev)
 {
 	snprintf(buf, len, "%u:%u", dev >> 20, dev & 0xfffff);
+	return buf;
+}
+
+/* ---- on the page (html/) ---- */
+
+const char *units__page_ns(char *buf, size_t len, double ns)
+{
+	if (ns >= 1e9)
+		snprintf(buf, len, "%.3g s", ns / 1e9);
+	else if (ns >= 1e6)
+		snprintf(buf, len, "%.3g ms", ns / 1e6);
+	else if (ns >= 1e3)
+		snprintf(buf, len, "%.3g µs", ns / 1e3);
+	else
+		snprintf(buf, len, "%.0f ns", ns);
+	return buf;
+}
+
+const char *units__page_bytes(char *buf, size_t len, double bytes)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	int u = 0;
+
+	while (bytes >= 1024 && u < 4) {
+		bytes /= 1024;
+		u++;
+	}
+	snprintf(buf, len, u ? "%.3g %s" : "%.0f %s", bytes, units[u]);
+	return buf;
+}
+
+const char *units__page_share(char *buf, size_t len, double share)
+{
+	if (share < 0 || isnan(share))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%.1f%%", share * 100);
+	return buf;
+}
+
+const char *units__page_num(char *buf, size_t len, double x)
+{
+	if (x == floor(x) || fabs(x) >= 100)
+		snprintf(buf, len, "%.0f", x);
+	else
+		snprintf(buf, len, "%.3g", x);
+	return buf;
+}
+
+const char *units__page_figure(char *buf, size_t len, double x, const char *unit)
+{
+	static const struct { const char *unit; double ns; } times[] = {
+		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+	};
+	char num[32];
+
+	if (!unit)
+		return units__page_num(buf, len, x);
+	if (!strcmp(unit, "fraction"))
+		return units__page_share(buf, len, x);
+	if (!strcmp(unit, "bytes"))
+		return units__page_bytes(buf, len, x);
+	if (!strcmp(unit, "flag")) {
+		snprintf(buf, len, "%s", x ? "yes" : "no");
+		return buf;
+	}
+	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++)
+		if (!strcmp(unit, times[i].unit))
+			return units__page_ns(buf, len, x * times[i].ns);
+	snprintf(buf, len, "%s %s", units__page_num(num, sizeof(num), x), unit);
 	return buf;
 }

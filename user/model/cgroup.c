@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "model/cgroup.h"
+#include "model/counters.h"
 #include "model/mount.h"
 
 void cgroups__free(struct cgroups *c)
@@ -55,13 +56,7 @@ static struct cgroup_rec *rec_new(struct cgroups *c, __u64 cgid)
 static void rec_sum(struct cgroup_rec *to, const struct cgroup_rec *r)
 {
 	to->threads += r->threads;
-	to->opens += r->opens;
-	to->reads += r->reads;
-	to->read_bytes += r->read_bytes;
-	to->read_ns += r->read_ns;
-	to->stats += r->stats;
-	to->meta_ns += r->meta_ns;
-	to->cache_pages += r->cache_pages;
+	io_counters__add(&to->io, &r->io);
 }
 
 /* The overflow record, made when first needed; NULL on -ENOMEM. */
@@ -128,13 +123,7 @@ int cgroups__add(struct cgroups *c, const struct thread_stats *ts)
 	if (r->cgid == ts->cgid)
 		c->seen[r - c->recs] = c->gen;
 	r->threads++;
-	r->opens += ts->opens;
-	r->reads += ts->reads;
-	r->read_bytes += ts->read_bytes;
-	r->read_ns += ts->read_ns;
-	r->stats += ts->stats;
-	r->meta_ns += ts->meta_ns;
-	r->cache_pages += ts->cache_pages;
+	io_counters__add(&r->io, &ts->io);
 	return 0;
 }
 
@@ -350,7 +339,7 @@ int cgroups__resolve(struct cgroups *c, const char *mount)
 
 static __u64 rec_io_ns(const struct cgroup_rec *r)
 {
-	return r->read_ns + r->meta_ns;
+	return r->io.read_ns + r->io.meta_ns;
 }
 
 static int rec_cmp(const void *pa, const void *pb)
@@ -373,7 +362,7 @@ struct cgroup_rec **cgroups__sorted(const struct cgroups *c, size_t *n)
 	if (!v)
 		return NULL;
 	for (size_t i = 0; i < c->nr; i++)
-		if (c->recs[i].opens || c->recs[i].reads || c->recs[i].stats)
+		if (c->recs[i].io.opens || c->recs[i].io.reads || c->recs[i].io.stats)
 			v[(*n)++] = &c->recs[i];
 	qsort(v, *n, sizeof(*v), rec_cmp);
 	return v;

@@ -37,13 +37,7 @@ struct cgroup_rec {
 	bool tried;		/* resolution tried once: a gone cgroup stays unknown */
 	struct cgroup_name name;
 	__u64 threads;		/* thread entries merged (a thread once per interval) */
-	__u64 opens;
-	__u64 reads;
-	__u64 read_bytes;
-	__u64 read_ns;
-	__u64 stats;
-	__u64 meta_ns;
-	__u64 cache_pages;
+	struct io_counters io;	/* its threads' counters, summed */
 };
 
 #define CGROUP_FOLD_SLOTS	512	/* ids remembered as folded (direct-mapped) */

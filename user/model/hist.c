@@ -4,6 +4,8 @@
  * is bpf/hist_slot.h's, shared with the programs; here its bounds, sums and
  * quantiles.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <linux/types.h>
 #include "hist_slot.h"
@@ -87,4 +89,14 @@ void hist__log2_rows(const struct hist *h, __u64 unit, __u64 rows[64])
 		if (h->slots[i])
 			rows[v < 2 ? 0 : hist_msb64(v)] += h->slots[i];
 	}
+}
+
+int hist__store(struct hist **slot, const struct hist *h)
+{
+	if (!*slot)
+		*slot = malloc(sizeof(**slot));
+	if (!*slot)
+		return -ENOMEM;
+	**slot = *h;
+	return 0;
 }

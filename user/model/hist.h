@@ -17,6 +17,8 @@ __u64 hist__lower(__u32 slot);
 __u64 hist__upper(__u32 slot);
 void hist__add(struct hist *h, __u64 v, __u64 n);
 void hist__merge(struct hist *dst, const struct hist *src);
+/* Copy h into *slot, allocated on first use (a sparse table of histograms). 0 or -ENOMEM. */
+int hist__store(struct hist **slot, const struct hist *h);
 __u64 hist__count(const struct hist *h);
 /* Upper bound of the slot holding the q-quantile (0 < q <= 1); 0 if empty. */
 __u64 hist__quantile(const struct hist *h, double q);

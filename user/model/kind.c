@@ -5,8 +5,9 @@
  */
 #include <ctype.h>
 #include <string.h>
+#include <linux/types.h>
+#include "iostorm.h"	/* FILE_F_EXEC */
 #include "model/kind.h"
-#include "model/store.h"
 
 /* Trees that hold programs, libraries and system files, never a dataset. */
 static const char *const code_trees[] = {
@@ -71,9 +72,4 @@ bool kind__is_code(const char *path, __u32 flags)
 		if (strstr(path, code_dirs[i]))
 			return true;
 	return false;
-}
-
-bool kind__rec_is_code(const struct file_rec *f)
-{
-	return f->code;
 }

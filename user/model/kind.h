@@ -12,7 +12,6 @@
 #include <stdbool.h>
 #include <linux/types.h>
 
-struct file_rec;
 
 /*
  * Code, by what the file is or where it lives: an extension .py, .pyc,
@@ -25,7 +24,5 @@ struct file_rec;
  * unless mapped executable.
  */
 bool kind__is_code(const char *path, __u32 flags);
-/* The same for a record of the store, as the store keeps it (its code flag). */
-bool kind__rec_is_code(const struct file_rec *f);
 
 #endif /* KIND_H */

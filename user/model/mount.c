@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/mount.h"
-#include "model/store.h"
 
 void mounts__rec_free(struct mount_rec *r)
 {
@@ -177,62 +176,4 @@ bool mount__is_network(const struct mount_rec *r)
 		if (!strcmp(r->fstype, net[i]))
 			return true;
 	return false;
-}
-
-static struct mount_sums *sums_of(struct mount_sums **all, size_t *n, __u32 dev)
-{
-	struct mount_sums *v;
-
-	for (size_t i = 0; i < *n; i++)
-		if ((*all)[i].dev == dev)
-			return &(*all)[i];
-	v = realloc(*all, (*n + 1) * sizeof(*v));
-	if (!v)
-		return NULL;
-	*all = v;
-	memset(&v[*n], 0, sizeof(*v));
-	v[*n].dev = dev;
-	return &v[(*n)++];
-}
-
-static int sums_cmp(const void *pa, const void *pb)
-{
-	const struct mount_sums *a = pa, *b = pb;
-	__u64 ia = a->read_ns + a->meta_ns, ib = b->read_ns + b->meta_ns;
-
-	if (ia != ib)
-		return ia > ib ? -1 : 1;
-	return a->dev < b->dev ? -1 : a->dev > b->dev;
-}
-
-int mounts__sum(const struct mounts *m, const struct store *s, struct mount_sums **out)
-{
-	struct mount_sums *all = NULL, *ms;
-	size_t n = 0;
-
-	*out = NULL;
-	for (size_t i = 0; i < s->files_cap; i++) {
-		const struct file_rec *f = s->files[i];
-
-		if (!f || file_rec__is_device(f))
-			continue;
-		ms = sums_of(&all, &n, f->dev);
-		if (!ms) {
-			free(all);
-			return -ENOMEM;
-		}
-		ms->files += !!(f->flags & FILE_F_REG);
-		ms->opens += f->opens;
-		ms->stats += f->stats;
-		ms->reads += f->reads;
-		ms->read_bytes += f->read_bytes;
-		ms->read_ns += f->read_ns;
-		ms->meta_ns += f->meta_ns;
-	}
-	for (size_t i = 0; i < n; i++)
-		all[i].mount = mounts__find(m, all[i].dev);
-	if (n > 1)
-		qsort(all, n, sizeof(*all), sums_cmp);
-	*out = all;
-	return (int)n;
 }

@@ -29,19 +29,6 @@ struct mounts {
 	size_t nr;
 };
 
-/* What the target did on one mount, summed over its files' records. */
-struct mount_sums {
-	__u32 dev;
-	const struct mount_rec *mount;	/* NULL: the device is in no mountinfo read */
-	__u64 files;		/* regular files */
-	__u64 opens;
-	__u64 stats;
-	__u64 reads;
-	__u64 read_bytes;
-	__u64 read_ns;
-	__u64 meta_ns;
-};
-
 void mounts__free(struct mounts *m);
 /*
  * Add the mounts of a mountinfo file (path) whose device m does not hold
@@ -67,11 +54,5 @@ const struct mount_rec *mounts__find(const struct mounts *m, __u32 dev);
 /* Is it a FUSE (fuse, fuse.*, fuseblk) or network (nfs*, cifs, smb3...) file system? */
 bool mount__is_fuse(const struct mount_rec *r);
 bool mount__is_network(const struct mount_rec *r);
-/*
- * Sum the store's files per device into *out (busiest by read + metadata
- * time first, then dev; block devices' own caches are no mount's); free()
- * it. Returns how many, or -ENOMEM.
- */
-int mounts__sum(const struct mounts *m, const struct store *s, struct mount_sums **out);
 
 #endif /* MODEL_MOUNT_H */

@@ -86,7 +86,7 @@ static void loader_side(struct stall_ctx *x, long c)
 	for (size_t i = 0; i < s->nr_threads; i++) {
 		const struct thread_rec *th = &s->threads[i];
 
-		x->loader[i] = (long)i != c && (th->reads > 0 ||
+		x->loader[i] = (long)i != c && (th->io.reads > 0 ||
 			       (c >= 0 && th->tgid != s->threads[c].tgid && x->reads[i]));
 	}
 	for (int round = 0; changed && round < LOADER_ROUNDS; round++) {
@@ -136,7 +136,7 @@ static bool is_consumer(struct stall_ctx *x, long c, const struct stall_opts *o,
 			__u64 *wakeups)
 {
 	const struct thread_rec *th = &x->s->threads[c];
-	__u64 wall = wall_of(th), io = th->read_ns + th->meta_ns, in_sys, compute;
+	__u64 wall = wall_of(th), io = th->io.read_ns + th->io.meta_ns, in_sys, compute;
 	bool loader = false;
 
 	loader_side(x, c);
@@ -149,7 +149,7 @@ static bool is_consumer(struct stall_ctx *x, long c, const struct stall_opts *o,
 	    wall < CONSUMER_LIFETIME * x->traced_ns)
 		return false;
 	return *wakeups >= o->min_wakeups ||
-	       (th->reads >= o->min_wakeups && 2 * th->reads >= x->all_reads) ||
+	       (th->io.reads >= o->min_wakeups && 2 * th->io.reads >= x->all_reads) ||
 	       (loader && compute >= CONSUMER_BUSY * wall);
 }
 
@@ -251,7 +251,7 @@ static void split(struct stall_ctx *x, long c, struct stall *st)
 	st->tgid = th->tgid;
 	memcpy(st->comm, th->comm, COMM_LEN);
 	loader_side(x, c);
-	st->own_io_ns = th->read_ns + th->meta_ns;
+	st->own_io_ns = th->io.read_ns + th->io.meta_ns;
 	st->loader_wait_ns = loader_wait(x, c, &st->loader_wakeups);
 	io_out = th->io_wait_ns > st->own_io_ns ? th->io_wait_ns - st->own_io_ns : 0;
 	in_sys_cpu = st->own_io_ns > th->io_wait_ns ? st->own_io_ns - th->io_wait_ns : 0;
@@ -283,8 +283,8 @@ static int mark_reading(struct stall_ctx *x)
 	if (!tgids)
 		return -ENOMEM;
 	for (size_t i = 0; i < s->nr_threads; i++) {
-		x->all_reads += s->threads[i].reads;
-		if (s->threads[i].reads)
+		x->all_reads += s->threads[i].io.reads;
+		if (s->threads[i].io.reads)
 			tgids[n++] = s->threads[i].tgid;
 	}
 	qsort(tgids, n, sizeof(*tgids), u32_cmp);

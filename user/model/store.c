@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include "model/counters.h"
 #include "model/kind.h"
 #include "model/path.h"
 #include "model/view.h"
@@ -244,36 +245,19 @@ static void file_classify(struct file_rec *f, const struct file_stats *fs)
 		return;
 	if (f->flags & FILE_F_READ) {
 		if (fs->first_off >= f->last_end)
-			f->reads_seq++;
+			f->c.reads_seq++;
 		if (fs->first_off == f->last_end)
-			f->reads_consec++;
+			f->c.reads_consec++;
 	} else if (fs->first_off == 0) {
-		f->reads_seq++;
-		f->reads_consec++;
+		f->c.reads_seq++;
+		f->c.reads_consec++;
 	}
 	f->last_end = fs->last_end;
 }
 
 static void file_sum(struct file_rec *f, const struct file_stats *fs)
 {
-	f->opens += fs->opens;
-	f->closes += fs->closes;
-	f->stats += fs->stats;
-	f->reads += fs->reads;
-	f->read_bytes += fs->read_bytes;
-	f->read_ns += fs->read_ns;
-	f->reads_consec += fs->reads_consec;
-	f->reads_seq += fs->reads_seq;
-	f->meta_ns += fs->meta_ns;
-	f->getdents += fs->getdents;
-	f->mmaps += fs->mmaps;
-	f->faults += fs->faults;
-	f->cache_pages += fs->cache_pages;
-	f->fault_reads += fs->fault_reads;
-	f->fault_pages += fs->fault_pages;
-	f->fault_seq += fs->fault_seq;
-	f->fault_rand += fs->fault_rand;
-	f->fault_ns += fs->fault_ns;
+	file_counters__add(&f->c, &fs->c);
 	if (fs->read_ns_max > f->read_ns_max)
 		f->read_ns_max = fs->read_ns_max;
 	if (fs->max_end > f->max_end)
@@ -416,14 +400,7 @@ static size_t thread_slot(const struct store *s, const __u32 *index, size_t cap,
 /* Add the counters of thread record src to dst (a sum of dropped ones). */
 static void thread_add(struct thread_rec *dst, const struct thread_rec *src)
 {
-	dst->opens += src->opens;
-	dst->reads += src->reads;
-	dst->read_bytes += src->read_bytes;
-	dst->read_ns += src->read_ns;
-	dst->stats += src->stats;
-	dst->meta_ns += src->meta_ns;
-	dst->cache_pages += src->cache_pages;
-	dst->fault_reads += src->fault_reads;
+	io_counters__add(&dst->io, &src->io);
 	dst->cpu_ns += src->cpu_ns;
 	dst->io_wait_ns += src->io_wait_ns;
 	dst->runq_ns += src->runq_ns;
@@ -537,24 +514,7 @@ static void rec_join(struct file_rec *k, const struct file_rec *o)
 {
 	if (!(k->flags & FILE_F_READ) && (o->flags & FILE_F_READ))
 		k->last_end = o->last_end;
-	k->opens += o->opens;
-	k->closes += o->closes;
-	k->stats += o->stats;
-	k->reads += o->reads;
-	k->read_bytes += o->read_bytes;
-	k->read_ns += o->read_ns;
-	k->reads_consec += o->reads_consec;
-	k->reads_seq += o->reads_seq;
-	k->meta_ns += o->meta_ns;
-	k->getdents += o->getdents;
-	k->mmaps += o->mmaps;
-	k->faults += o->faults;
-	k->cache_pages += o->cache_pages;
-	k->fault_reads += o->fault_reads;
-	k->fault_pages += o->fault_pages;
-	k->fault_seq += o->fault_seq;
-	k->fault_rand += o->fault_rand;
-	k->fault_ns += o->fault_ns;
+	file_counters__add(&k->c, &o->c);
 	if (o->read_ns_max > k->read_ns_max)
 		k->read_ns_max = o->read_ns_max;
 	if (o->max_end > k->max_end)
@@ -693,14 +653,7 @@ int store__merge_thread(struct store *s, __u32 tid, const struct thread_stats *t
 		memcpy(t->comm, ts->comm, COMM_LEN);
 		t->comm[COMM_LEN - 1] = '\0';
 	}
-	t->opens += ts->opens;
-	t->reads += ts->reads;
-	t->read_bytes += ts->read_bytes;
-	t->read_ns += ts->read_ns;
-	t->stats += ts->stats;
-	t->meta_ns += ts->meta_ns;
-	t->cache_pages += ts->cache_pages;
-	t->fault_reads += ts->fault_reads;
+	io_counters__add(&t->io, &ts->io);
 	t->cpu_ns += ts->cpu_ns;
 	t->io_wait_ns += ts->io_wait_ns;
 	t->runq_ns += ts->runq_ns;

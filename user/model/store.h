@@ -19,28 +19,13 @@ struct file_rec {
 	__u32 flags;		/* enum file_flags, ORed over intervals, but:
 				 * FILE_F_READ: the file was ever read;
 				 * FILE_F_PATH, _TRUNC, _RELPATH: describe path */
+	struct file_counters c;	/* summed over intervals (bpf/iostorm.h);
+				 * reads_consec and reads_seq are Darshan's
+				 * CONSEC_READS and SEQ_READS */
 	__u64 size;
-	__u64 opens;
-	__u64 closes;
-	__u64 stats;
-	__u64 reads;
-	__u64 read_bytes;
-	__u64 read_ns;
 	__u64 read_ns_max;
-	__u64 reads_consec;	/* Darshan CONSEC_READS */
-	__u64 reads_seq;	/* Darshan SEQ_READS (consecutive included) */
 	__u64 last_end;		/* end of the last read, for the next interval */
 	__u64 max_end;		/* Darshan MAX_BYTE_READ + 1 */
-	__u64 meta_ns;
-	__u64 getdents;
-	__u64 mmaps;
-	__u64 faults;
-	__u64 cache_pages;
-	__u64 fault_reads;	/* faults that read from storage, see file_stats */
-	__u64 fault_pages;
-	__u64 fault_seq;
-	__u64 fault_rand;
-	__u64 fault_ns;
 	__u64 first_ts;		/* ns, CLOCK_MONOTONIC */
 	__u64 last_ts;
 	char *path;		/* absolute, normalized, as the host sees it;
@@ -60,18 +45,17 @@ static inline bool file_rec__is_device(const struct file_rec *f)
 	return f->dev == FILE_KEY_DEVICE;
 }
 
+/* Code or a library (model/kind.h), as the store keeps it current. */
+static inline bool file_rec__is_code(const struct file_rec *f)
+{
+	return f->code;
+}
+
 struct thread_rec {
 	__u32 tid;
 	__u32 tgid;
 	char comm[COMM_LEN];
-	__u64 opens;
-	__u64 reads;
-	__u64 read_bytes;
-	__u64 read_ns;
-	__u64 stats;
-	__u64 meta_ns;
-	__u64 cache_pages;
-	__u64 fault_reads;
+	struct io_counters io;	/* summed over intervals (bpf/iostorm.h) */
 	__u64 cpu_ns;		/* see struct thread_stats */
 	__u64 io_wait_ns;
 	__u64 runq_ns;

@@ -268,19 +268,19 @@ static int take_threads(struct tl_point *p, struct tl_prev *pr, const struct sto
 		pr->nr_threads = s->nr_threads;
 	}
 	for (size_t i = 0; i < s->nr_threads; i++)
-		all += delta(s->threads[i].opens + s->threads[i].reads, pr->threads[i].ops);
+		all += delta(s->threads[i].io.opens + s->threads[i].io.reads, pr->threads[i].ops);
 	for (size_t i = 0; i < s->nr_threads; i++) {
 		const struct thread_rec *th = &s->threads[i];
 		struct tl_thread *was = &pr->threads[i];
 		__u64 now[4] = { th->cpu_ns, th->io_wait_ns, th->runq_ns, th->sleep_ns };
-		__u64 own = delta(th->opens + th->reads, was->ops);
+		__u64 own = delta(th->io.opens + th->io.reads, was->ops);
 
 		for (int k = 0; k < 4; k++) {
 			if (own && own * 100 >= all)
 				p->n[TL_CPU_NS + k] += delta(now[k], was->time[k]);
 			was->time[k] = now[k];
 		}
-		was->ops = th->opens + th->reads;
+		was->ops = th->io.opens + th->io.reads;
 	}
 	return 0;
 }

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* Facts of a trace that every output reads, see trace.h. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "model/counters.h"
 #include "model/hist.h"
 #include "model/kind.h"
 #include "model/trace.h"
@@ -48,24 +51,24 @@ __u64 trace__lost_total(const struct trace *t)
 static void code_add(struct file_totals *tot, const struct file_rec *f)
 {
 	tot->code_files++;
-	tot->code_opens += f->opens;
-	tot->code_reads += f->reads;
-	tot->code_read_bytes += f->read_bytes;
-	tot->code_stats += f->stats;
-	tot->code_read_ns += f->read_ns;
-	tot->code_meta_ns += f->meta_ns;
-	tot->code_ns += f->read_ns + f->meta_ns;
-	tot->code_fault_pages += f->fault_pages;
+	tot->code_opens += f->c.opens;
+	tot->code_reads += f->c.reads;
+	tot->code_read_bytes += f->c.read_bytes;
+	tot->code_stats += f->c.stats;
+	tot->code_read_ns += f->c.read_ns;
+	tot->code_meta_ns += f->c.meta_ns;
+	tot->code_ns += f->c.read_ns + f->c.meta_ns;
+	tot->code_fault_pages += f->c.fault_pages;
 }
 
 static void mapped_add(struct file_totals *tot, const struct file_rec *f)
 {
-	tot->files_mapped += f->fault_reads > 0;
-	tot->fault_reads += f->fault_reads;
-	tot->fault_pages += f->fault_pages;
-	tot->fault_seq += f->fault_seq;
-	tot->fault_rand += f->fault_rand;
-	tot->fault_ns += f->fault_ns;
+	tot->files_mapped += f->c.fault_reads > 0;
+	tot->fault_reads += f->c.fault_reads;
+	tot->fault_pages += f->c.fault_pages;
+	tot->fault_seq += f->c.fault_seq;
+	tot->fault_rand += f->c.fault_rand;
+	tot->fault_ns += f->c.fault_ns;
 }
 
 void trace__file_totals(const struct store *s, struct file_totals *tot)
@@ -80,17 +83,17 @@ void trace__file_totals(const struct store *s, struct file_totals *tot)
 			tot->dirs++;
 		if (!(f->flags & FILE_F_REG)) {
 			/* Faulted on only (mapped before the attach): data all the same. */
-			if (!(f->flags & FILE_F_DIR) && f->fault_reads && !kind__rec_is_code(f))
+			if (!(f->flags & FILE_F_DIR) && f->c.fault_reads && !file_rec__is_code(f))
 				mapped_add(tot, f);
 			continue;
 		}
 		tot->files++;
-		tot->files_read += f->reads > 0;
-		tot->reads += f->reads;
-		tot->reads_consec += f->reads_consec;
-		tot->reads_seq += f->reads_seq;
-		tot->reads_random += f->reads > f->reads_seq ? f->reads - f->reads_seq : 0;
-		if (kind__rec_is_code(f))
+		tot->files_read += f->c.reads > 0;
+		tot->reads += f->c.reads;
+		tot->reads_consec += f->c.reads_consec;
+		tot->reads_seq += f->c.reads_seq;
+		tot->reads_random += f->c.reads > f->c.reads_seq ? f->c.reads - f->c.reads_seq : 0;
+		if (file_rec__is_code(f))
 			code_add(tot, f);
 		else
 			mapped_add(tot, f);
@@ -232,4 +235,58 @@ int trace__snap(struct trace_snap *s, const struct trace *t, __u64 now_ns)
 void trace__snap_free(struct trace_snap *s)
 {
 	block__free(&s->block);
+}
+
+static struct mount_sums *sums_of(struct mount_sums **all, size_t *n, __u32 dev)
+{
+	struct mount_sums *v;
+
+	for (size_t i = 0; i < *n; i++)
+		if ((*all)[i].dev == dev)
+			return &(*all)[i];
+	v = realloc(*all, (*n + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	*all = v;
+	memset(&v[*n], 0, sizeof(*v));
+	v[*n].dev = dev;
+	return &v[(*n)++];
+}
+
+static int sums_cmp(const void *pa, const void *pb)
+{
+	const struct mount_sums *a = pa, *b = pb;
+	__u64 ia = a->c.read_ns + a->c.meta_ns, ib = b->c.read_ns + b->c.meta_ns;
+
+	if (ia != ib)
+		return ia > ib ? -1 : 1;
+	return a->dev < b->dev ? -1 : a->dev > b->dev;
+}
+
+int trace__mount_sums(const struct trace *t, struct mount_sums **out)
+{
+	const struct store *s = &t->store;
+	struct mount_sums *all = NULL, *ms;
+	size_t n = 0;
+
+	*out = NULL;
+	for (size_t i = 0; i < s->files_cap; i++) {
+		const struct file_rec *f = s->files[i];
+
+		if (!f || file_rec__is_device(f))
+			continue;
+		ms = sums_of(&all, &n, f->dev);
+		if (!ms) {
+			free(all);
+			return -ENOMEM;
+		}
+		ms->files += !!(f->flags & FILE_F_REG);
+		file_counters__add(&ms->c, &f->c);
+	}
+	for (size_t i = 0; i < n; i++)
+		all[i].mount = mounts__find(&t->mounts, all[i].dev);
+	if (n > 1)
+		qsort(all, n, sizeof(*all), sums_cmp);
+	*out = all;
+	return (int)n;
 }

@@ -55,6 +55,14 @@ struct trace {
 	enum stop_reason stopped_by;
 };
 
+/* What the target did on one mount, summed over its files' records. */
+struct mount_sums {
+	__u32 dev;
+	const struct mount_rec *mount;	/* NULL: the device is in no mountinfo read */
+	__u64 files;		/* regular files */
+	struct file_counters c;	/* its files' counters, summed */
+};
+
 /* Sums over the store's records. Read classes count regular files only. */
 struct file_totals {
 	__u64 files;		/* regular files */
@@ -109,6 +117,12 @@ void trace__machine(struct trace *t);
 bool trace__files_lower_bound(const struct trace *t);
 /* Sum of lost[] and prog_misses: the events the report does not hold. */
 __u64 trace__lost_total(const struct trace *t);
+/*
+ * Sum the store's files per device into *out (busiest by read + metadata
+ * time first, then dev; block devices' own caches are no mount's); free()
+ * it. Returns how many, or -ENOMEM.
+ */
+int trace__mount_sums(const struct trace *t, struct mount_sums **out);
 void trace__file_totals(const struct store *s, struct file_totals *tot);
 /* A histogram of the sizes of every regular file. */
 void trace__file_sizes(const struct store *s, struct hist *h);

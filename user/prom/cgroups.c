@@ -33,12 +33,12 @@ static const struct {
 static __u64 value_of(const struct cgroup_rec *r, int f)
 {
 	switch (f) {
-	case F_OPENS: return r->opens;
-	case F_STATS: return r->stats;
-	case F_READS: return r->reads;
-	case F_READ_BYTES: return r->read_bytes;
-	case F_READ_S: return r->read_ns;
-	default: return r->meta_ns;
+	case F_OPENS: return r->io.opens;
+	case F_STATS: return r->io.stats;
+	case F_READS: return r->io.reads;
+	case F_READ_BYTES: return r->io.read_bytes;
+	case F_READ_S: return r->io.read_ns;
+	default: return r->io.meta_ns;
 	}
 }
 

@@ -2,7 +2,7 @@
 /*
  * The metric families of a trace, in the order a scrape gets them: what is
  * traced, the VFS counters and histograms, thread time, the block layer
- * (prom_block.c), the layer verdict, the findings and iostorm's own health.
+ * (block.c), the cgroups (cgroups.c), FUSE (fuse.c), the layer verdict, the findings and iostorm's own health.
  * Every name, label and unit is in docs/metrics.md.
  */
 #include <errno.h>
@@ -192,11 +192,8 @@ static void render_consumer(struct prom *p, const struct trace *t)
 /* ---- the diagnosis ---- */
 
 /* One series per verdict, 1 for the current one (a state set). */
-static void render_layer(struct prom *p, const struct trace *t)
+static void render_layer(struct prom *p, const struct findings *f)
 {
-	struct layers l;
-
-	layers__compute(t, &l);
 	prom__family(p, "iostorm_layer_verdict", "gauge",
 		     "Where the target's read time goes (1 for the verdict, 0 for the others): "
 		     "above_block, page_cache, queue, device, ok, none.");
@@ -204,7 +201,7 @@ static void render_layer(struct prom *p, const struct trace *t)
 		struct label lb = { "verdict", layers__key(v) };
 
 		prom__sample(p, "iostorm_layer_verdict", "", &lb, 1, NULL,
-			     v == (int)l.verdict ? "1" : "0");
+			     v == (int)f->e.layer ? "1" : "0");
 	}
 }
 
@@ -274,7 +271,7 @@ int prom__render(FILE *out, const struct trace *t, const struct findings *f,
 	prom__render_cgroups(&p, t);
 	prom__render_block(&p, t);
 	prom__render_fuse(&p, t);
-	render_layer(&p, t);
+	render_layer(&p, f);
 	render_findings(&p, f);
 	render_health(&p, t);
 	if (!p.err && ferror(out))

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * Private to prom/, whose files together implement prom.h: the text format
- * writer (text.c), the metric families (families.c, and block.c for the
- * block layer), the live findings and the textfile (prom.c), and the
- * server that keeps a snapshot between publishes (server.c).
+ * writer (text.c), the metric families (families.c, and block.c,
+ * cgroups.c and fuse.c by layer), the textfile (textfile.c), and the
+ * server that keeps a snapshot between publishes and judges the live
+ * findings (server.c).
  */
 #ifndef PROM_INT_H
 #define PROM_INT_H
@@ -33,7 +34,7 @@ enum hist_unit {
 	UNIT_BYTES,
 };
 
-/* ---- the text format (prom_text.c) ---- */
+/* ---- the text format (text.c) ---- */
 
 /* The HELP and TYPE lines of a family. */
 void prom__family(struct prom *p, const char *name, const char *type, const char *help);
@@ -55,28 +56,13 @@ void prom__metric_u64(struct prom *p, const char *name, const char *type,
 void prom__hist_samples(struct prom *p, const char *name, const struct label *l, int n,
 			const struct hist *h, enum hist_unit unit, const __u64 *sum);
 
-/* ---- the metric families (prom_render.c, prom_block.c) ---- */
+/* ---- the metric families by layer (block.c, cgroups.c, fuse.c) ---- */
 
 /* The block layer's families. */
 void prom__render_block(struct prom *p, const struct trace *t);
-/* Per cgroup (container) families, bounded (cgroups.c). */
+/* Per cgroup (container) families, bounded. */
 void prom__render_cgroups(struct prom *p, const struct trace *t);
-/* The FUSE layer's families (fuse.c). */
+/* The FUSE layer's families. */
 void prom__render_fuse(struct prom *p, const struct trace *t);
-
-/* ---- the live findings (prom.c) ---- */
-
-/* The findings of a trace still going on, and what judging it cost. */
-struct prom_findings {
-	struct findings f;
-	double at;		/* CLOCK_MONOTONIC seconds of the judgement */
-	double cost;		/* seconds it took */
-};
-
-/* Judge t's findings by th into fs, and time it. 0 or -errno. */
-int prom_findings__judge(struct prom_findings *fs, const struct trace *t,
-			 const struct thresholds *th);
-/* Whether fs is due to be judged again, see prom__publish(). */
-bool prom_findings__stale(const struct prom_findings *fs);
 
 #endif /* PROM_INT_H */

@@ -4,8 +4,9 @@
  * the caller's thread renders the text and swaps in one response object
  * under a lock (prom__publish()); every scrape queues that same response,
  * which libmicrohttpd counts references to, so a thousand scrapes cost one
- * copy of the text. prom__save() writes it for --prom-file. See prom.h and
- * docs/metrics.md, which says why each limit below is what it is.
+ * copy of the text. prom__save() writes it for --prom-file. The live
+ * findings it shows are judged again only when that is cheap enough. See
+ * prom.h and docs/metrics.md, which says why each limit below is what it is.
  */
 #include <errno.h>
 #include <microhttpd.h>
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <time.h>
 #include <sys/resource.h>
 #include "lib/atomic_file.h"
 #include "lib/log.h"
@@ -41,6 +43,46 @@ typedef int mhd_result;
 #define CONN_MEMORY	(16 * 1024)	/* per connection: headers are ~300 bytes */
 #define LISTEN_BACKLOG	1024		/* a reconnect storm waits, not refused */
 #define FDS_SPARE	256		/* iostorm's own: BPF maps, links, files */
+
+/* ---- the live findings ---- */
+
+/* The findings of a trace still going on, and what judging it cost. */
+struct prom_findings {
+	struct findings f;
+	double at;		/* CLOCK_MONOTONIC seconds of the judgement */
+	double cost;		/* seconds it took */
+};
+
+#define PROM_JUDGE_SHARE	0.1	/* of the main thread's time, at most */
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Judge t's findings by th into fs, and time it. 0 or -errno. */
+static int prom_findings__judge(struct prom_findings *fs, const struct trace *t,
+				const struct thresholds *th)
+{
+	int err;
+
+	fs->at = mono_s();
+	err = findings__judge(&fs->f, t, th);
+	fs->cost = mono_s() - fs->at;
+	return err;
+}
+
+/*
+ * Judging sorts every file (~1.9 s for 1.28M files): a live publish judges
+ * again only when that keeps it under PROM_JUDGE_SHARE of the time.
+ */
+static bool prom_findings__stale(const struct prom_findings *fs)
+{
+	return fs->at == 0 || mono_s() - fs->at >= fs->cost / PROM_JUDGE_SHARE;
+}
 
 struct prom_server {
 	struct MHD_Daemon *mhd;	/* NULL: no HTTP, snapshots for prom__save() only */

@@ -200,27 +200,25 @@ static void json_lat(struct json *j, const char *key, const struct layer_lat *l)
 	json__end_object(j);
 }
 
-static void json_layers(struct json *j, const struct trace *t)
+/* The measurement, and findings' verdict on it (null when not judged). */
+static void json_layers(struct json *j, const struct layers *l, const struct findings *f)
 {
-	struct layers l;
-
-	layers__compute(t, &l);
 	json__key(j, "layers");
 	json__begin_object(j);
-	json_lat(j, "read", &l.read);
-	json__kv_u64(j, "read_bytes", l.sums.read_bytes);
-	json_lat(j, "block_total", &l.total);
-	json_lat(j, "block_queue", &l.queue);
-	json_lat(j, "block_device", &l.device);
-	json__kv_u64(j, "block_bytes", l.sums.blk_bytes);
-	json__kv_string(j, "verdict", layers__key(l.verdict));
-	json__kv_string(j, "finding", layers__words(l.verdict));
+	json_lat(j, "read", &l->read);
+	json__kv_u64(j, "read_bytes", l->sums.read_bytes);
+	json_lat(j, "block_total", &l->total);
+	json_lat(j, "block_queue", &l->queue);
+	json_lat(j, "block_device", &l->device);
+	json__kv_u64(j, "block_bytes", l->sums.blk_bytes);
+	json__kv_string(j, "verdict", f ? layers__key(f->e.layer) : NULL);
+	json__kv_string(j, "finding", f ? layers__words(f->e.layer) : NULL);
 	json__end_object(j);
 }
 
-void report_block__json(struct json *j, const struct trace *t)
+void report_block__json(struct json *j, const struct report *r)
 {
-	const struct block *b = &t->block;
+	const struct block *b = &r->t->block;
 
 	json__key(j, "block");
 	json__begin_object(j);
@@ -232,7 +230,7 @@ void report_block__json(struct json *j, const struct trace *t)
 			json_device(j, b, &b->devs[i]);
 	json__end_array(j);
 	json__end_object(j);
-	json_layers(j, t);
+	json_layers(j, &r->layers, r->f);
 }
 
 /* ---- text ---- */
@@ -325,22 +323,22 @@ static void text_lat_row(FILE *out, const char *what, const struct layer_lat *l)
 	fputc('\n', out);
 }
 
-static void text_layers(FILE *out, const struct trace *t)
+/* The measurement, and findings' verdict on it when judged. */
+static void text_layers(FILE *out, const struct layers *l, const struct findings *f)
 {
-	struct layers l;
-
-	layers__compute(t, &l);
 	fprintf(out, "\nlatency by layer, reads          %8s %8s %8s %8s\n",
 		"count", "p50", "p99", "mean");
-	text_lat_row(out, "read() syscalls", &l.read);
-	text_lat_row(out, "block requests (target)", &l.total);
-	text_lat_row(out, "  queue (start -> issue)", &l.queue);
-	text_lat_row(out, "  device (issue -> done)", &l.device);
-	fprintf(out, "  => %s\n", layers__words(l.verdict));
+	text_lat_row(out, "read() syscalls", &l->read);
+	text_lat_row(out, "block requests (target)", &l->total);
+	text_lat_row(out, "  queue (start -> issue)", &l->queue);
+	text_lat_row(out, "  device (issue -> done)", &l->device);
+	if (f)
+		fprintf(out, "  => %s\n", layers__words(f->e.layer));
 }
 
-void report_block__text(FILE *out, const struct trace *t)
+void report_block__text(FILE *out, const struct report *r)
 {
+	const struct trace *t = r->t;
 	const struct block *b = &t->block;
 	size_t shown = 0, active = 0;
 
@@ -364,5 +362,5 @@ void report_block__text(FILE *out, const struct trace *t)
 	for (size_t i = 0; i < b->nr_devs; i++)
 		if (blk_dev__active(&b->devs[i]))
 			text_pattern(out, &b->devs[i]);
-	text_layers(out, t);
+	text_layers(out, &r->layers, r->f);
 }

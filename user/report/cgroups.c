@@ -20,9 +20,9 @@ static bool worth_text(struct cgroup_rec *const *v, size_t n)
 
 static void text_row(FILE *out, const struct cgroup_rec *r)
 {
-	fprintf(out, "%8llu %8llu %9.1f %8.2f  ", (unsigned long long)r->opens,
-		(unsigned long long)r->reads, r->read_bytes / 1048576.0,
-		(r->read_ns + r->meta_ns) / 1e9);
+	fprintf(out, "%8llu %8llu %9.1f %8.2f  ", (unsigned long long)r->io.opens,
+		(unsigned long long)r->io.reads, r->io.read_bytes / 1048576.0,
+		(r->io.read_ns + r->io.meta_ns) / 1e9);
 	if (r->cgid == CGROUP_OTHER)
 		fprintf(out, "(other cgroups)\n");
 	else if (r->path)
@@ -79,13 +79,13 @@ static void json_rec(struct json *j, const struct cgroup_rec *r)
 	json__kv_string(j, "container_id", r->name.container_id);
 	json__kv_string(j, "pod_uid", r->name.pod_uid);
 	json__kv_string(j, "qos", r->name.qos);
-	json__kv_u64(j, "opens", r->opens);
-	json__kv_u64(j, "stats", r->stats);
-	json__kv_u64(j, "reads", r->reads);
-	json__kv_u64(j, "read_bytes", r->read_bytes);
-	json__kv_double(j, "read_s", r->read_ns / 1e9);
-	json__kv_double(j, "meta_s", r->meta_ns / 1e9);
-	json__kv_u64(j, "cache_pages", r->cache_pages);
+	json__kv_u64(j, "opens", r->io.opens);
+	json__kv_u64(j, "stats", r->io.stats);
+	json__kv_u64(j, "reads", r->io.reads);
+	json__kv_u64(j, "read_bytes", r->io.read_bytes);
+	json__kv_double(j, "read_s", r->io.read_ns / 1e9);
+	json__kv_double(j, "meta_s", r->io.meta_ns / 1e9);
+	json__kv_u64(j, "cache_pages", r->io.cache_pages);
 	json__end_object(j);
 }
 

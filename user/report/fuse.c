@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * File systems and the FUSE request layer, in both reports: what the
- * target did on each mount ("mounts"); per FUSE connection, its requests
- * by opcode and requester ("fuse.connections"), and latency by layer for
- * FUSE, each syscall next to the requests it caused ("fuse.layers").
+ * The FUSE request layer, in both reports: per FUSE connection, its
+ * requests by opcode and requester ("fuse.connections"), and latency by
+ * layer for FUSE, each syscall next to the requests it caused
+ * ("fuse.layers").
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,75 +13,6 @@
 
 static const struct hist empty_hist;
 
-static const char *mount_point(const struct mount_rec *m, __u32 dev, char *buf, size_t len)
-{
-	if (m)
-		return m->point;
-	units__dev(buf, len, dev);
-	return buf;
-}
-
-/* ---- mounts ---- */
-
-void report_mounts__json(struct json *j, const struct trace *t)
-{
-	struct mount_sums *ms;
-	char dev[24];
-	int n = mounts__sum(&t->mounts, &t->store, &ms);
-
-	json__key(j, "mounts");
-	json__begin_array(j);
-	for (int i = 0; i < n; i++) {
-		const struct mount_rec *m = ms[i].mount;
-
-		json__begin_object(j);
-		json__kv_string(j, "mount_point", m ? m->point : NULL);
-		json__kv_string(j, "fstype", m ? m->fstype : NULL);
-		json__kv_string(j, "source", m ? m->source : NULL);
-		json__kv_string(j, "dev", units__dev(dev, sizeof(dev), ms[i].dev));
-		json__kv_u64(j, "files", ms[i].files);
-		json__kv_u64(j, "opens", ms[i].opens);
-		json__kv_u64(j, "stats", ms[i].stats);
-		json__kv_u64(j, "reads", ms[i].reads);
-		json__kv_u64(j, "read_bytes", ms[i].read_bytes);
-		json__kv_u64(j, "read_ns", ms[i].read_ns);
-		json__kv_u64(j, "meta_ns", ms[i].meta_ns);
-		json__end_object(j);
-	}
-	json__end_array(j);
-	if (n > 0)
-		free(ms);
-}
-
-void report_mounts__text(FILE *out, const struct trace *t)
-{
-	struct mount_sums *ms;
-	char buf[4][32];
-	int n = mounts__sum(&t->mounts, &t->store, &ms);
-
-	if (n <= 0)
-		return;
-	fprintf(out, "\nfile systems, by mount\n%-24s %-12s %7s %7s %7s %8s %9s %9s %9s  %s\n",
-		"mount", "type", "files", "opens", "stats", "reads", "bytes", "read", "metadata",
-		"source");
-	for (int i = 0; i < n; i++) {
-		const struct mount_rec *m = ms[i].mount;
-
-		emit__left(out, mount_point(m, ms[i].dev, buf[0], sizeof(buf[0])), 24);
-		fprintf(out, " %-12s", m ? m->fstype : "?");
-		emit__cell_u64(out, ms[i].files, 7);
-		emit__cell_u64(out, ms[i].opens, 7);
-		emit__cell_u64(out, ms[i].stats, 7);
-		emit__cell_u64(out, ms[i].reads, 8);
-		emit__cell(out, units__size(buf[1], sizeof(buf[1]), ms[i].read_bytes, false), 9);
-		emit__cell(out, units__ns(buf[2], sizeof(buf[2]), ms[i].read_ns), 9);
-		emit__cell(out, units__ns(buf[3], sizeof(buf[3]), ms[i].meta_ns), 9);
-		fputs("  ", out);
-		emit__safe(out, m ? m->source : "?");
-		fputc('\n', out);
-	}
-	free(ms);
-}
 
 /* ---- FUSE: JSON ---- */
 
@@ -170,12 +101,12 @@ static void json_layers(struct json *j, const struct fuse_layers *fl)
 	json__end_object(j);
 }
 
-static void json_conn(struct json *j, const struct trace *t, const struct fuse_conn *c)
+static void json_conn(struct json *j, const struct fuse_conn *c,
+		      const struct fuse_layers *l)
 {
-	struct fuse_layers fl;
+	const struct fuse_layers fl = *l;
 	char dev[24];
 
-	fuse_layers__compute(t, c, &fl);
 	json__begin_object(j);
 	json__kv_string(j, "connection", units__dev(dev, sizeof(dev), c->conn));
 	json__kv_string(j, "mount_point", fl.mount ? fl.mount->point : NULL);
@@ -190,14 +121,16 @@ static void json_conn(struct json *j, const struct trace *t, const struct fuse_c
 	json__end_object(j);
 }
 
-void report_fuse__json(struct json *j, const struct trace *t)
+void report_fuse__json(struct json *j, const struct report *r)
 {
+	const struct trace *t = r->t;
+
 	json__key(j, "fuse");
 	json__begin_object(j);
 	json__key(j, "connections");
 	json__begin_array(j);
 	for (size_t i = 0; i < t->fuse.nr_conns; i++)
-		json_conn(j, t, &t->fuse.conns[i]);
+		json_conn(j, &t->fuse.conns[i], &r->fuse[i]);
 	json__end_array(j);
 	json__end_object(j);
 }
@@ -267,13 +200,12 @@ static void text_layers(FILE *out, const struct fuse_layers *fl)
 	text_lat_row(out, names[3], l[3]->count, l[3]->p50, l[3]->p99, l[3]->mean);
 }
 
-static void text_conn(FILE *out, const struct trace *t, const struct fuse_conn *c)
+static void text_conn(FILE *out, const struct fuse_conn *c, const struct fuse_layers *l)
 {
 	struct fuse_stats all, s[FUSE_WHO__MAX];
-	struct fuse_layers fl;
+	const struct fuse_layers fl = *l;
 	char dev[24], rt[32];
 
-	fuse_layers__compute(t, c, &fl);
 	fuse_conn__sum(c, FUSE_WHO_ALL, &all);
 	for (int w = 0; w < FUSE_WHO__MAX; w++)
 		fuse_conn__sum(c, FUSE_WHO_BIT(w), &s[w]);
@@ -306,10 +238,12 @@ static void text_conn(FILE *out, const struct trace *t, const struct fuse_conn *
 	text_layers(out, &fl);
 }
 
-void report_fuse__text(FILE *out, const struct trace *t)
+void report_fuse__text(FILE *out, const struct report *r)
 {
+	const struct trace *t = r->t;
+
 	if (!fuse_layer__active(&t->fuse))
 		return;
 	for (size_t i = 0; i < t->fuse.nr_conns; i++)
-		text_conn(out, t, &t->fuse.conns[i]);
+		text_conn(out, &t->fuse.conns[i], &r->fuse[i]);
 }

@@ -8,22 +8,21 @@
 #include <string.h>
 #include "lib/atomic_file.h"
 #include "lib/json.h"
+#include "lib/schema.h"
 #include "report/report_int.h"
 
-#define SCHEMA		"iostorm.report/1"
 #define PRETTY_DEPTH	2	/* a line per top-level key and array element */
 
 /* The whole document to out; 0 or the first -errno. */
-static int write_report(FILE *out, const struct trace *t, const struct findings *f)
+static int write_report(FILE *out, const struct report *r)
 {
-	struct file_totals tot;
+	const struct trace *t = r->t;
 	struct json j;
 	int err;
 
-	trace__file_totals(&t->store, &tot);
 	json__init(&j, out, PRETTY_DEPTH);
 	json__begin_object(&j);
-	json__kv_string(&j, "schema", SCHEMA);
+	json__kv_string(&j, "schema", IOSTORM_REPORT_SCHEMA);
 	json__kv_string(&j, "target", t->target);
 	json__kv_double(&j, "duration_s", t->duration_s);
 	json__kv_string(&j, "stopped_by", trace__stop_name(t->stopped_by));
@@ -32,14 +31,14 @@ static int write_report(FILE *out, const struct trace *t, const struct findings 
 		json__i64(&j, t->exit_status);
 	else
 		json__null(&j);
-	report_kernel__json(&j, t);
-	report_findings__json(&j, f);
+	report_kernel__json(&j, r->t);
+	report_findings__json(&j, r->f);
 	report_stall__json(&j, t);
-	report_vfs__json(&j, t, &tot);
-	report_mounts__json(&j, t);
-	report_block__json(&j, t);
-	report_fuse__json(&j, t);
-	err = report_lists__json(&j, t);
+	report_vfs__json(&j, t, &r->tot);
+	report_mounts__json(&j, r);
+	report_block__json(&j, r);
+	report_fuse__json(&j, r);
+	err = report_lists__json(&j, r);
 	if (!err)
 		err = report_cgroups__json(&j, &t->cgroups);
 	if (err)
@@ -50,26 +49,17 @@ static int write_report(FILE *out, const struct trace *t, const struct findings 
 	return json__end(&j);
 }
 
-struct report_args {
-	const struct trace *t;
-	const struct findings *f;
-};
-
-static int fill_report(FILE *out, const void *arg)
+static int fill_report(FILE *out, const void *r)
 {
-	const struct report_args *a = arg;
-
-	return write_report(out, a->t, a->f);
+	return write_report(out, r);
 }
 
-int report__print_json(FILE *out, const struct trace *t, const struct findings *f)
+int report__print_json(FILE *out, const struct report *r)
 {
-	return write_report(out, t, f);
+	return write_report(out, r);
 }
 
-int report__write_json(const char *path, const struct trace *t, const struct findings *f)
+int report__write_json(const char *path, const struct report *r)
 {
-	struct report_args a = { t, f };
-
-	return atomic_file__output(path, fill_report, &a);
+	return atomic_file__output(path, fill_report, r);
 }

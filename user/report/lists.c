@@ -83,8 +83,8 @@ static void print_files(FILE *out, struct file_rec **files, size_t n, size_t top
 		const struct file_rec *f = files[i];
 
 		emit__path(out, f, PATH_COLS);
-		print_io_cells(out, f->size, f->opens, f->reads, f->read_bytes,
-			       f->read_ns, f->meta_ns, f->reads_seq);
+		print_io_cells(out, f->size, f->c.opens, f->c.reads, f->c.read_bytes,
+			       f->c.read_ns, f->c.meta_ns, f->c.reads_seq);
 	}
 	print_more_files(out, files, n, k);
 }
@@ -102,8 +102,8 @@ static void print_dirs(FILE *out, const struct dir_rec *dirs, size_t n, size_t t
 
 		emit__left(out, d->path ? d->path : "(unknown)", PATH_COLS - 7);
 		emit__cell_u64(out, d->files, 6);
-		print_io_cells(out, d->size, d->opens, d->reads, d->read_bytes,
-			       d->read_ns, d->meta_ns, d->reads_seq);
+		print_io_cells(out, d->size, d->c.opens, d->c.reads, d->c.read_bytes,
+			       d->c.read_ns, d->c.meta_ns, d->c.reads_seq);
 	}
 	print_more(out, n, k, "directories");
 }
@@ -124,11 +124,11 @@ static void print_threads(FILE *out, const struct thread_rec **threads, size_t n
 
 		fprintf(out, "%7u %7u ", th->tid, th->tgid);
 		emit__left(out, th->comm, 16);
-		emit__cell_u64(out, th->opens, 6);
-		emit__cell_u64(out, th->reads, 8);
-		snprintf(buf, sizeof(buf), "%.1f", th->read_bytes / MIB);
+		emit__cell_u64(out, th->io.opens, 6);
+		emit__cell_u64(out, th->io.reads, 8);
+		snprintf(buf, sizeof(buf), "%.1f", th->io.read_bytes / MIB);
 		emit__cell(out, buf, 9);
-		snprintf(buf, sizeof(buf), "%.1f", (th->read_ns + th->meta_ns) / 1e6);
+		snprintf(buf, sizeof(buf), "%.1f", (th->io.read_ns + th->io.meta_ns) / 1e6);
 		emit__cell(out, buf, 9);
 		fputc('\n', out);
 	}
@@ -157,22 +157,17 @@ static void print_views(FILE *out, const struct views *vw)
 	}
 }
 
-int report_lists__text(FILE *out, const struct trace *t, size_t top)
+int report_lists__text(FILE *out, const struct report *r, size_t top)
 {
-	struct report_lists l;
-	int err = report__lists(&t->store, &l);
+	const struct report_lists *l = &r->lists;
 
-	if (err)
-		return err;
-	if (l.nr_files) {
-		print_views(out, &t->views);
-		print_files(out, l.files, l.nr_files, top);
-		print_dirs(out, l.dirs, l.nr_dirs, top);
+	if (l->nr_files) {
+		print_views(out, &r->t->views);
+		print_files(out, l->files, l->nr_files, top);
+		print_dirs(out, l->dirs, l->nr_dirs, top);
 	}
-	print_threads(out, l.threads, l.nr_threads, top);
-	err = report_threads__text(out, &t->store, top);
-	report__lists_free(&l);
-	return err;
+	print_threads(out, l->threads, l->nr_threads, top);
+	return report_threads__text(out, &r->t->store, top);
 }
 
 /* ---- JSON ---- */
@@ -194,33 +189,33 @@ static void write_file(struct json *j, const struct file_rec *f, const struct mo
 	json__kv_string(j, "mount", mr ? mr->point : NULL);
 	json__kv_u64(j, "ino", device ? 0 : f->ino);
 	json__kv_string(j, "type", device ? "device" : f->flags & FILE_F_DIR ? "dir" : "file");
-	json__kv_string(j, "kind", kind__rec_is_code(f) ? "code" : "data");
+	json__kv_string(j, "kind", file_rec__is_code(f) ? "code" : "data");
 	json__kv_u64(j, "size", f->size);
-	json__kv_u64(j, "opens", f->opens);
-	json__kv_u64(j, "closes", f->closes);
-	json__kv_u64(j, "stats", f->stats);
-	json__kv_u64(j, "reads", f->reads);
-	json__kv_u64(j, "read_bytes", f->read_bytes);
-	json__kv_u64(j, "read_ns", f->read_ns);
+	json__kv_u64(j, "opens", f->c.opens);
+	json__kv_u64(j, "closes", f->c.closes);
+	json__kv_u64(j, "stats", f->c.stats);
+	json__kv_u64(j, "reads", f->c.reads);
+	json__kv_u64(j, "read_bytes", f->c.read_bytes);
+	json__kv_u64(j, "read_ns", f->c.read_ns);
 	json__kv_u64(j, "read_ns_max", f->read_ns_max);
-	json__kv_u64(j, "reads_consecutive", f->reads_consec);
-	json__kv_u64(j, "reads_sequential", f->reads_seq);
-	json__kv_u64(j, "reads_random", f->reads > f->reads_seq ? f->reads - f->reads_seq : 0);
+	json__kv_u64(j, "reads_consecutive", f->c.reads_consec);
+	json__kv_u64(j, "reads_sequential", f->c.reads_seq);
+	json__kv_u64(j, "reads_random", f->c.reads > f->c.reads_seq ? f->c.reads - f->c.reads_seq : 0);
 	json__key(j, "max_byte_read");
 	if (f->max_end)
 		json__u64(j, f->max_end - 1);
 	else
 		json__null(j);
-	json__kv_u64(j, "meta_ns", f->meta_ns);
-	json__kv_u64(j, "getdents", f->getdents);
-	json__kv_u64(j, "mmaps", f->mmaps);
-	json__kv_u64(j, "faults", f->faults);
-	json__kv_u64(j, "cache_pages", f->cache_pages);
-	json__kv_u64(j, "fault_reads", f->fault_reads);
-	json__kv_u64(j, "fault_pages", f->fault_pages);
-	json__kv_u64(j, "fault_reads_sequential", f->fault_seq);
-	json__kv_u64(j, "fault_reads_random", f->fault_rand);
-	json__kv_u64(j, "fault_ns", f->fault_ns);
+	json__kv_u64(j, "meta_ns", f->c.meta_ns);
+	json__kv_u64(j, "getdents", f->c.getdents);
+	json__kv_u64(j, "mmaps", f->c.mmaps);
+	json__kv_u64(j, "faults", f->c.faults);
+	json__kv_u64(j, "cache_pages", f->c.cache_pages);
+	json__kv_u64(j, "fault_reads", f->c.fault_reads);
+	json__kv_u64(j, "fault_pages", f->c.fault_pages);
+	json__kv_u64(j, "fault_reads_sequential", f->c.fault_seq);
+	json__kv_u64(j, "fault_reads_random", f->c.fault_rand);
+	json__kv_u64(j, "fault_ns", f->c.fault_ns);
 	json__kv_u64(j, "first_ts_ns", f->first_ts);
 	json__kv_u64(j, "last_ts_ns", f->last_ts);
 	json__end_object(j);
@@ -231,12 +226,12 @@ static void write_dir(struct json *j, const struct dir_rec *d)
 	json__begin_object(j);
 	json__kv_string(j, "path", d->path);
 	json__kv_u64(j, "files", d->files);
-	json__kv_u64(j, "opens", d->opens);
-	json__kv_u64(j, "reads", d->reads);
-	json__kv_u64(j, "read_bytes", d->read_bytes);
-	json__kv_u64(j, "read_ns", d->read_ns);
-	json__kv_u64(j, "meta_ns", d->meta_ns);
-	json__kv_u64(j, "stats", d->stats);
+	json__kv_u64(j, "opens", d->c.opens);
+	json__kv_u64(j, "reads", d->c.reads);
+	json__kv_u64(j, "read_bytes", d->c.read_bytes);
+	json__kv_u64(j, "read_ns", d->c.read_ns);
+	json__kv_u64(j, "meta_ns", d->c.meta_ns);
+	json__kv_u64(j, "stats", d->c.stats);
 	json__end_object(j);
 }
 
@@ -247,14 +242,14 @@ static void write_thread(struct json *j, const struct thread_rec *th)
 	json__kv_u64(j, "pid", th->tgid);
 	json__key(j, "comm");
 	json__stringn(j, th->comm, strnlen(th->comm, COMM_LEN));
-	json__kv_u64(j, "opens", th->opens);
-	json__kv_u64(j, "reads", th->reads);
-	json__kv_u64(j, "read_bytes", th->read_bytes);
-	json__kv_u64(j, "read_ns", th->read_ns);
-	json__kv_u64(j, "stats", th->stats);
-	json__kv_u64(j, "meta_ns", th->meta_ns);
-	json__kv_u64(j, "cache_pages", th->cache_pages);
-	json__kv_u64(j, "fault_reads", th->fault_reads);
+	json__kv_u64(j, "opens", th->io.opens);
+	json__kv_u64(j, "reads", th->io.reads);
+	json__kv_u64(j, "read_bytes", th->io.read_bytes);
+	json__kv_u64(j, "read_ns", th->io.read_ns);
+	json__kv_u64(j, "stats", th->io.stats);
+	json__kv_u64(j, "meta_ns", th->io.meta_ns);
+	json__kv_u64(j, "cache_pages", th->io.cache_pages);
+	json__kv_u64(j, "fault_reads", th->io.fault_reads);
 	json__kv_u64(j, "cpu_ns", th->cpu_ns);
 	json__kv_u64(j, "io_wait_ns", th->io_wait_ns);
 	json__kv_u64(j, "runq_ns", th->runq_ns);
@@ -283,31 +278,27 @@ static void write_views(struct json *j, const struct views *vw)
 }
 
 /* The three ranked lists: files, dirs, threads, and threads by name, and the views. */
-int report_lists__json(struct json *j, const struct trace *t)
+int report_lists__json(struct json *j, const struct report *r)
 {
-	struct report_lists l;
+	const struct report_lists *l = &r->lists;
+	const struct trace *t = r->t;
 	size_t i;
-	int err = report__lists(&t->store, &l);
 
-	if (err)
-		return err;
 	json__key(j, "files");
 	json__begin_array(j);
-	for (i = 0; i < l.nr_files; i++)
-		write_file(j, l.files[i], &t->mounts);
+	for (i = 0; i < l->nr_files; i++)
+		write_file(j, l->files[i], &t->mounts);
 	json__end_array(j);
 	write_views(j, &t->views);
 	json__key(j, "dirs");
 	json__begin_array(j);
-	for (i = 0; i < l.nr_dirs; i++)
-		write_dir(j, &l.dirs[i]);
+	for (i = 0; i < l->nr_dirs; i++)
+		write_dir(j, &l->dirs[i]);
 	json__end_array(j);
 	json__key(j, "threads");
 	json__begin_array(j);
-	for (i = 0; i < l.nr_threads; i++)
-		write_thread(j, l.threads[i]);
+	for (i = 0; i < l->nr_threads; i++)
+		write_thread(j, l->threads[i]);
 	json__end_array(j);
-	err = report_threads__json(j, &t->store);
-	report__lists_free(&l);
-	return err;
+	return report_threads__json(j, &t->store);
 }

@@ -4,12 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/counters.h"
 #include "model/path.h"
 #include "report/report_int.h"
 
 __u64 report__io_ns(const struct file_rec *f)
 {
-	return f->read_ns + f->meta_ns;
+	return f->c.read_ns + f->c.meta_ns;
 }
 
 /* Paths ascending, unknown ones last. */
@@ -34,7 +35,7 @@ static int file_cmp(const void *pa, const void *pb)
 
 	c = desc(report__io_ns(a), report__io_ns(b));
 	if (!c)
-		c = desc(a->read_bytes, b->read_bytes);
+		c = desc(a->c.read_bytes, b->c.read_bytes);
 	if (!c)
 		c = path_cmp(a->path, b->path);
 	if (!c)
@@ -66,9 +67,9 @@ static int dir_cmp(const void *pa, const void *pb)
 	const struct dir_rec *a = pa, *b = pb;
 	int c;
 
-	c = desc(a->read_ns + a->meta_ns, b->read_ns + b->meta_ns);
+	c = desc(a->c.read_ns + a->c.meta_ns, b->c.read_ns + b->c.meta_ns);
 	if (!c)
-		c = desc(a->read_bytes, b->read_bytes);
+		c = desc(a->c.read_bytes, b->c.read_bytes);
 	if (!c)
 		c = path_cmp(a->path, b->path);
 	return c;
@@ -99,13 +100,7 @@ static void dir_add(struct dir_rec *d, const struct file_rec *f)
 		d->files++;
 		d->size += f->size;
 	}
-	d->opens += f->opens;
-	d->stats += f->stats;
-	d->reads += f->reads;
-	d->read_bytes += f->read_bytes;
-	d->read_ns += f->read_ns;
-	d->reads_seq += f->reads_seq;
-	d->meta_ns += f->meta_ns;
+	file_counters__add(&d->c, &f->c);
 }
 
 /*
@@ -170,9 +165,9 @@ static int thread_cmp(const void *pa, const void *pb)
 	const struct thread_rec *b = *(const struct thread_rec *const *)pb;
 	int c;
 
-	c = desc(a->read_ns + a->meta_ns, b->read_ns + b->meta_ns);
+	c = desc(a->io.read_ns + a->io.meta_ns, b->io.read_ns + b->io.meta_ns);
 	if (!c)
-		c = desc(a->read_bytes, b->read_bytes);
+		c = desc(a->io.read_bytes, b->io.read_bytes);
 	if (!c)
 		c = -desc(a->tid, b->tid);
 	return c;

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * The reports of a trace: the text one screen for people, the JSON every
- * number for programs (schema in docs/json.md). Both are handed the
- * findings (NULL: not judged); they print them and do not judge.
+ * number for programs (schema in docs/json.md). Both print one struct
+ * report, built once after the trace (report__build()): the file totals,
+ * the ranked files, directories and threads, the per-mount sums, the
+ * latency by layer, and the findings (NULL: not judged). The outputs
+ * print; they neither compute again nor judge.
  *
  * The public header of report/: other folders include only this one.
  */
@@ -12,6 +15,7 @@
 #include <stdio.h>
 
 struct findings;
+struct report;
 struct trace;
 struct trace_snap;
 
@@ -22,21 +26,28 @@ struct report_opts {
 };
 
 /*
- * Print the report of t to out; o may be NULL for the defaults. Returns 0,
+ * Build the report of t and its findings f (NULL: not judged) into *r:
+ * every file is ranked once, whichever outputs print it. t and f must
+ * outlive it. 0 or -ENOMEM (then *r is NULL). Free with report__free().
+ */
+int report__build(struct report **r, const struct trace *t, const struct findings *f);
+void report__free(struct report *r);
+
+/*
+ * Print the text report to out; o may be NULL for the defaults. Returns 0,
  * -ENOMEM, or the -errno of a failed write (out is flushed).
  */
-int report__print_text(FILE *out, const struct trace *t, const struct findings *f,
-		       const struct report_opts *o);
+int report__print_text(FILE *out, const struct report *r, const struct report_opts *o);
 /*
- * Write the JSON report of t to path ("-": stdout). A regular file is
+ * Write the JSON report to path ("-": stdout). A regular file is
  * written to "path.tmp.<pid>", synced and renamed over path, so a failure
  * (a full disk) leaves no partial report and an older one intact; a device
  * or FIFO is written in place. On failure removes the temporary file and
  * returns -errno (-ENOSPC, -EFBIG, -EACCES...); the caller says what failed.
  */
-int report__write_json(const char *path, const struct trace *t, const struct findings *f);
+int report__write_json(const char *path, const struct report *r);
 /* The same document to a stream (not closed); 0 or the first -errno. */
-int report__print_json(FILE *out, const struct trace *t, const struct findings *f);
+int report__print_json(FILE *out, const struct report *r);
 
 /*
  * -i SECONDS: one iostat-like line per interval, for the target, from the

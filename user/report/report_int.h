@@ -2,7 +2,8 @@
 /*
  * Private to report/. Two documents on top (text.c, json.c) call the
  * sections, each of which prints its subject in both formats side by side
- * (vfs.c, block.c, fuse.c, lists.c, threads.c, findings.c, lost.c), so a figure
+ * (vfs.c, mounts.c, block.c, fuse.c, lists.c, threads.c, cgroups.c, findings.c,
+ * stall.c, lost.c, timeline.c), so a figure
  * added to one format is seen missing from the other; below them the
  * ranking (rank.c) and the emitters (emit.c).
  */
@@ -14,7 +15,9 @@
 #include <stdio.h>
 #include <linux/types.h>
 #include "findings/findings.h"
+#include "model/fuse_layers.h"
 #include "model/hist.h"
+#include "model/layers.h"
 #include "model/trace.h"
 #include "report/report.h"
 
@@ -28,16 +31,16 @@ struct json;
 void report_vfs__text(FILE *out, const struct trace *t, const struct file_totals *tot);
 void report_vfs__json(struct json *j, const struct trace *t, const struct file_totals *tot);
 /* Per device iostat -x figures, submitters, pattern, latency by layer: "block", "layers". */
-void report_block__text(FILE *out, const struct trace *t);
-void report_block__json(struct json *j, const struct trace *t);
+void report_block__text(FILE *out, const struct report *r);
+void report_block__json(struct json *j, const struct report *r);
 /* What the target did per mount ("mounts"), and the FUSE layer ("fuse"). */
-void report_mounts__text(FILE *out, const struct trace *t);
-void report_mounts__json(struct json *j, const struct trace *t);
-void report_fuse__text(FILE *out, const struct trace *t);
-void report_fuse__json(struct json *j, const struct trace *t);
+void report_mounts__text(FILE *out, const struct report *r);
+void report_mounts__json(struct json *j, const struct report *r);
+void report_fuse__text(FILE *out, const struct report *r);
+void report_fuse__json(struct json *j, const struct report *r);
 /* The busiest files, directories, threads, and threads by name. 0 or -ENOMEM. */
-int report_lists__text(FILE *out, const struct trace *t, size_t top);
-int report_lists__json(struct json *j, const struct trace *t);
+int report_lists__text(FILE *out, const struct report *r, size_t top);
+int report_lists__json(struct json *j, const struct report *r);
 /* Threads rolled up by name: "thread_groups". 0 or -ENOMEM. */
 int report_threads__text(FILE *out, const struct store *s, size_t top);
 int report_threads__json(struct json *j, const struct store *s);
@@ -69,13 +72,7 @@ struct dir_rec {
 	char *path;		/* NULL: records whose path is unknown */
 	__u64 files;		/* regular files */
 	__u64 size;		/* of the regular files */
-	__u64 opens;
-	__u64 stats;
-	__u64 reads;
-	__u64 read_bytes;
-	__u64 read_ns;
-	__u64 reads_seq;
-	__u64 meta_ns;
+	struct file_counters c;	/* its records' counters, summed */
 };
 
 /* A file's I/O time, what the tables rank by: read + metadata ns. */
@@ -101,6 +98,19 @@ struct report_lists {
 
 int report__lists(const struct store *s, struct report_lists *l);
 void report__lists_free(struct report_lists *l);
+
+/* ---- the report, built once (build.c) ---- */
+
+struct report {
+	const struct trace *t;
+	const struct findings *f;	/* NULL: not judged */
+	struct file_totals tot;
+	struct report_lists lists;	/* files and dirs busiest first, threads */
+	struct mount_sums *mounts;	/* busiest first */
+	size_t nr_mounts;
+	struct layers layers;		/* latency by layer; its verdict is f's */
+	struct fuse_layers *fuse;	/* one per t->fuse.conns[], in its order */
+};
 
 /* ---- emitters (emit.c) ---- */
 

@@ -24,29 +24,27 @@ static void print_header(FILE *out, const struct trace *t)
 	fprintf(out, ", traced %.1f s (stopped by %s)\n", t->duration_s, why);
 }
 
-int report__print_text(FILE *out, const struct trace *t, const struct findings *f,
-		       const struct report_opts *o)
+int report__print_text(FILE *out, const struct report *r, const struct report_opts *o)
 {
 	size_t top = o && o->top > 0 ? o->top : REPORT_TOP_DEFAULT;
-	struct file_totals tot;
+	const struct trace *t = r->t;
 	int err = 0;
 
 	print_header(out, t);
-	report_kernel__text(out, t);
-	report_findings__text(out, f);
+	report_kernel__text(out, r->t);
+	report_findings__text(out, r->f);
 	report_stall__text(out, t);
 	if (trace__empty(t)) {
 		fprintf(out, "\nno file I/O by the target was seen\n");
-		report_block__text(out, t);
+		report_block__text(out, r);
 		fputc('\n', out);
 	} else {
-		trace__file_totals(&t->store, &tot);
 		fputc('\n', out);
-		report_vfs__text(out, t, &tot);
-		report_mounts__text(out, t);
-		report_block__text(out, t);
-		report_fuse__text(out, t);
-		err = report_lists__text(out, t, top);
+		report_vfs__text(out, t, &r->tot);
+		report_mounts__text(out, r);
+		report_block__text(out, r);
+		report_fuse__text(out, r);
+		err = report_lists__text(out, r, top);
 		if (!err)
 			err = report_cgroups__text(out, &t->cgroups, top);
 		fputc('\n', out);

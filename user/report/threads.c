@@ -36,10 +36,10 @@ static int group_cmp(const void *pa, const void *pb)
 static void group_add(struct thread_group *g, const struct thread_rec *th)
 {
 	g->threads++;
-	g->opens += th->opens;
-	g->reads += th->reads;
-	g->read_bytes += th->read_bytes;
-	g->io_ns += th->read_ns + th->meta_ns;
+	g->opens += th->io.opens;
+	g->reads += th->io.reads;
+	g->read_bytes += th->io.read_bytes;
+	g->io_ns += th->io.read_ns + th->io.meta_ns;
 	g->cpu_ns += th->cpu_ns;
 	g->io_wait_ns += th->io_wait_ns;
 	g->runq_ns += th->runq_ns;

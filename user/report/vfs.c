@@ -61,7 +61,7 @@ static void print_device_cache(FILE *out, const struct trace *t)
 	for (size_t i = 0; i < s->files_cap; i++) {
 		const struct file_rec *f = s->files[i];
 
-		if (!f || !file_rec__is_device(f) || !f->cache_pages)
+		if (!f || !file_rec__is_device(f) || !f->c.cache_pages)
 			continue;
 		if (named++ == 4) {
 			fprintf(out, " %s", ELLIPSIS);

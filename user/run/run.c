@@ -503,60 +503,101 @@ static void output_failed(int *err, const char *path, int e)
 }
 
 /*
- * The page is drawn from the JSON report, as `iostorm html` draws it, so
- * both write the same bytes: the JSON goes to an unnamed temporary file
- * (a million-file report is hundreds of MB), then is read back.
+ * The JSON report --json just wrote, open for reading: a regular file
+ * holds the whole document once renamed into place. NULL for stdout, a
+ * FIFO or a device, which cannot be read back.
  */
-static int write_html(const char *path, const struct trace *t, const struct findings *f,
-		      int top)
+static FILE *json_written(const char *path)
 {
-	FILE *tmp = tmpfile();
-	json_t *root = NULL;
-	int err;
+	struct stat st;
+	FILE *in;
 
-	if (!tmp)
-		return -errno;
-	err = report__print_json(tmp, t, f);
-	if (!err && (fflush(tmp) || fseek(tmp, 0, SEEK_SET)))
-		err = -errno;
-	if (!err && html__load(tmp, "the JSON report", top, &root))
+	if (!strcmp(path, "-"))
+		return NULL;
+	in = fopen(path, "r");
+	if (in && (fstat(fileno(in), &st) || !S_ISREG(st.st_mode))) {
+		fclose(in);
+		in = NULL;
+	}
+	return in;
+}
+
+/*
+ * The page is drawn from the JSON report, as `iostorm html` draws it, so
+ * both write the same bytes. The JSON is the one --json wrote when it can
+ * be read back, so it is generated once; else it goes to an unnamed
+ * temporary file (a million-file report is hundreds of MB) and is read back.
+ */
+static int write_html(const char *path, const struct report *r, const char *json, int top)
+{
+	FILE *in = json ? json_written(json) : NULL;
+	json_t *root = NULL;
+	int err = 0;
+
+	if (!in) {
+		in = tmpfile();
+		if (!in)
+			return -errno;
+		err = report__print_json(in, r);
+		if (!err && (fflush(in) || fseek(in, 0, SEEK_SET)))
+			err = -errno;
+	}
+	if (!err && html__load(in, "the JSON report", top, &root))
 		err = -EINVAL;
 	if (!err)
 		err = html__write(path, root, top);
 	json_decref(root);
-	fclose(tmp);
+	fclose(in);
 	return err;
 }
 
-/* Judge the trace once, then every output; 0 or the first -errno. */
-static int session__report(struct session *s)
+/* The text, JSON and HTML reports of r; 0 or the first -errno. */
+static int print_reports(const struct options *o, const struct report *r)
 {
-	const struct options *o = s->o;
 	struct report_opts ro = { .top = o->top };
-	const struct findings *f = s->findings;
+	bool json_ok = false;
 	int err = 0, e;
 
-	e = findings__judge(s->findings, s->trace, o->thresholds);
-	if (e) {
-		pr_err("cannot judge the trace: %s", strerror(-e));
-		f = NULL;	/* the report still says what was measured */
-	}
 	if (!o->quiet) {
-		e = report__print_text(stdout, s->trace, f, &ro);
+		e = report__print_text(stdout, r, &ro);
 		if (e) {
 			pr_err("cannot write the report: %s", strerror(-e));
 			err = e;
 		}
 	}
 	if (o->json) {
-		e = report__write_json(o->json, s->trace, f);
+		e = report__write_json(o->json, r);
 		if (e)
 			output_failed(&err, o->json, e);
+		json_ok = !e;
 	}
 	if (o->html) {
-		e = write_html(o->html, s->trace, f, o->top);
+		e = write_html(o->html, r, json_ok ? o->json : NULL, o->top);
 		if (e)
 			output_failed(&err, o->html, e);
+	}
+	return err;
+}
+
+/* Judge the trace once, build its report once, then every output; 0 or the first -errno. */
+static int session__report(struct session *s)
+{
+	const struct options *o = s->o;
+	const struct findings *f = s->findings;
+	struct report *r;
+	int err, e;
+
+	e = findings__judge(s->findings, s->trace, o->thresholds);
+	if (e) {
+		pr_err("cannot judge the trace: %s", strerror(-e));
+		f = NULL;	/* the report still says what was measured */
+	}
+	err = report__build(&r, s->trace, f);
+	if (err) {
+		pr_err("cannot build the report: %s", strerror(-err));
+	} else {
+		err = print_reports(o, r);
+		report__free(r);
 	}
 	if (o->prom_file && f) {
 		e = prom__write_file(o->prom_file, s->trace, f, o->job);

@@ -138,7 +138,7 @@ static json_t *report(double opens, double reads, double read_p99)
 		" s:[{s:i, s:i, s:i, s:i}, {s:i}],"
 		" s:{s:f}, s:{s:[{s:{s:i, s:i, s:f}}, {s:{s:i, s:i, s:f}}]},"
 		" s:[{s:s, s:s}, {s:s, s:s}]}",
-		"schema", DIFF_SCHEMA, "target", "command /usr/bin/python3 load.py",
+		"schema", IOSTORM_REPORT_SCHEMA, "target", "command /usr/bin/python3 load.py",
 		"duration_s", 2.5,
 		"vfs", "files", 100, "opens", opens, "reads", reads, "read_bytes", 3000000,
 		"stats", 0, "reads_random", 30, "reads_sequential", 270,
@@ -215,7 +215,7 @@ TEST(diff_figures_sparse)
 	struct diff_figures f;
 
 	figures(json_pack("{s:s, s:{s:i, s:i, s:i}, s:{s:{s:i, s:i, s:i}}}",
-			  "schema", DIFF_SCHEMA, "vfs", "files", 0, "opens", 4, "reads", 9,
+			  "schema", IOSTORM_REPORT_SCHEMA, "vfs", "files", 0, "opens", 4, "reads", 9,
 			  "latency", "read", "count", 0, "p50", 0, "p99", 0), &f);
 	CHECK(f.have[DM_OPENS] && f.have[DM_READS] && f.have[DM_FILES]);
 	CHECK(!f.have[DM_OPENS_PER_FILE]);	/* no files: no per-file figure */
@@ -230,7 +230,7 @@ TEST(diff_figures_sparse)
 	/* layers.read stands in for latency.read; one device for layers. */
 	figures(json_pack("{s:s, s:{}, s:{s:{s:i, s:i, s:i}},"
 			  " s:{s:[{s:i, s:{s:{s:{s:i, s:i, s:{s:{s:i, s:i, s:i}}}}}}]}}",
-			  "schema", DIFF_SCHEMA, "vfs",
+			  "schema", IOSTORM_REPORT_SCHEMA, "vfs",
 			  "layers", "read", "count", 200, "p50", 7, "p99", 70,
 			  "block", "devices", "reads", 5, "ops", "read", "target",
 			  "reqs", 5, "sequential", 5, "latency", "total",
@@ -252,7 +252,7 @@ TEST(diff_figures_code_apart)
 
 	figures(json_pack("{s:s, s:{s:i, s:i, s:i, s:i, s:i, s:i, s:i,"
 			  " s:{s:i, s:i, s:i, s:i, s:i, s:i, s:i}}}",
-			  "schema", DIFF_SCHEMA, "vfs", "files", 1100, "opens", 1300,
+			  "schema", IOSTORM_REPORT_SCHEMA, "vfs", "files", 1100, "opens", 1300,
 			  "reads", 2400, "read_bytes", 9000000, "stats", 1500,
 			  "meta_ns", 3000, "read_ns", 9000,
 			  "code", "files", 1000, "opens", 1100, "reads", 2000,

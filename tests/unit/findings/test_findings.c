@@ -28,8 +28,8 @@ static void judge(const struct evidence *e, const struct thresholds *t, struct j
 		thresholds__defaults(&def);
 		t = &def;
 	}
-	j->n = verdict__judge(e, t, j->f, FINDINGS_MAX);
-	verdict__headline(j->f, j->n, j->headline, sizeof(j->headline));
+	j->n = judge__rules(e, t, j->f, FINDINGS_MAX);
+	judge__headline(j->f, j->n, j->headline, sizeof(j->headline));
 }
 
 static const struct finding *get(const struct judged *j, const char *id)
@@ -990,7 +990,7 @@ TEST(verdict_names_and_order)
 		int n;
 
 		thresholds__defaults(&t);
-		n = verdict__judge(&e, &t, two, 2);
+		n = judge__rules(&e, &t, two, 2);
 		CHECK_EQ_INT(n, 2);
 		CHECK_EQ_INT(two[0].severity, SEV_HIGH);
 		CHECK_EQ_INT(two[1].severity, SEV_HIGH);
@@ -1002,7 +1002,7 @@ TEST(verdict_names_and_order)
 		/* A full array may have dropped a figure: one slot stays spare. */
 		CHECK(j.f[i].nr_figures > 0 && j.f[i].nr_figures < FINDING_FIGURES);
 	}
-	verdict__headline(NULL, 0, j.headline, sizeof(j.headline));
+	judge__headline(NULL, 0, j.headline, sizeof(j.headline));
 	CHECK_STR(j.headline, "VERDICT: storage keeps up");
 }
 

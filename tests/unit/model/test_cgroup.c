@@ -70,7 +70,7 @@ static __u64 sum_reads(const struct cgroups *c)
 	__u64 n = 0;
 
 	for (size_t i = 0; i < c->nr; i++)
-		n += c->recs[i].reads;
+		n += c->recs[i].io.reads;
 	return n;
 }
 
@@ -90,16 +90,16 @@ TEST(cgroups_bounded)
 	CHECK_EQ_U64(c.folded, 1);
 	r = cgroups__find(&c, CGROUP_OTHER);
 	REQUIRE(r);
-	CHECK_EQ_U64(r->reads, 24);
-	CHECK_EQ_U64(cgroups__find(&c, 10)->reads, 5);
+	CHECK_EQ_U64(r->io.reads, 24);
+	CHECK_EQ_U64(cgroups__find(&c, 10)->io.reads, 5);
 	/* Next interval: 11 stays idle, so 13 takes its record and 11's sums go to other. */
 	cgroups__tick(&c);
 	add(&c, 10, 32);
 	add(&c, 13, 64);
 	CHECK_EQ_U64(c.nr, 3);
 	CHECK(!cgroups__find(&c, 11));
-	CHECK_EQ_U64(cgroups__find(&c, 13)->reads, 64);
-	CHECK_EQ_U64(cgroups__find(&c, CGROUP_OTHER)->reads, 26);
+	CHECK_EQ_U64(cgroups__find(&c, 13)->io.reads, 64);
+	CHECK_EQ_U64(cgroups__find(&c, CGROUP_OTHER)->io.reads, 26);
 	CHECK_EQ_U64(c.folded, 2);
 	CHECK_EQ_U64(sum_reads(&c), 1 + 2 + 4 + 8 + 16 + 32 + 64);
 	/* Memory stays flat: thousands of short-lived cgroups, max + 1 records. */

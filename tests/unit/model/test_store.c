@@ -65,19 +65,19 @@ TEST(store_merge_sums)
 	REQUIRE(f);
 	CHECK_EQ_U64(s.nr_files, 1);
 	CHECK_EQ_U64(f->size, 150);
-	CHECK_EQ_U64(f->opens, 3);
-	CHECK_EQ_U64(f->closes, 3);
-	CHECK_EQ_U64(f->stats, 6);
-	CHECK_EQ_U64(f->reads, 9);
-	CHECK_EQ_U64(f->read_bytes, 900);
-	CHECK_EQ_U64(f->read_ns, 9000);
+	CHECK_EQ_U64(f->c.opens, 3);
+	CHECK_EQ_U64(f->c.closes, 3);
+	CHECK_EQ_U64(f->c.stats, 6);
+	CHECK_EQ_U64(f->c.reads, 9);
+	CHECK_EQ_U64(f->c.read_bytes, 900);
+	CHECK_EQ_U64(f->c.read_ns, 9000);
 	CHECK_EQ_U64(f->read_ns_max, 2000);
 	CHECK_EQ_U64(f->max_end, 300);
-	CHECK_EQ_U64(f->meta_ns, 150);
-	CHECK_EQ_U64(f->getdents, 6);
-	CHECK_EQ_U64(f->mmaps, 3);
-	CHECK_EQ_U64(f->faults, 12);
-	CHECK_EQ_U64(f->cache_pages, 15);
+	CHECK_EQ_U64(f->c.meta_ns, 150);
+	CHECK_EQ_U64(f->c.getdents, 6);
+	CHECK_EQ_U64(f->c.mmaps, 3);
+	CHECK_EQ_U64(f->c.faults, 12);
+	CHECK_EQ_U64(f->c.cache_pages, 15);
 	CHECK_EQ_U64(f->first_ts, 900);
 	CHECK_EQ_U64(f->last_ts, 5000);
 	CHECK(f->flags & FILE_F_REG);
@@ -105,8 +105,8 @@ TEST(store_read_classes)
 	REQUIRE(!store__merge_file(&s, &k1, &fs));
 	f = store__find(&s, 1, 1);
 	REQUIRE(f);
-	CHECK_EQ_U64(f->reads_consec, 4);
-	CHECK_EQ_U64(f->reads_seq, 4);
+	CHECK_EQ_U64(f->c.reads_consec, 4);
+	CHECK_EQ_U64(f->c.reads_seq, 4);
 	CHECK_EQ_U64(f->last_end, 16384);
 	CHECK(f->flags & FILE_F_READ);
 
@@ -114,8 +114,8 @@ TEST(store_read_classes)
 	memset(&fs, 0, sizeof(fs));
 	set_reads(&fs, 1, 16384, 20480, 20480, 0, 0);
 	REQUIRE(!store__merge_file(&s, &k1, &fs));
-	CHECK_EQ_U64(f->reads_consec, 5);
-	CHECK_EQ_U64(f->reads_seq, 5);
+	CHECK_EQ_U64(f->c.reads_consec, 5);
+	CHECK_EQ_U64(f->c.reads_seq, 5);
 
 	/* A stat-only interval neither classifies nor moves last_end. */
 	memset(&fs, 0, sizeof(fs));
@@ -124,25 +124,25 @@ TEST(store_read_classes)
 	fs.first_off = 0;
 	fs.last_end = 0;
 	REQUIRE(!store__merge_file(&s, &k1, &fs));
-	CHECK_EQ_U64(f->reads_consec, 5);
-	CHECK_EQ_U64(f->reads_seq, 5);
+	CHECK_EQ_U64(f->c.reads_consec, 5);
+	CHECK_EQ_U64(f->c.reads_seq, 5);
 	CHECK_EQ_U64(f->last_end, 20480);
 
 	/* A forward skip: sequential, not consecutive. */
 	memset(&fs, 0, sizeof(fs));
 	set_reads(&fs, 1, 40960, 45056, 45056, 0, 0);
 	REQUIRE(!store__merge_file(&s, &k1, &fs));
-	CHECK_EQ_U64(f->reads_consec, 5);
-	CHECK_EQ_U64(f->reads_seq, 6);
+	CHECK_EQ_U64(f->c.reads_consec, 5);
+	CHECK_EQ_U64(f->c.reads_seq, 6);
 
 	/* Back to the start: random. */
 	memset(&fs, 0, sizeof(fs));
 	set_reads(&fs, 1, 0, 4096, 4096, 0, 0);
 	REQUIRE(!store__merge_file(&s, &k1, &fs));
-	CHECK_EQ_U64(f->reads, 7);
-	CHECK_EQ_U64(f->reads_consec, 5);
-	CHECK_EQ_U64(f->reads_seq, 6);
-	CHECK_EQ_U64(f->reads - f->reads_seq, 1);	/* random */
+	CHECK_EQ_U64(f->c.reads, 7);
+	CHECK_EQ_U64(f->c.reads_consec, 5);
+	CHECK_EQ_U64(f->c.reads_seq, 6);
+	CHECK_EQ_U64(f->c.reads - f->c.reads_seq, 1);	/* random */
 	CHECK_EQ_U64(f->last_end, 4096);
 
 	/* First read ever not at 0: random (Darshan's "last byte" is before 0). */
@@ -151,8 +151,8 @@ TEST(store_read_classes)
 	REQUIRE(!store__merge_file(&s, &k2, &fs));
 	f = store__find(&s, 1, 2);
 	REQUIRE(f);
-	CHECK_EQ_U64(f->reads_consec, 1);
-	CHECK_EQ_U64(f->reads_seq, 1);
+	CHECK_EQ_U64(f->c.reads_consec, 1);
+	CHECK_EQ_U64(f->c.reads_seq, 1);
 
 	/* A file stat-ed first, read later: that read is still its first. */
 	memset(&fs, 0, sizeof(fs));
@@ -164,8 +164,8 @@ TEST(store_read_classes)
 	REQUIRE(!store__merge_file(&s, &k3, &fs));
 	f = store__find(&s, 1, 3);
 	REQUIRE(f);
-	CHECK_EQ_U64(f->reads_consec, 1);
-	CHECK_EQ_U64(f->reads_seq, 1);
+	CHECK_EQ_U64(f->c.reads_consec, 1);
+	CHECK_EQ_U64(f->c.reads_seq, 1);
 	store__free(&s);
 }
 
@@ -205,7 +205,7 @@ TEST(store_paths)
 	set_path(&fs, "/stat/again", FILE_F_RELPATH);
 	REQUIRE(!store__merge_file(&s, &k, &fs));
 	CHECK_STR(f->path, "/mnt/data/train/x.bin");
-	CHECK_EQ_U64(f->opens, 2);
+	CHECK_EQ_U64(f->c.opens, 2);
 
 	/* A truncated tail is marked as such, never mistaken for absolute. */
 	memset(&fs, 0, sizeof(fs));
@@ -298,15 +298,15 @@ TEST(store_join_aliases)
 	REQUIRE(f);
 	CHECK_STR(f->path, "/data/train/n01/a.jpg");
 	CHECK(!(f->flags & FILE_F_RELPATH));
-	CHECK_EQ_U64(f->opens, 1);
-	CHECK_EQ_U64(f->stats, 1);
-	CHECK_EQ_U64(f->reads, 2);
-	CHECK_EQ_U64(f->meta_ns, 7);
+	CHECK_EQ_U64(f->c.opens, 1);
+	CHECK_EQ_U64(f->c.stats, 1);
+	CHECK_EQ_U64(f->c.reads, 2);
+	CHECK_EQ_U64(f->c.meta_ns, 7);
 	CHECK_EQ_U64(f->first_ts, 100);
 	CHECK_EQ_U64(f->last_ts, 300);
 	CHECK(store__find(&s, kx.dev, kx.ino));
 	CHECK(store__find(&s, ky.dev, ky.ino));
-	CHECK_EQ_U64(store__find(&s, kb.dev, kb.ino)->cache_pages, 4);
+	CHECK_EQ_U64(store__find(&s, kb.dev, kb.ino)->c.cache_pages, 4);
 	CHECK(store__bytes(&s) < bytes);
 	CHECK_EQ_INT(store__join_aliases(&s), 0);	/* nothing left to join */
 	store__free(&s);
@@ -353,7 +353,7 @@ TEST(store_growth)
 	for (size_t i = 0; i < n; i++) {
 		struct file_rec *f = store__find(&s, 8 << 20 | (i & 3), i / 4 + 2);
 
-		if (!f || f->size != i || f->opens != 1)
+		if (!f || f->size != i || f->c.opens != 1)
 			missing++;
 	}
 	t2 = now_s();
@@ -401,8 +401,8 @@ TEST(store_threads)
 	CHECK_EQ_U64(s.nr_threads, n);
 	for (__u32 tid = 1; tid <= n; tid++) {
 		t = store__find_thread(&s, tid * 7919);
-		if (!t || t->tid != tid * 7919 || t->reads != 2 || t->read_bytes != 20 ||
-		    t->opens != 4 || t->meta_ns != 14 || t->tgid != tid / 10)
+		if (!t || t->tid != tid * 7919 || t->io.reads != 2 || t->io.read_bytes != 20 ||
+		    t->io.opens != 4 || t->io.meta_ns != 14 || t->tgid != tid / 10)
 			bad++;
 	}
 	CHECK_EQ_U64(bad, 0);
@@ -414,7 +414,7 @@ TEST(store_threads)
 	t = store__find_thread(&s, 7919);
 	REQUIRE(t);
 	CHECK_STR(t->comm, "dataloader-0");
-	CHECK_EQ_U64(t->reads, 3);
+	CHECK_EQ_U64(t->io.reads, 3);
 	store__free(&s);
 
 	/* a zeroed store works as well as an initialized one */
@@ -477,7 +477,7 @@ TEST(store_bound_threads)
 	}
 	CHECK(store__find_thread(&s, 1) && store__find_thread(&s, 100));
 	CHECK(!store__find_thread(&s, 50));
-	CHECK_EQ_U64(store__find_thread(&s, 1)->opens, 101);
+	CHECK_EQ_U64(store__find_thread(&s, 1)->io.opens, 101);
 	CHECK_EQ_U64(s.threads_evicted + s.nr_threads, 100);
 	/* The evicted threads' time is kept in the sum: 200 merges of 10 ns. */
 	for (size_t i = 0; i < s.nr_threads; i++)

@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "fixture.h"
+#include "findings/findings.h"
 #include "model/hist.h"
 #include "model/trace.h"
 #include "report/report.h"
+#include "report/report_test.h"
 #include "unit.h"
 
 #define MS		1000000ULL	/* ns */
@@ -69,7 +71,8 @@ TEST(interval_line)
 	free(b);
 }
 
-static json_t *json_of(const struct trace *t)
+/* The JSON report of t judged with f (NULL: not judged). */
+static json_t *json_of(const struct trace *t, const struct findings *f)
 {
 	char path[] = "/tmp/iostorm-unit-block.XXXXXX";
 	json_error_t jerr;
@@ -79,7 +82,7 @@ static json_t *json_of(const struct trace *t)
 	if (fd < 0)
 		return NULL;
 	close(fd);
-	root = report__write_json(path, t, NULL) ? NULL : json_load_file(path, 0, &jerr);
+	root = json_written(path, t, f) ? NULL : json_load_file(path, 0, &jerr);
 	unlink(path);
 	return root;
 }
@@ -119,10 +122,14 @@ static void trace_block_free(struct trace *t)
 TEST(report_block_json)
 {
 	struct trace *t = trace_fixture__block_sample();
+	struct findings *f = calloc(1, sizeof(*f));
+	struct thresholds th;
 	json_t *root, *devs, *d, *un, *io, *layers, *rd;
 
-	REQUIRE(t && t->block.ds_end.v);
-	root = json_of(t);
+	REQUIRE(t && t->block.ds_end.v && f);
+	thresholds__defaults(&th);
+	REQUIRE(findings__judge(f, t, &th) == 0);
+	root = json_of(t, f);
 	REQUIRE(root);
 	devs = json_object_get(json_object_get(root, "block"), "devices");
 	REQUIRE(json_is_array(devs));
@@ -169,20 +176,33 @@ TEST(report_block_json)
 	CHECK(NEAR(json_number_value(json_object_get(json_object_get(layers, "block_total"),
 						      "mean")), 2 * MS));
 	json_decref(root);
+	/* Not judged: the latencies all the same, no verdict. */
+	root = json_of(t, NULL);
+	REQUIRE(root);
+	layers = json_object_get(root, "layers");
+	CHECK(json_is_null(json_object_get(layers, "verdict")));
+	CHECK(json_is_null(json_object_get(layers, "finding")));
+	CHECK_EQ_U64(u64_of(json_object_get(layers, "block_total"), "count"), 100);
+	json_decref(root);
+	free(f);
 	trace_block_free(t);
 }
 
 TEST(report_block_text)
 {
 	struct trace *t = trace_fixture__block_sample();
+	struct findings *f = calloc(1, sizeof(*f));
+	struct thresholds th;
 	char *buf = NULL;
 	size_t len;
 	FILE *out;
 
-	REQUIRE(t && t->block.ds_end.v);
+	REQUIRE(t && t->block.ds_end.v && f);
+	thresholds__defaults(&th);
+	REQUIRE(findings__judge(f, t, &th) == 0);
 	out = open_memstream(&buf, &len);
 	REQUIRE(out);
-	report__print_text(out, t, NULL, NULL);
+	text_printed(out, t, f, NULL);
 	fclose(out);
 	REQUIRE(buf);
 	CHECK(strstr(buf, "block devices, iostat -x over 2.0 s") != NULL);
@@ -192,5 +212,16 @@ TEST(report_block_text)
 	CHECK(strstr(buf, "not attributed 25 (18.5%: kernel threads 20, other processes 5); 1 unfinished; 2 untracked\n") != NULL);
 	CHECK(strstr(buf, "=> time is spent above the block layer") != NULL);
 	free(buf);
+	/* Not judged: the latencies, no verdict line. */
+	buf = NULL;
+	out = open_memstream(&buf, &len);
+	REQUIRE(out);
+	text_printed(out, t, NULL, NULL);
+	fclose(out);
+	REQUIRE(buf);
+	CHECK(strstr(buf, "latency by layer, reads") != NULL);
+	CHECK(strstr(buf, "=> ") == NULL);
+	free(buf);
+	free(f);
 	trace_block_free(t);
 }

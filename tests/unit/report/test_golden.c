@@ -17,6 +17,7 @@
 #include "fixture.h"
 #include "prom/prom.h"
 #include "report/report.h"
+#include "report/report_test.h"
 #include "unit.h"
 
 #define GOLDEN_DIR	"tests/fixtures/golden"
@@ -135,7 +136,7 @@ static int text_report(const struct trace *t, const struct findings *fs,
 
 	if (!f)
 		return -ENOMEM;
-	err = report__print_text(f, t, fs, &o);
+	err = text_printed(f, t, fs, &o);
 	return fclose(f) ? -ENOMEM : err;
 }
 
@@ -148,7 +149,7 @@ static int json_report(const struct trace *t, const struct findings *fs,
 	if (fd < 0)
 		return -errno;
 	close(fd);
-	err = report__write_json(path, t, fs) ?: read_file(path, out);
+	err = json_written(path, t, fs) ?: read_file(path, out);
 	unlink(path);
 	return err;
 }

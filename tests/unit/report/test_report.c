@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "lib/units.h"
 #include "report/report_int.h"
+#include "report/report_test.h"
 #include "unit.h"
 
 #define MIB	(1024 * 1024)
@@ -372,10 +373,10 @@ TEST(report_json_sample)
 	REQUIRE(t);
 	REQUIRE(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/report.json", dir);
-	CHECK_EQ_INT(report__write_json(path, t, NULL), 0);
+	CHECK_EQ_INT(json_written(path, t, NULL), 0);
 	CHECK_EQ_INT(dir_entries(dir), 1);		/* no temporary left */
 	if (getenv("UNIT_SHOW"))
-		CHECK_EQ_INT(report__write_json("-", t, NULL), 0);
+		CHECK_EQ_INT(json_written("-", t, NULL), 0);
 	root = load(path);
 	CHECK(root);
 	if (root)
@@ -389,7 +390,7 @@ TEST(report_json_sample)
 	t->maps_bytes = 63308688;
 	t->exit_status = 3;
 	t->stopped_by = STOP_TARGET_EXIT;
-	CHECK_EQ_INT(report__write_json(path, t, NULL), 0);
+	CHECK_EQ_INT(json_written(path, t, NULL), 0);
 	root = load(path);
 	REQUIRE(root);
 	CHECK_EQ_U64(u64_at(json_object_get(root, "lost"), "total"), 10);
@@ -413,7 +414,7 @@ TEST(report_json_empty)
 	t->exit_status = 0;
 	REQUIRE(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/empty.json", dir);
-	CHECK_EQ_INT(report__write_json(path, t, NULL), 0);
+	CHECK_EQ_INT(json_written(path, t, NULL), 0);
 	root = load(path);
 	CHECK(root);
 	if (root) {
@@ -437,7 +438,7 @@ TEST(report_json_full_disk)
 	glob_t g;
 
 	REQUIRE(t);
-	CHECK_EQ_INT(report__write_json("/dev/full", t, NULL), -ENOSPC);
+	CHECK_EQ_INT(json_written("/dev/full", t, NULL), -ENOSPC);
 	CHECK_EQ_INT(glob("/dev/full.tmp.*", 0, NULL, &g), GLOB_NOMATCH);
 	globfree(&g);
 	trace_free(t);
@@ -468,7 +469,7 @@ TEST(report_json_no_partial_file)
 	lim.rlim_cur = 1000;
 	old_handler = signal(SIGXFSZ, SIG_IGN);
 	REQUIRE(!setrlimit(RLIMIT_FSIZE, &lim));
-	CHECK_EQ_INT(report__write_json(path, t, NULL), -EFBIG);
+	CHECK_EQ_INT(json_written(path, t, NULL), -EFBIG);
 	setrlimit(RLIMIT_FSIZE, &old);
 	signal(SIGXFSZ, old_handler);
 	CHECK_EQ_INT(dir_entries(dir), 1);
@@ -476,7 +477,7 @@ TEST(report_json_no_partial_file)
 	CHECK_STR(text, "{\"old\": true}\n");
 	free(text);
 	/* No directory to write in: an error, not a crash. */
-	CHECK_EQ_INT(report__write_json("/nonexistent-dir/r.json", t, NULL), -ENOENT);
+	CHECK_EQ_INT(json_written("/nonexistent-dir/r.json", t, NULL), -ENOENT);
 	unlink(path);
 	rmdir(dir);
 	trace_free(t);
@@ -490,7 +491,7 @@ static char *text_of(const struct trace *t, const struct report_opts *o)
 
 	if (!f)
 		return NULL;
-	CHECK_EQ_INT(report__print_text(f, t, NULL, o), 0);
+	CHECK_EQ_INT(text_printed(f, t, NULL, o), 0);
 	fclose(f);
 	if (getenv("UNIT_SHOW"))
 		fputs(buf, stdout);
@@ -592,7 +593,7 @@ TEST(report_text_empty)
 	free(s);
 	full = fopen("/dev/full", "w");
 	REQUIRE(full);
-	CHECK_EQ_INT(report__print_text(full, t, NULL, NULL), -ENOSPC);
+	CHECK_EQ_INT(text_printed(full, t, NULL, NULL), -ENOSPC);
 	fclose(full);
 	trace_free(t);
 }
@@ -600,11 +601,11 @@ TEST(report_text_empty)
 TEST(report_helpers)
 {
 	struct trace *t = trace_sample();
-	struct file_rec a = { .read_ns = 5, .read_bytes = 1, .path = "/b" };
-	struct file_rec b = { .read_ns = 5, .read_bytes = 1, .path = "/a" };
-	struct file_rec c = { .meta_ns = 6, .path = "/z" };
-	struct file_rec d = { .read_ns = 5, .read_bytes = 2, .path = "/y" };
-	struct file_rec e = { .read_ns = 5, .read_bytes = 1 };
+	struct file_rec a = { .c.read_ns = 5, .c.read_bytes = 1, .path = "/b" };
+	struct file_rec b = { .c.read_ns = 5, .c.read_bytes = 1, .path = "/a" };
+	struct file_rec c = { .c.meta_ns = 6, .path = "/z" };
+	struct file_rec d = { .c.read_ns = 5, .c.read_bytes = 2, .path = "/y" };
+	struct file_rec e = { .c.read_ns = 5, .c.read_bytes = 1 };
 	struct file_rec *v[] = { &a, &b, &c, &d, &e };
 	int slots[4];
 	char name[16];

@@ -7,10 +7,10 @@
  *
  * load (skim) -> figures -> same workload? -> check limits -> print.
  *
- * This file is the command line; the parts are diff_load.c (reading a
- * report), diff_figures.c (its figures, same workload?), diff_limit.c
- * (parsing limits), diff_check.c (checking them), diff_print.c (text and
- * JSON), diff_metric.c (the metric table and units).
+ * This file is the command line; the parts are load.c (reading a report),
+ * figures.c (its figures, same workload?), limit.c (parsing limits),
+ * check.c (checking them), print.c (text and JSON), metric.c (the metric
+ * table and units).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -74,7 +74,7 @@ static void usage(FILE *out)
 		fprintf(out, "  %-16s %-8s %s\n", diff_metrics[m].name,
 			lim ? lim + strlen(diff_metrics[m].name) : "", diff_metrics[m].what);
 	}
-	fprintf(out, usage_tail, DIFF_DEFAULT_FINDING_LIMIT + strlen("finding:"), DIFF_SCHEMA);
+	fprintf(out, usage_tail, DIFF_DEFAULT_FINDING_LIMIT + strlen("finding:"), IOSTORM_REPORT_SCHEMA);
 }
 
 static int try_help(void)

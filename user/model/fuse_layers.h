@@ -3,12 +3,14 @@
  * Latency by layer for FUSE: per connection, the target's syscalls on the
  * files of its mount (read(), open/stat) next to the FUSE requests they
  * caused (READ; LOOKUP, GETATTR, OPEN), and round trips per file opened.
+ * Measured, not judged: sums, means and percentiles.
  */
-#ifndef FINDINGS_FUSE_LAYERS_H
-#define FINDINGS_FUSE_LAYERS_H
+#ifndef MODEL_FUSE_LAYERS_H
+#define MODEL_FUSE_LAYERS_H
 
 #include <linux/types.h>
-#include "findings/layers.h"	/* struct layer_lat */
+#include <stddef.h>
+#include "model/layers.h"	/* struct layer_lat */
 
 struct trace;
 struct fuse_conn;
@@ -41,9 +43,9 @@ struct fuse_layers {
 };
 
 /* The FUSE layers of connection c in t. */
-void fuse_layers__compute(const struct trace *t, const struct fuse_conn *c,
+void fuse_layers__measure(const struct trace *t, const struct fuse_conn *c,
 			  struct fuse_layers *fl);
 /* "fuse.sshfs", else "fuse" or "fuse (0:41)" when the mount is unknown. */
 const char *fuse_layers__fs(const struct fuse_layers *fl, char *buf, size_t len);
 
-#endif /* FINDINGS_FUSE_LAYERS_H */
+#endif /* MODEL_FUSE_LAYERS_H */

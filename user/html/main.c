@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * iostorm html REPORT.json [-o FILE]: the page of a report written earlier
- * (a CI artifact); and the schema check and write that --html shares with
- * it (with the load, html/lists.c), so both write the same bytes.
+ * (a CI artifact); and the write that --html shares with it (with the load
+ * and its schema check, html/load.c), so both write the same bytes.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -28,20 +28,6 @@ static const char usage_text[] =
 "\n"
 "Exit status: 0 written, 2 a bad command line, 3 a report missing, not JSON or\n"
 "not of schema %s, 4 the page could not be written.\n";
-
-int html__check_schema(const json_t *root, const char *name)
-{
-	const char *schema = json_string_value(json_object_get(root, "schema"));
-
-	if (json_is_object(root) && schema && !strcmp(schema, HTML_SCHEMA))
-		return 0;
-	if (!json_is_object(root))
-		pr_err("'%s' is not an iostorm report (not a JSON object)", name);
-	else
-		pr_err("'%s' is not an iostorm report (schema '%s', expected '%s')", name,
-		       schema ?: "none", HTML_SCHEMA);
-	return HTML_EXIT_UNUSABLE;
-}
 
 struct page_args {
 	const json_t *root;
@@ -107,7 +93,7 @@ static int parse(int argc, char **argv, struct html_args *a)
 			}
 			break;
 		case 'h':
-			printf(usage_text, HTML_TOP_DEFAULT, HTML_SCHEMA);
+			printf(usage_text, HTML_TOP_DEFAULT, IOSTORM_REPORT_SCHEMA);
 			return -1;
 		default:
 			fprintf(stderr, "Try 'iostorm html --help'.\n");

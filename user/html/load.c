@@ -29,11 +29,18 @@ struct list {
 	json_error_t jerr;	/* of a record that is no JSON */
 };
 
-bool html__is_code(const json_t *r)
+int html__check_schema(const json_t *root, const char *name)
 {
-	const char *kind = jstr(r, "kind");
+	const char *schema = json_string_value(json_object_get(root, "schema"));
 
-	return kind && !strcmp(kind, "code");
+	if (json_is_object(root) && schema && !strcmp(schema, IOSTORM_REPORT_SCHEMA))
+		return 0;
+	if (!json_is_object(root))
+		pr_err("'%s' is not an iostorm report (not a JSON object)", name);
+	else
+		pr_err("'%s' is not an iostorm report (schema '%s', expected '%s')", name,
+		       schema ?: "none", IOSTORM_REPORT_SCHEMA);
+	return HTML_EXIT_UNUSABLE;
 }
 
 /* A dataset record (type "file", not code): its size, and how much was read. */

@@ -2,7 +2,7 @@
 /* Latency by layer for FUSE, see fuse_layers.h. */
 #include <stdio.h>
 #include <string.h>
-#include "findings/fuse_layers.h"
+#include "model/fuse_layers.h"
 #include "model/hist.h"
 #include "model/trace.h"
 
@@ -36,20 +36,20 @@ static void syscalls_of(const struct store *s, __u32 dev, struct fuse_layers *fl
 
 		if (!f || f->dev != dev)
 			continue;
-		fl->files_opened += f->opens && f->flags & FILE_F_REG;
-		fl->opens += f->opens;
-		fl->stats += f->stats;
-		fl->reads += f->reads;
-		fl->read_bytes += f->read_bytes;
-		read_ns += f->read_ns;
-		meta_ns += f->meta_ns;
+		fl->files_opened += f->c.opens && f->flags & FILE_F_REG;
+		fl->opens += f->c.opens;
+		fl->stats += f->c.stats;
+		fl->reads += f->c.reads;
+		fl->read_bytes += f->c.read_bytes;
+		read_ns += f->c.read_ns;
+		meta_ns += f->c.meta_ns;
 	}
 	fl->read_mean_ns = fl->reads ? (double)read_ns / fl->reads : 0;
 	fl->meta_mean_ns = fl->opens + fl->stats ?
 			   (double)meta_ns / (fl->opens + fl->stats) : 0;
 }
 
-void fuse_layers__compute(const struct trace *t, const struct fuse_conn *c,
+void fuse_layers__measure(const struct trace *t, const struct fuse_conn *c,
 			  struct fuse_layers *fl)
 {
 	static const __u16 rd[] = { FUSE_OP_READ }, lk[] = { FUSE_OP_LOOKUP },

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* Latency by layer, see layers.h. */
+#include <string.h>
+#include "model/hist.h"
+#include "model/layers.h"
+#include "model/trace.h"
+
+static void lat_fill(struct layer_lat *l, const struct hist *h, __u64 sum)
+{
+	l->count = hist__count(h);
+	l->p50 = hist__quantile(h, 0.5);
+	l->p99 = hist__quantile(h, 0.99);
+	l->mean = l->count ? (double)sum / l->count : 0;
+}
+
+void layers__measure(const struct trace *t, struct layers *l)
+{
+	struct blk_stats mine;
+	struct hist h;
+
+	memset(l, 0, sizeof(*l));
+	block__sum(&t->block, BLK_READ, WHO_BIT(WHO_TARGET), &mine);
+	l->sums = (struct layer_sums){
+		.reads = t->counters[C_READS],
+		.read_bytes = t->counters[C_READ_BYTES],
+		.read_ns = t->counters[C_READ_NS],
+		.blk_reqs = mine.reqs,
+		.blk_bytes = mine.bytes,
+		.blk_ns = mine.total_ns,
+		.queue_ns = mine.queue_ns,
+		.device_ns = mine.device_ns,
+	};
+	lat_fill(&l->read, &t->hists[H_READ_LAT], l->sums.read_ns);
+	block__hist(&t->block, BLK_READ, H_BLK_TOTAL_LAT, BLK_SCOPE_TARGET, &h);
+	lat_fill(&l->total, &h, mine.total_ns);
+	block__hist(&t->block, BLK_READ, H_BLK_QUEUE_LAT, BLK_SCOPE_TARGET, &h);
+	lat_fill(&l->queue, &h, mine.queue_ns);
+	block__hist(&t->block, BLK_READ, H_BLK_DEV_LAT, BLK_SCOPE_TARGET, &h);
+	lat_fill(&l->device, &h, mine.device_ns);
+}

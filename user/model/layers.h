@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Latency by layer, measured: the time the target's read() calls took,
+ * next to the time its block read requests took (queue and device). Where
+ * a read's time goes, the verdict, is judged in findings/layers.h.
+ */
+#ifndef MODEL_LAYERS_H
+#define MODEL_LAYERS_H
+
+#include <linux/types.h>
+
+struct trace;
+
+/* The sums behind the latencies. Block figures: the target's read requests. */
+struct layer_sums {
+	__u64 reads;		/* read-family syscalls on regular files */
+	__u64 read_bytes;
+	__u64 read_ns;
+	__u64 blk_reqs;
+	__u64 blk_bytes;
+	__u64 blk_ns;		/* start -> done */
+	__u64 queue_ns;		/* start -> issue */
+	__u64 device_ns;	/* issue -> done */
+};
+
+/* p50, p99 (upper bucket bounds) and mean of one layer, ns. */
+struct layer_lat {
+	__u64 count;
+	__u64 p50;
+	__u64 p99;
+	double mean;
+};
+
+struct layers {
+	struct layer_sums sums;
+	struct layer_lat read;		/* read() */
+	struct layer_lat total;		/* block requests: start -> done */
+	struct layer_lat queue;
+	struct layer_lat device;
+};
+
+/* Gather the target's reads and block reads from t. */
+void layers__measure(const struct trace *t, struct layers *l);
+
+#endif /* MODEL_LAYERS_H */
