@@ -312,6 +312,12 @@ int json__kv_u64(struct json *j, const char *key, __u64 v)
 	return json__u64(j, v);
 }
 
+int json__kv_u64_known(struct json *j, const char *key, __u64 v, bool known)
+{
+	json__key(j, key);
+	return known ? json__u64(j, v) : json__null(j);
+}
+
 int json__kv_i64(struct json *j, const char *key, __s64 v)
 {
 	json__key(j, key);

@@ -46,6 +46,8 @@ int json__null(struct json *j);
 /* Key and value in one call, inside an object. */
 int json__kv_string(struct json *j, const char *key, const char *s);
 int json__kv_u64(struct json *j, const char *key, __u64 v);
+/* v, or null when it was not measured (a layer the kernel did not give). */
+int json__kv_u64_known(struct json *j, const char *key, __u64 v, bool known);
 int json__kv_i64(struct json *j, const char *key, __s64 v);
 int json__kv_double(struct json *j, const char *key, double v);
 

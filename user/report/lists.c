@@ -172,7 +172,9 @@ int report_lists__text(FILE *out, const struct report *r, size_t top)
 
 /* ---- JSON ---- */
 
-static void write_file(struct json *j, const struct file_rec *f, const struct mounts *m)
+/* faults: did the kernel give that layer? Its figures are null where not. */
+static void write_file(struct json *j, const struct file_rec *f, const struct mounts *m,
+		       bool faults)
 {
 	const struct mount_rec *mr = mounts__find(m, f->dev);
 	bool device = file_rec__is_device(f);
@@ -209,13 +211,13 @@ static void write_file(struct json *j, const struct file_rec *f, const struct mo
 	json__kv_u64(j, "meta_ns", f->c.meta_ns);
 	json__kv_u64(j, "getdents", f->c.getdents);
 	json__kv_u64(j, "mmaps", f->c.mmaps);
-	json__kv_u64(j, "faults", f->c.faults);
+	json__kv_u64_known(j, "faults", f->c.faults, faults);
 	json__kv_u64(j, "cache_pages", f->c.cache_pages);
-	json__kv_u64(j, "fault_reads", f->c.fault_reads);
-	json__kv_u64(j, "fault_pages", f->c.fault_pages);
-	json__kv_u64(j, "fault_reads_sequential", f->c.fault_seq);
-	json__kv_u64(j, "fault_reads_random", f->c.fault_rand);
-	json__kv_u64(j, "fault_ns", f->c.fault_ns);
+	json__kv_u64_known(j, "fault_reads", f->c.fault_reads, faults);
+	json__kv_u64_known(j, "fault_pages", f->c.fault_pages, faults);
+	json__kv_u64_known(j, "fault_reads_sequential", f->c.fault_seq, faults);
+	json__kv_u64_known(j, "fault_reads_random", f->c.fault_rand, faults);
+	json__kv_u64_known(j, "fault_ns", f->c.fault_ns, faults);
 	json__kv_u64(j, "first_ts_ns", f->first_ts);
 	json__kv_u64(j, "last_ts_ns", f->last_ts);
 	json__end_object(j);
@@ -235,7 +237,7 @@ static void write_dir(struct json *j, const struct dir_rec *d)
 	json__end_object(j);
 }
 
-static void write_thread(struct json *j, const struct thread_rec *th)
+static void write_thread(struct json *j, const struct thread_rec *th, bool faults)
 {
 	json__begin_object(j);
 	json__kv_u64(j, "tid", th->tid);
@@ -249,7 +251,7 @@ static void write_thread(struct json *j, const struct thread_rec *th)
 	json__kv_u64(j, "stats", th->io.stats);
 	json__kv_u64(j, "meta_ns", th->io.meta_ns);
 	json__kv_u64(j, "cache_pages", th->io.cache_pages);
-	json__kv_u64(j, "fault_reads", th->io.fault_reads);
+	json__kv_u64_known(j, "fault_reads", th->io.fault_reads, faults);
 	json__kv_u64(j, "cpu_ns", th->cpu_ns);
 	json__kv_u64(j, "io_wait_ns", th->io_wait_ns);
 	json__kv_u64(j, "runq_ns", th->runq_ns);
@@ -282,12 +284,13 @@ int report_lists__json(struct json *j, const struct report *r)
 {
 	const struct report_lists *l = &r->lists;
 	const struct trace *t = r->t;
+	bool faults = kernel__measured(&t->kernel, KL_FAULTS);
 	size_t i;
 
 	json__key(j, "files");
 	json__begin_array(j);
 	for (i = 0; i < l->nr_files; i++)
-		write_file(j, l->files[i], &t->mounts);
+		write_file(j, l->files[i], &t->mounts, faults);
 	json__end_array(j);
 	write_views(j, &t->views);
 	json__key(j, "dirs");
@@ -298,7 +301,7 @@ int report_lists__json(struct json *j, const struct report *r)
 	json__key(j, "threads");
 	json__begin_array(j);
 	for (i = 0; i < l->nr_threads; i++)
-		write_thread(j, l->threads[i]);
+		write_thread(j, l->threads[i], faults);
 	json__end_array(j);
 	return report_threads__json(j, &t->store);
 }

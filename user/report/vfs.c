@@ -112,8 +112,12 @@ static void print_totals(FILE *out, const struct trace *t, const struct file_tot
 	fprintf(out, ", closes %llu, getdents %llu; %.1f%% of read + metadata time\n",
 		c[C_CLOSES], c[C_GETDENTS],
 		emit__pct(c[C_META_NS], c[C_META_NS] + c[C_READ_NS]));
-	fprintf(out, "mappings  mmaps %llu, faults %llu, page cache +%llu pages (%.1f MiB)",
-		c[C_MMAPS], c[C_FAULTS], c[C_CACHE_PAGES],
+	fprintf(out, "mappings  mmaps %llu, faults ", c[C_MMAPS]);
+	if (kernel__measured(&t->kernel, KL_FAULTS))
+		fprintf(out, "%llu", c[C_FAULTS]);
+	else
+		fprintf(out, "not measured");
+	fprintf(out, ", page cache +%llu pages (%.1f MiB)", c[C_CACHE_PAGES],
 		c[C_CACHE_PAGES] * (double)t->page_size / MIB);
 	if (c[C_DEVICE_PAGES])
 		print_device_cache(out, t);
@@ -182,6 +186,7 @@ void report_vfs__text(FILE *out, const struct trace *t, const struct file_totals
 
 static void write_vfs(struct json *j, const struct trace *t, const struct file_totals *tot)
 {
+	bool faults = kernel__measured(&t->kernel, KL_FAULTS);	/* else null, never 0 */
 	const __u64 *c = t->counters;
 	double d = t->duration_s;
 	char name[32];
@@ -209,7 +214,7 @@ static void write_vfs(struct json *j, const struct trace *t, const struct file_t
 	json__kv_u64(j, "closes", c[C_CLOSES]);
 	json__kv_u64(j, "getdents", c[C_GETDENTS]);
 	json__kv_u64(j, "mmaps", c[C_MMAPS]);
-	json__kv_u64(j, "faults", c[C_FAULTS]);
+	json__kv_u64_known(j, "faults", c[C_FAULTS], faults);
 	json__kv_u64(j, "cache_pages", c[C_CACHE_PAGES]);
 	json__kv_u64(j, "device_cache_pages", c[C_DEVICE_PAGES]);
 	json__kv_u64(j, "read_ns", c[C_READ_NS]);
@@ -219,13 +224,13 @@ static void write_vfs(struct json *j, const struct trace *t, const struct file_t
 	json__kv_u64(j, "reads_random", tot->reads_random);
 	json__key(j, "mapped");
 	json__begin_object(j);
-	json__kv_u64(j, "files", tot->files_mapped);
-	json__kv_u64(j, "fault_reads", tot->fault_reads);
-	json__kv_u64(j, "fault_pages", tot->fault_pages);
-	json__kv_u64(j, "fault_bytes", tot->fault_pages * (__u64)t->page_size);
-	json__kv_u64(j, "fault_reads_sequential", tot->fault_seq);
-	json__kv_u64(j, "fault_reads_random", tot->fault_rand);
-	json__kv_u64(j, "fault_ns", tot->fault_ns);
+	json__kv_u64_known(j, "files", tot->files_mapped, faults);
+	json__kv_u64_known(j, "fault_reads", tot->fault_reads, faults);
+	json__kv_u64_known(j, "fault_pages", tot->fault_pages, faults);
+	json__kv_u64_known(j, "fault_bytes", tot->fault_pages * (__u64)t->page_size, faults);
+	json__kv_u64_known(j, "fault_reads_sequential", tot->fault_seq, faults);
+	json__kv_u64_known(j, "fault_reads_random", tot->fault_rand, faults);
+	json__kv_u64_known(j, "fault_ns", tot->fault_ns, faults);
 	json__end_object(j);
 	json__key(j, "code");
 	json__begin_object(j);
@@ -237,7 +242,7 @@ static void write_vfs(struct json *j, const struct trace *t, const struct file_t
 	json__kv_u64(j, "read_ns", tot->code_read_ns);
 	json__kv_u64(j, "meta_ns", tot->code_meta_ns);
 	json__kv_u64(j, "ns", tot->code_ns);
-	json__kv_u64(j, "fault_pages", tot->code_fault_pages);
+	json__kv_u64_known(j, "fault_pages", tot->code_fault_pages, faults);
 	json__end_object(j);
 	json__key(j, "rates");
 	json__begin_object(j);
