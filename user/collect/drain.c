@@ -23,7 +23,7 @@
 #define BATCH	4096
 #define ITER_BUF	(256 * sizeof(struct thread_out))
 
-static int gen__init(struct map_pair *g, struct bpf_map *outer, struct bpf_map *a,
+static int map_pair__init(struct map_pair *g, struct bpf_map *outer, struct bpf_map *a,
 		     struct bpf_map *b)
 {
 	g->outer_fd = bpf_map__fd(outer);
@@ -39,7 +39,7 @@ static int gen__init(struct map_pair *g, struct bpf_map *outer, struct bpf_map *
 	return 0;
 }
 
-static void gen__free(struct map_pair *g)
+static void map_pair__free(struct map_pair *g)
 {
 	free(g->keys);
 	free(g->values);
@@ -47,7 +47,7 @@ static void gen__free(struct map_pair *g)
 }
 
 /* Point slot 0 at the other inner map; returns the one to drain. */
-static int gen__swap(struct map_pair *g, int *old_fd)
+static int map_pair__swap(struct map_pair *g, int *old_fd)
 {
 	__u32 zero = 0;
 	int next = !g->active;
@@ -75,7 +75,7 @@ static int merge_thread(struct trace *t, const void *key, const void *value)
 }
 
 /* Empty one inner map into the store, in batches; ENOENT ends the map. */
-static int gen__empty(struct map_pair *g, int fd, struct trace *t, merge_fn merge)
+static int map_pair__empty(struct map_pair *g, int fd, struct trace *t, merge_fn merge)
 {
 	__u64 in = 0, out = 0;
 	bool first = true;
@@ -123,18 +123,18 @@ int drain__init(struct drain *d, struct iostorm_bpf *skel)
 	if (!d->threads_iter)
 		return -errno;
 	pace__init(&d->pace, bpf_map__max_entries(skel->maps.files_a), 0, 0);
-	err = gen__init(&d->files, skel->maps.files_gen, skel->maps.files_a,
+	err = map_pair__init(&d->files, skel->maps.files_gen, skel->maps.files_a,
 			skel->maps.files_b);
 	if (!err)
-		err = gen__init(&d->threads, skel->maps.threads_gen,
+		err = map_pair__init(&d->threads, skel->maps.threads_gen,
 				skel->maps.threads_a, skel->maps.threads_b);
 	return err;
 }
 
 void drain__free(struct drain *d)
 {
-	gen__free(&d->files);
-	gen__free(&d->threads);
+	map_pair__free(&d->files);
+	map_pair__free(&d->threads);
 	bpf_link__destroy(d->threads_iter);
 	d->threads_iter = NULL;
 	free(d->iter_buf);
@@ -214,11 +214,11 @@ int drain__files(struct drain *d, struct trace *t)
 	/* Read before the swap: the new map's fill is overestimated, never under. */
 	err = files_count(d, &count);
 	if (!err)
-		err = gen__swap(&d->files, &fd);
+		err = map_pair__swap(&d->files, &fd);
 	if (!err)
 		err = drain_anchors(d, t->store.views);
 	if (!err)
-		err = gen__empty(&d->files, fd, t, merge_file);
+		err = map_pair__empty(&d->files, fd, t, merge_file);
 	if (!err && store__bound(&t->store) < 0)
 		err = -ENOMEM;
 	if (err)
@@ -280,11 +280,11 @@ int drain__threads(struct drain *d, struct trace *t)
 
 	/* The programs write the other set from now on; the swap waits for the rest. */
 	__atomic_store_n(d->thread_gen, *d->thread_gen + 1, __ATOMIC_SEQ_CST);
-	err = gen__swap(&d->threads, &fd);
+	err = map_pair__swap(&d->threads, &fd);
 	if (!err)
 		err = drain_live_threads(d, t);
 	if (!err)
-		err = gen__empty(&d->threads, fd, t, merge_thread);
+		err = map_pair__empty(&d->threads, fd, t, merge_thread);
 	if (err)
 		return err;
 	cgroups__tick(&t->cgroups);
