@@ -13,3 +13,25 @@ check_cache() {
 	check_eq "cache: lost" "$(jqr c.json .lost.total)" 0
 	[ "$FAILED" = "$f0" ]
 }
+
+# The same on XFS, which adds a cold read's pages as large folios since 5.18:
+# the folio's order is _folio_order before 6.6 and the low byte of _flags_1
+# after (6.1 has a _flags_1 too, the first tail page's flags: read there,
+# the count is wrong). A 16 MiB file written on a loop-mounted XFS in the
+# guest's memory, the file system mounted again (so no page is cached),
+# then read whole: its size in pages, and the folios it came in.
+check_cache_xfs() {
+	local f0=$FAILED img=$PWD/xfs.img mnt=$PWD/xfs pages=4096
+	command -v mkfs.xfs >/dev/null || { flunk "cache (xfs): no mkfs.xfs: apt-get install xfsprogs"; return 1; }
+	truncate -s 320M "$img" && mkfs.xfs -q "$img" && mkdir -p "$mnt" &&
+		mount -o loop "$img" "$mnt" ||
+		{ flunk "cache (xfs): cannot make and mount an XFS image"; return 1; }
+	dd if=/dev/urandom of="$mnt/f" bs=1M count=16 status=none
+	umount "$mnt" && mount -o loop "$img" "$mnt" && drop_caches
+	traced cache_xfs --json x.json -- cat "$mnt/f"
+	check_eq "cache pages of a cold $pages-page file on XFS" \
+		"$(jqr x.json "[.files[] | select(.path == \"$mnt/f\") | .cache_pages] | add")" $pages
+	check_eq "cache (xfs): lost" "$(jqr x.json .lost.total)" 0
+	umount "$mnt"
+	[ "$FAILED" = "$f0" ]
+}

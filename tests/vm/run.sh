@@ -20,7 +20,7 @@ FUSEFS=$ROOT/.output/iostorm-fusefs
 DATA=${IOSTORM_VM_DATA:-/run/iostorm-vm/data}
 TRACEFS=/sys/kernel/tracing
 [ -d $TRACEFS/events ] || TRACEFS=/sys/kernel/debug/tracing
-CONCERNS=${*:-kernel cold_read cache faults stall fuse}
+CONCERNS=${*:-kernel cold_read cache cache_xfs faults stall fuse}
 
 . tests/vm/lib.sh
 for f in tests/vm/check_*.sh; do
