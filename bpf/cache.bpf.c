@@ -192,7 +192,7 @@ int BPF_PROG(handle_filemap_add, struct folio *folio)
 	return 0;
 }
 
-/* struct page before 6.16 named its index so (__folio_index since). */
+/* struct page as 6.12 and older name its index (6.18 calls it __folio_index). */
 struct page___index {
 	unsigned long index;
 } __attribute__((preserve_access_index));
