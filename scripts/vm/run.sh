@@ -61,6 +61,9 @@ mkdir -p "$OUT"
 	echo
 } > "$OUT/cmd"
 cp "$VM/stage2" "$OUT/stage2"
+# This tree, shared on its own too: a clone under /tmp, /run or /var/tmp
+# (CI's may be) is hidden in the guest by the tmpfs mounted there.
+echo "$ROOT" > "$OUT/tree"
 
 # -serial stdio: the guest's console is our stdout (\r\n line ends made \n),
 # kept in OUT/console.log too (a panic's trace, when the guest crashes).
@@ -71,6 +74,7 @@ timeout --foreground "${IOSTORM_VM_TIMEOUT:-1200}" qemu-system-x86_64 \
 	-append "console=ttyS0 quiet loglevel=3 panic=-1" \
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 	-virtfs "local,path=$OUT,mount_tag=vmout,security_model=none" \
+	-virtfs "local,path=$ROOT,mount_tag=tree,security_model=none,readonly=on,multidevs=remap" \
 	-drive "file=$DISK,if=virtio,format=raw,cache=none,readonly=on" \
 	< /dev/null | tr -d '\r' | tee "$OUT/console.log" |
 	grep -v '^\[ *[0-9.]*\] reboot: Power down$'
