@@ -38,6 +38,19 @@ test_html_fixture() {
 	echo "  page: $(wc -c <x.html) bytes"
 }
 
+# A layer the kernel did not give is said under the header, with why; the
+# golden report's kernel gave every layer, and its page says nothing of it.
+test_html_layers_not_measured() {
+	"$IOSTORM" html "$GOLDEN/report.json" -o all.html || fail "exit $?"
+	! grep -q 'not measured on this kernel' all.html || fail "a layer said missing on the golden page"
+	jq '.kernel.layers.faults = {measured: false, how: null, why: "no <tracepoint>"} |
+	    .kernel.layers.fuse = {measured: false, how: null, why: "no fuse"}' \
+		"$GOLDEN/report.json" >nm.json
+	"$IOSTORM" html nm.json -o nm.html || fail "exit $?"
+	grep -qF 'not measured on this kernel (6.12.118+deb12-amd64): faults: no &lt;tracepoint&gt;; fuse: no fuse</p>' nm.html ||
+		fail "the page does not say which layers were not measured: $(grep -o 'class="meta">[^<]*' nm.html)"
+}
+
 test_html_bad_input() {
 	cp "$GOLDEN/report.json" run.json
 	expect_html 3 "iostorm: cannot read 'none.json': No such file or directory" none.json

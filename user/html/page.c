@@ -63,6 +63,30 @@ static void head(struct page *p)
 	fputs("</head>\n<body>\n", p->out);
 }
 
+/* The layers the kernel did not give, and why: their figures are not zeros. */
+static void unmeasured(struct page *p)
+{
+	const json_t *layers = jget(p->root, "kernel.layers"), *l;
+	const char *name, *sep = "";
+
+	json_object_foreach((json_t *)layers, name, l) {
+		if (!json_is_false(json_object_get(l, "measured")))
+			continue;
+		if (!*sep) {
+			fputs("<p class=\"meta\">not measured on this kernel (", p->out);
+			esc__text(p->out, jstr(p->root, "kernel.release"), "?");
+			fputs("): ", p->out);
+		}
+		fputs(sep, p->out);
+		esc__text(p->out, name, "?");
+		fputs(": ", p->out);
+		esc__text(p->out, jstr(l, "why"), "?");
+		sep = "; ";
+	}
+	if (*sep)
+		fputs("</p>\n", p->out);
+}
+
 /* What was traced, for how long, and how it ended. */
 static void header(struct page *p)
 {
@@ -77,10 +101,12 @@ static void header(struct page *p)
 	if (json_is_integer(status))
 		fprintf(p->out, ", exit status %lld", (long long)json_integer_value(status));
 	fprintf(p->out, "; %llu files, %llu opens, %llu reads of %s (%llu bytes), %llu stats"
-		"</p>\n</header>\n", jcount(p->root, "vfs.files"), jcount(p->root, "vfs.opens"),
+		"</p>\n", jcount(p->root, "vfs.files"), jcount(p->root, "vfs.opens"),
 		jcount(p->root, "vfs.reads"), units__page_bytes(rate, sizeof(rate),
 		jnum(p->root, "vfs.read_bytes")), jcount(p->root, "vfs.read_bytes"),
 		jcount(p->root, "vfs.stats"));
+	unmeasured(p);
+	fputs("</header>\n", p->out);
 }
 
 int html__render(FILE *out, const json_t *root, int top)
