@@ -23,9 +23,11 @@ check_cache() {
 check_cache_xfs() {
 	local f0=$FAILED img=$PWD/xfs.img mnt=$PWD/xfs pages=4096
 	command -v mkfs.xfs >/dev/null || { flunk "cache (xfs): no mkfs.xfs: apt-get install xfsprogs"; return 1; }
-	truncate -s 320M "$img" && mkfs.xfs -q "$img" && mkdir -p "$mnt" &&
-		mount -o loop "$img" "$mnt" ||
-		{ flunk "cache (xfs): cannot make and mount an XFS image"; return 1; }
+	if ! { truncate -s 320M "$img" && mkfs.xfs -q "$img" && mkdir -p "$mnt" &&
+		mount -o loop "$img" "$mnt"; }; then
+		flunk "cache (xfs): cannot make and mount an XFS image"
+		return 1
+	fi
 	dd if=/dev/urandom of="$mnt/f" bs=1M count=16 status=none
 	umount "$mnt" && mount -o loop "$img" "$mnt" && drop_caches
 	traced cache_xfs --json x.json -- cat "$mnt/f"
