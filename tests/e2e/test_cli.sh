@@ -63,3 +63,24 @@ test_cli_json_disk_full() {
 	[ -z "$left" ] || fail "partial files left: $left"
 	expect_fail 1 "cannot write '/nonexistent/out.json'" "$IOSTORM" -q -j /nonexistent/out.json -- true
 }
+
+# iostorm check: every layer named, yes or no with a reason, the programs
+# verified; a forced fallback shows, and an unknown one is refused.
+test_cli_check() {
+	local l
+	"$IOSTORM" check >check.txt || fail "check: exit $?: $(cat check.txt)"
+	for l in syscalls page_cache faults block fuse sched; do
+		grep -qE "^  $l +(yes|no) +[a-z]" check.txt || fail "check does not say '$l': $(cat check.txt)"
+	done
+	grep -q "^programs: [0-9]* loaded and verified" check.txt || fail "no programs line"
+	grep -qE "^  handle_sys_exit +[1-9][0-9]* instructions verified" check.txt ||
+		fail "no verified instructions for handle_sys_exit"
+	IOSTORM_FALLBACKS=core_read,no_faults "$IOSTORM" check >forced.txt || fail "forced: exit $?"
+	grep -qE "^  faults +no +forced off by IOSTORM_FALLBACKS" forced.txt || fail "faults not off"
+	grep -qE "^  compat_sys_exit +[1-9]" forced.txt || fail "compat_sys_exit did not load"
+	! grep -q "^  handle_sys_exit " forced.txt || fail "both VFS builds loaded"
+	grep -q "^fallbacks: core_read (forced) no_faults (forced)$" forced.txt ||
+		fail "fallbacks line: $(grep fallbacks forced.txt)"
+	expect_fail 1 "IOSTORM_FALLBACKS: unknown fallback 'nope'" \
+		env IOSTORM_FALLBACKS=core_read,nope "$IOSTORM" check
+}

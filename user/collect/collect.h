@@ -76,14 +76,19 @@ struct collector;
 
 /* Can this process and this kernel trace at all? Prints the fix if not. */
 int probe__check_env(void);
+/* A program that loaded, and the instructions the verifier went through for it. */
+struct prog_verified {
+	char name[32];
+	__u32 insns;
+};
+
 /*
  * What this kernel gives, into k, and whether the programs it takes load
  * (verified, not attached): 0, or the -errno of the load, said on stderr.
- * *progs is how many programs loaded; each() is told each one's name and
- * the instructions the verifier went through for it.
+ * The programs that loaded go to progs, max at most; *n says how many.
  */
-int collector__check(struct kernel_reach *k, bool verbose, int *progs,
-		     void (*each)(const char *prog, __u32 verified_insns));
+int collector__check(struct kernel_reach *k, bool verbose, struct prog_verified *progs,
+		     int max, int *n);
 /*
  * Learn what this kernel gives into k, then load the programs it takes and
  * set up draining; prints what failed. 0 or -errno.

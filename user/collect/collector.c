@@ -5,6 +5,7 @@
  * finish) and never sees libbpf. See collect.h.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
@@ -57,8 +58,8 @@ out_free_collector:
 	return err;
 }
 
-int collector__check(struct kernel_reach *k, bool verbose, int *progs,
-		     void (*each)(const char *prog, __u32 verified_insns))
+int collector__check(struct kernel_reach *k, bool verbose, struct prog_verified *progs,
+		     int max, int *n)
 {
 	struct probe_config pc = {
 		.mode = TARGET_PIDS, .map_files = 1024, .verbose = verbose,
@@ -67,7 +68,7 @@ int collector__check(struct kernel_reach *k, bool verbose, int *progs,
 	struct bpf_program *prog;
 	int err;
 
-	*progs = 0;
+	*n = 0;
 	err = probe__load(&skel, &pc, k);
 	if (err)
 		return err;
@@ -75,11 +76,12 @@ int collector__check(struct kernel_reach *k, bool verbose, int *progs,
 		struct bpf_prog_info info = {};
 		__u32 len = sizeof(info);
 
-		if (bpf_program__fd(prog) < 0)
+		if (bpf_program__fd(prog) < 0 || *n >= max)
 			continue;
-		++*progs;
-		if (!bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
-			each(bpf_program__name(prog), info.verified_insns);
+		if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
+			info.verified_insns = 0;
+		snprintf(progs[*n].name, sizeof(progs[*n].name), "%s", bpf_program__name(prog));
+		progs[(*n)++].insns = info.verified_insns;
 	}
 	iostorm_bpf__destroy(skel);
 	return 0;

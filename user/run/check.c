@@ -45,26 +45,12 @@ static void print_reach(const struct kernel_reach *k)
 	printf("\n");
 }
 
-/* The programs that loaded, kept until the kernel's layers are printed. */
-static struct {
-	char name[32];
-	__u32 insns;
-} progs_seen[64];
-static int nr_progs_seen;
-
-static void note_prog(const char *name, __u32 verified_insns)
-{
-	if (nr_progs_seen >= (int)(sizeof(progs_seen) / sizeof(progs_seen[0])))
-		return;
-	snprintf(progs_seen[nr_progs_seen].name, sizeof(progs_seen[0].name), "%s", name);
-	progs_seen[nr_progs_seen++].insns = verified_insns;
-}
-
 int check__main(int argc, char **argv)
 {
+	struct prog_verified progs[64];
 	struct kernel_reach k = {};
 	bool verbose = false;
-	int progs, err;
+	int n, err;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
@@ -80,7 +66,7 @@ int check__main(int argc, char **argv)
 	}
 	err = probe__check_env();
 	if (!err)
-		err = collector__check(&k, verbose, &progs, note_prog);
+		err = collector__check(&k, verbose, progs, sizeof(progs) / sizeof(progs[0]), &n);
 	if (!err || k.probed)
 		print_reach(&k);
 	if (err) {
@@ -88,9 +74,8 @@ int check__main(int argc, char **argv)
 		       verbose ? "" : "; -v shows the verifier's log");
 		return 1;
 	}
-	printf("programs: %d loaded and verified; iostorm can trace here\n", progs);
-	for (int i = 0; i < nr_progs_seen; i++)
-		printf("  %-26s %7u instructions verified\n", progs_seen[i].name,
-		       progs_seen[i].insns);
+	printf("programs: %d loaded and verified; iostorm can trace here\n", n);
+	for (int i = 0; i < n; i++)
+		printf("  %-26s %7u instructions verified\n", progs[i].name, progs[i].insns);
 	return 0;
 }
