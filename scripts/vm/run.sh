@@ -8,7 +8,7 @@
 #   LINE: 6.1 or 6.12 (scripts/vm/kernels.sh)
 #   -e: set VAR in the guest; -o: the results share (default .output/vm/LINE)
 # Prints the command's output; exits with its status, or 125 when the guest
-# did not finish (it crashed, or ran past IOSTORM_VM_TIMEOUT seconds, 1200).
+# did not finish (it crashed, or ran past IOSTORM_VM_TIMEOUT seconds, 900).
 set -eu
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -68,10 +68,10 @@ echo "$ROOT" > "$OUT/tree"
 # -serial stdio: the guest's console is our stdout (\r\n line ends made \n),
 # kept in OUT/console.log too (a panic's trace, when the guest crashes).
 set +e
-timeout --foreground "${IOSTORM_VM_TIMEOUT:-1200}" qemu-system-x86_64 \
+timeout --foreground "${IOSTORM_VM_TIMEOUT:-900}" qemu-system-x86_64 \
 	-machine q35 -cpu max -smp 2 -m 3G -display none -monitor none -serial stdio \
 	-no-reboot -kernel "$KDIR/boot/vmlinuz-$KVER" -initrd "$INITRD" \
-	-append "console=ttyS0 quiet loglevel=3 panic=-1" \
+	-append "console=ttyS0 quiet loglevel=4 panic=-1" \
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 	-virtfs "local,path=$OUT,mount_tag=vmout,security_model=none" \
 	-virtfs "local,path=$ROOT,mount_tag=tree,security_model=none,readonly=on,multidevs=remap" \
@@ -80,7 +80,7 @@ timeout --foreground "${IOSTORM_VM_TIMEOUT:-1200}" qemu-system-x86_64 \
 	grep -v '^\[ *[0-9.]*\] reboot: Power down$'
 set -e
 if [ ! -f "$OUT/rc" ]; then
-	echo "vm: the $LINE guest ($KVER) did not finish: it crashed or ran past ${IOSTORM_VM_TIMEOUT:-1200} s" >&2
+	echo "vm: the $LINE guest ($KVER) did not finish: it crashed or ran past ${IOSTORM_VM_TIMEOUT:-900} s" >&2
 	exit 125
 fi
 exit "$(cat "$OUT/rc")"

@@ -59,15 +59,56 @@ tally() {
 
 # traced WHAT IOSTORM_ARGS...: run iostorm; on failure, a FAIL line with its
 # exit status and last words, and return 1 so the dependent checks are not
-# run on a report that is not there.
+# run on a report that is not there. A run past IOSTORM_VM_STEP_TIMEOUT
+# seconds (300; every run here takes under 60) is a hang: where each task
+# of iostorm and its children waits is printed (hung_dump), then iostorm
+# gets SIGINT (it still writes its report) and, 10 s later, SIGKILL.
 traced() {
-	local what=$1 rc=0
+	local what=$1 rc=0 pid tenths=0 limit=$((${IOSTORM_VM_STEP_TIMEOUT:-300} * 10))
 	shift
-	"$IOSTORM" "$@" >"$what.out" 2>"$what.err" || rc=$?
+	"$IOSTORM" "$@" >"$what.out" 2>"$what.err" &
+	pid=$!
+	while [ -d "/proc/$pid" ] && ! grep -q '^State:.Z' "/proc/$pid/status" 2>/dev/null &&
+		[ "$tenths" -lt "$limit" ]; do
+		sleep 0.1
+		tenths=$((tenths + 1))
+	done
+	if [ "$tenths" -ge "$limit" ]; then
+		hung_dump "$pid"
+		kill -INT "$pid" 2>/dev/null
+		sleep 10
+		kill -KILL "$pid" 2>/dev/null
+		wait "$pid"
+		flunk "$what: iostorm still running after $((limit / 10)) s (a hang; where it waited is above)"
+		return 1
+	fi
+	wait "$pid" || rc=$?
 	if [ "$rc" != 0 ]; then
 		flunk "$what: iostorm exit $rc: $(grep -v '^libbpf: ' "$what.err" | tail -n 3 | tr '\n' ' ')"
 		return 1
 	fi
+}
+
+# hung_dump PID: where PID and its descendants wait (state, wait channel,
+# kernel stack of each thread), then the kernel's list of blocked tasks
+# (sysrq w) and its last words. /proc only: the guest may have no ps.
+hung_dump() {
+	local pids=$1 p t n
+	echo "     hang: the tasks of iostorm (pid $1) and its children:"
+	for p in /proc/[0-9]*; do
+		p=${p#/proc/}
+		n=$(awk '{ print $4 }' "/proc/$p/stat" 2>/dev/null)
+		case " $pids " in *" $n "*) pids="$pids $p" ;; esac
+	done
+	for p in $pids; do
+		for t in /proc/"$p"/task/*; do
+			echo "     $p/${t##*/} $(cut -d' ' -f2,3 "$t/stat" 2>/dev/null) wchan=$(cat "$t/wchan" 2>/dev/null)"
+			sed 's/^/         /' "$t/stack" 2>/dev/null
+		done
+	done
+	echo w > /proc/sysrq-trigger 2>/dev/null
+	echo "     hang: the kernel's last words (dmesg):"
+	dmesg 2>/dev/null | tail -n 60 | sed 's/^/     /'
 }
 
 drop_caches() {
