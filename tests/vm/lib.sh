@@ -91,7 +91,8 @@ traced() {
 
 # hung_dump PID: where PID and its descendants wait (state, wait channel,
 # kernel stack of each thread), then the kernel's list of blocked tasks
-# (sysrq w) and its last words. /proc only: the guest may have no ps.
+# (sysrq w), what each CPU runs (sysrq l) and its last words. /proc only:
+# the guest may have no ps.
 hung_dump() {
 	local pids=$1 p t n
 	echo "     hang: the tasks of iostorm (pid $1) and its children:"
@@ -106,9 +107,10 @@ hung_dump() {
 			sed 's/^/         /' "$t/stack" 2>/dev/null
 		done
 	done
-	echo w > /proc/sysrq-trigger 2>/dev/null
+	echo w > /proc/sysrq-trigger 2>/dev/null	# blocked tasks
+	echo l > /proc/sysrq-trigger 2>/dev/null	# what each CPU runs
 	echo "     hang: the kernel's last words (dmesg):"
-	dmesg 2>/dev/null | tail -n 60 | sed 's/^/     /'
+	dmesg 2>/dev/null | tail -n 150 | sed 's/^/     /'
 }
 
 drop_caches() {
