@@ -726,7 +726,7 @@ static int fill_timeline(struct trace *t)
 		p.n[TL_SLEEP_NS] = share(loader[3], i, 1, 1);
 		/* The loop waits for data mostly while the cache is cold. */
 		p.n[TL_STALL_DATA_NS] = share(t->stall.data_wait_ns, i, 6, 1);
-		p.n[TL_STALL_CPU_NS] = share(t->stall.wall_ns - t->stall.runnable_ns, i, 1, 1);
+		p.n[TL_STALL_WALL_NS] = share(t->stall.wall_ns, i, 1, 1);
 		timeline_lat(t, &p, i);
 		err = timeline__add(&t->timeline, &p);
 	}
@@ -873,8 +873,8 @@ int fixture__snaps(struct trace_snap *a, struct trace_snap *b)
 	a->consumer_tid = b->consumer_tid = TGID;
 	a->consumer_data_ns = 14000 * MS;
 	b->consumer_data_ns = 14400 * MS;
-	a->consumer_had_cpu_ns = 58150 * MS;
-	b->consumer_had_cpu_ns = 59100 * MS;
+	a->consumer_wall_ns = 58150 * MS;
+	b->consumer_wall_ns = 59100 * MS;
 	return 0;
 }
 

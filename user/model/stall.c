@@ -326,11 +326,9 @@ out_free:
 
 double stall__share(const struct stall *s)
 {
-	__u64 had_cpu = s->wall_ns - s->runnable_ns;
-
 	if (s->how == CONSUMER_NONE)
 		return -1;
-	return had_cpu ? (double)s->data_wait_ns / had_cpu : 0;
+	return s->wall_ns ? (double)s->data_wait_ns / s->wall_ns : 0;
 }
 
 const char *stall__how_name(enum consumer_how how)

@@ -14,10 +14,12 @@
  *   runnable    waiting for a CPU after a preemption
  *   on CPU      outside its file syscalls
  *
- * The stall share is data wait over the time the loop was not runnable:
- * a preemption hits waiting and computing alike, so this estimates what a
- * profiler inside the loop measures (the wait for the next batch over the
- * step time, preemptions included in both).
+ * The stall share is data wait over the loop's wall time, the figure a
+ * profiler inside the loop gives (the wait for the next batch over the
+ * step time). A wakeup's run-queue delay is part of the sleep it ends, so
+ * the wait for a CPU after the loader woke the loop is data wait; a
+ * preemption while it computes is runnable, which the loop's clock counts
+ * as step time too.
  *
  * The loader side: threads that read files, the threads of other target
  * processes that read files (DataLoader workers and their feeder threads),
@@ -91,7 +93,7 @@ struct stall_opts {
 
 /* Find the consumer of t and split its time into s. 0 or -ENOMEM. */
 int stall__measure(struct stall *s, const struct trace *t, const struct stall_opts *o);
-/* data_wait_ns / (wall_ns - runnable_ns); -1 when no consumer was found. */
+/* data_wait_ns / wall_ns, the one share every output prints; -1: no consumer. */
 double stall__share(const struct stall *s);
 const char *stall__how_name(enum consumer_how how);
 

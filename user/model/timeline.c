@@ -32,7 +32,7 @@ struct tl_prev {
 	struct tl_dev *devs;
 	size_t nr_devs;
 	__u32 consumer;			/* the training loop's tid at the last point */
-	__u64 stall[2];			/* its data wait and time not runnable then */
+	__u64 stall[2];			/* its data wait and wall time then */
 };
 
 int timeline__init(struct timeline *tl, __u64 start_ns, __u64 drain_ns)
@@ -293,13 +293,13 @@ static int take_threads(struct tl_point *p, struct tl_prev *pr, const struct sto
 static void take_stall(struct tl_point *p, struct tl_prev *pr, const struct stall *st)
 {
 	__u32 tid = st->how != CONSUMER_NONE ? st->tid : 0;
-	__u64 now[2] = { st->data_wait_ns, st->wall_ns - st->runnable_ns };
+	__u64 now[2] = { st->data_wait_ns, st->wall_ns };
 
 	if (tid && !pr->consumer)
 		pr->stall[0] = pr->stall[1] = 0;
 	if (tid && (tid == pr->consumer || !pr->consumer)) {
 		p->n[TL_STALL_DATA_NS] = delta(now[0], pr->stall[0]);
-		p->n[TL_STALL_CPU_NS] = delta(now[1], pr->stall[1]);
+		p->n[TL_STALL_WALL_NS] = delta(now[1], pr->stall[1]);
 	}
 	pr->consumer = tid;
 	pr->stall[0] = now[0];

@@ -46,7 +46,7 @@ enum tl_count {
 	TL_RUNQ_NS,		/* waiting for a CPU */
 	TL_SLEEP_NS,		/* asleep otherwise */
 	TL_STALL_DATA_NS,	/* the training loop: its data wait (stall.data_wait_ns) */
-	TL_STALL_CPU_NS,	/* and its time not runnable (wall - runnable) */
+	TL_STALL_WALL_NS,	/* and its wall time then */
 	TL__MAX,
 };
 

@@ -228,7 +228,7 @@ int trace__snap(struct trace_snap *s, const struct trace *t, __u64 now_ns)
 	s->read_lat = t->hists[H_READ_LAT];
 	s->consumer_tid = t->stall.how != CONSUMER_NONE ? t->stall.tid : 0;
 	s->consumer_data_ns = t->stall.data_wait_ns;
-	s->consumer_had_cpu_ns = t->stall.wall_ns - t->stall.runnable_ns;
+	s->consumer_wall_ns = t->stall.wall_ns;
 	return block__copy_counts(&s->block, &t->block);
 }
 

@@ -100,7 +100,7 @@ struct trace_snap {
 	struct block block;		/* counts and busy time, no histograms */
 	__u32 consumer_tid;		/* the training loop's, 0 when not found */
 	__u64 consumer_data_ns;		/* its stall.data_wait_ns */
-	__u64 consumer_had_cpu_ns;	/* its stall.wall_ns - runnable_ns */
+	__u64 consumer_wall_ns;	/* its stall.wall_ns */
 };
 
 /* Take s from t at now_ns. 0 or -ENOMEM. */

@@ -36,12 +36,12 @@ static double rate(__u64 a, __u64 b, double secs)
 static const char *stall_pct(const struct trace_snap *a, const struct trace_snap *b,
 			     char *buf, size_t len)
 {
-	__u64 cpu = b->consumer_had_cpu_ns - a->consumer_had_cpu_ns;
+	__u64 wall = b->consumer_wall_ns - a->consumer_wall_ns;
 
 	if (!a->consumer_tid || a->consumer_tid != b->consumer_tid ||
-	    b->consumer_had_cpu_ns <= a->consumer_had_cpu_ns)
+	    b->consumer_wall_ns <= a->consumer_wall_ns)
 		return "-";
-	snprintf(buf, len, "%.1f", 100.0 * (b->consumer_data_ns - a->consumer_data_ns) / cpu);
+	snprintf(buf, len, "%.1f", 100.0 * (b->consumer_data_ns - a->consumer_data_ns) / wall);
 	return buf;
 }
 

@@ -26,7 +26,7 @@ static const char *const count_keys[TL__MAX] = {
 	[TL_RUNQ_NS] = "loader_runq_ns",
 	[TL_SLEEP_NS] = "loader_sleep_ns",
 	[TL_STALL_DATA_NS] = "stall_data_wait_ns",
-	[TL_STALL_CPU_NS] = "stall_not_runnable_ns",
+	[TL_STALL_WALL_NS] = "stall_wall_ns",
 };
 
 static double per(double v, double by)
@@ -61,8 +61,8 @@ static void point_rates(struct json *j, const struct tl_point *p)
 	json__kv_double(j, "cache_misses_per_s", per(p->n[TL_CACHE_PAGES], secs));
 	json__kv_double(j, "loader_cpu_share", loader_share(p, TL_CPU_NS));
 	json__kv_double(j, "loader_io_wait_share", loader_share(p, TL_IO_WAIT_NS));
-	json__kv_double(j, "stall_share", p->n[TL_STALL_CPU_NS] ?
-			(double)p->n[TL_STALL_DATA_NS] / p->n[TL_STALL_CPU_NS] : NAN);
+	json__kv_double(j, "stall_share", p->n[TL_STALL_WALL_NS] ?
+			(double)p->n[TL_STALL_DATA_NS] / p->n[TL_STALL_WALL_NS] : NAN);
 }
 
 static void point_json(struct json *j, const struct tl_point *p)
