@@ -187,7 +187,9 @@ const char *units__page_share(char *buf, size_t len, double share)
 
 const char *units__page_num(char *buf, size_t len, double x)
 {
-	if (x == floor(x) || fabs(x) >= 100)
+	if (x && fabs(x) < 0.001)	/* 3 digits, no exponent: 0.0000842 */
+		snprintf(buf, len, "%.*f", 2 - (int)floor(log10(fabs(x))), x);
+	else if (x == floor(x) || fabs(x) >= 100)
 		snprintf(buf, len, "%.0f", x);
 	else
 		snprintf(buf, len, "%.3g", x);
@@ -207,6 +209,10 @@ const char *units__page_figure(char *buf, size_t len, double x, const char *unit
 		return units__page_share(buf, len, x);
 	if (!strcmp(unit, "bytes"))
 		return units__page_bytes(buf, len, x);
+	if (!strcmp(unit, "bytes/s")) {
+		snprintf(buf, len, "%s/s", units__page_bytes(num, sizeof(num), x));
+		return buf;
+	}
 	if (!strcmp(unit, "flag")) {
 		snprintf(buf, len, "%s", x ? "yes" : "no");
 		return buf;

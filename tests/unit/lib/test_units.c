@@ -24,5 +24,8 @@ TEST(units_page_figure)
 	CHECK_STR(FIG(1840, "requests"), "1840 requests");
 	CHECK_STR(FIG(1455.752263, "reads/s"), "1456 reads/s");
 	CHECK_STR(FIG(0.5, NULL), "0.5");
+	CHECK_STR(FIG(27510402, "bytes/s"), "26.2 MiB/s");
+	CHECK_STR(FIG(8.42e-05, "requests"), "0.0000842 requests");
+	CHECK_STR(FIG(0, "requests"), "0 requests");
 	CHECK_STR(units__page_num(buf, sizeof(buf), 0.0001666666667), "0.000167");
 }
