@@ -6,6 +6,7 @@
 # root or BTF are skipped, and counted as skipped, where those are missing.
 #
 # Usage: tests/run.sh [NAME_PATTERN]    e.g. tests/run.sh scenario
+# IOSTORM_KEEP_LOGS=1 keeps a passed test's work directory and log too.
 set -u
 cd "$(dirname "$0")/.."
 
@@ -66,7 +67,8 @@ run_test() {
 	# A failed test may leave its workload waiting at a gate.
 	pkill -KILL -f -- "$T" 2>/dev/null
 	case $rc in
-	0)  echo "ok   $name"; PASSED=$((PASSED + 1)); rm -rf "$T" ;;
+	0)  echo "ok   $name"; PASSED=$((PASSED + 1))
+	    [ "${IOSTORM_KEEP_LOGS:-0}" = 1 ] && echo "     (log: $T/log)" || rm -rf "$T" ;;
 	77) echo "SKIP $name: $(tail -n1 "$T/log")"; SKIPPED=$((SKIPPED + 1)); rm -rf "$T" ;;
 	*)  echo "FAIL $name (log: $T/log)"; sed 's/^/    /' "$T/log" | tail -n 40
 	    FAILED=$((FAILED + 1)); FAILED_NAMES+=("$name") ;;
