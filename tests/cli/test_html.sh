@@ -44,11 +44,18 @@ test_html_layers_not_measured() {
 	"$IOSTORM" html "$GOLDEN/report.json" -o all.html || fail "exit $?"
 	! grep -q 'not measured on this kernel' all.html || fail "a layer said missing on the golden page"
 	jq '.kernel.layers.faults = {measured: false, how: null, why: "no <tracepoint>"} |
-	    .kernel.layers.fuse = {measured: false, how: null, why: "no fuse"}' \
+	    .kernel.layers.fuse = {measured: false, how: null, why: "no fuse"} |
+	    .vfs.mapped.fault_reads = null | .files[].fault_reads = null' \
 		"$GOLDEN/report.json" >nm.json
 	"$IOSTORM" html nm.json -o nm.html || fail "exit $?"
 	grep -qF 'not measured on this kernel (6.12.118+deb12-amd64): faults: no &lt;tracepoint&gt;; fuse: no fuse</p>' nm.html ||
 		fail "the page does not say which layers were not measured: $(grep -o 'class="meta">[^<]*' nm.html)"
+	# Fault figures the kernel did not give are said so, never drawn as 0.
+	grep -qF '<p>Faults on file mappings not measured on this kernel' nm.html ||
+		fail "the mapped section does not say faults were not measured"
+	! grep -q '<p>No fault on a mapped data file' nm.html || fail "unmeasured faults shown as none"
+	[ "$(grep -c '<td class="num">not measured</td>' nm.html)" -ge 1 ] ||
+		fail "the files' fault reads drawn as numbers"
 }
 
 test_html_bad_input() {

@@ -118,3 +118,17 @@ test_html_two_phase_run() {
 	check_html
 	check_browser
 }
+
+# --json to a FIFO with --html: the page is drawn from a JSON of its own (a
+# FIFO cannot be read back: opening it to read waited for a new writer, and
+# iostorm hung at exit), and the reader gets the whole document.
+test_html_json_to_fifo() {
+	mkfifo j.fifo
+	cat j.fifo >got.json &
+	local cat=$!
+	timeout 60 "$IOSTORM" -q -j j.fifo --html out.html -- cat /etc/hostname >/dev/null ||
+		fail "iostorm exit $? (124: hung)"
+	wait "$cat" || fail "the reader: exit $?"
+	expect_eq "the JSON through the FIFO" "$(jqr got.json .schema)" iostorm.report/1
+	grep -q '</html>' out.html || fail "no page"
+}

@@ -64,6 +64,11 @@ static void mapped(struct page *p)
 	char a[24], b[24], c[24];
 
 	fputs("<section id=\"mapped\"><h2>Mapped data (reads by page faults)</h2>\n", p->out);
+	if (json_is_null(jget(m, "fault_reads"))) {	/* the kernel gave no fault tracepoints */
+		fputs("<p>Faults on file mappings not measured on this kernel (see the "
+		      "header).</p></section>\n", p->out);
+		return;
+	}
 	if (!jcount(m, "fault_reads")) {
 		fputs("<p>No fault on a mapped data file read from storage.</p></section>\n", p->out);
 		return;
@@ -115,7 +120,9 @@ static void top_list(struct page *p, const char *key, const char *id, const char
 			"<td class=\"num\">%s</td>", jcount(r, "opens"), jcount(r, "reads"),
 			jcount(r, "read_bytes"), units__page_ns(a, sizeof(a), jnum(r, "read_ns")),
 			units__page_ns(b, sizeof(b), jnum(r, "meta_ns")));
-		if (files)
+		if (files && json_is_null(json_object_get(r, "fault_reads")))
+			fputs("<td class=\"num\">not measured</td>", p->out);
+		else if (files)
 			fprintf(p->out, "<td class=\"num\">%llu</td>", jcount(r, "fault_reads"));
 		fputs("</tr>\n", p->out);
 	}

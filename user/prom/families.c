@@ -38,11 +38,13 @@ static void render_meta(struct prom *p, const struct trace *t)
 			  t->duration_s > 0 ? (__u64)llround(t->duration_s * 1e9) : 0);
 }
 
-static const struct {
+struct counter_family {
 	const char *name;
 	int counter;		/* enum counter */
 	const char *help;
-} vfs_counters[] = {
+};
+
+static const struct counter_family vfs_counters[] = {
 	{ "iostorm_vfs_opens_total", C_OPENS,
 	  "Successful open, openat and openat2 calls, of any file type." },
 	{ "iostorm_vfs_open_errors_total", C_OPEN_ERRORS, "Failed opens." },
@@ -57,14 +59,25 @@ static const struct {
 	{ "iostorm_vfs_closes_total", C_CLOSES, "Closes of regular files and directories." },
 	{ "iostorm_vfs_getdents_total", C_GETDENTS, "getdents64 calls (directory listings)." },
 	{ "iostorm_vfs_mmaps_total", C_MMAPS, "mmap calls on regular files." },
+	{ "iostorm_target_forks_total", C_FORKS, "Processes that joined the target by fork." },
+	{ "iostorm_target_exits_total", C_EXITS, "Processes of the target that exited." },
+};
+
+/* Absent when the kernel gave no fault tracepoints: not measured, never a 0. */
+static const struct counter_family fault_counters[] = {
 	{ "iostorm_vfs_mmap_faults_total", C_FAULTS, "Page faults on file mappings." },
 	{ "iostorm_vfs_mmap_fault_reads_total", C_FAULT_READS,
 	  "Faults on file mappings that read pages from storage (mapped datasets)." },
 	{ "iostorm_vfs_mmap_fault_pages_total", C_FAULT_PAGES,
 	  "Pages those faults, and their read-around, added to the page cache." },
-	{ "iostorm_target_forks_total", C_FORKS, "Processes that joined the target by fork." },
-	{ "iostorm_target_exits_total", C_EXITS, "Processes of the target that exited." },
 };
+
+static void render_counters(struct prom *p, const struct trace *t,
+			    const struct counter_family *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		prom__metric_u64(p, f[i].name, "counter", f[i].help, t->counters[f[i].counter]);
+}
 
 static const struct {
 	const char *name;
@@ -90,9 +103,12 @@ static void render_vfs(struct prom *p, const struct trace *t)
 {
 	struct file_totals tot;
 
-	for (size_t i = 0; i < sizeof(vfs_counters) / sizeof(vfs_counters[0]); i++)
-		prom__metric_u64(p, vfs_counters[i].name, "counter", vfs_counters[i].help,
-				 t->counters[vfs_counters[i].counter]);
+	bool faults = kernel__measured(&t->kernel, KL_FAULTS);
+
+	render_counters(p, t, vfs_counters, sizeof(vfs_counters) / sizeof(vfs_counters[0]));
+	if (faults)
+		render_counters(p, t, fault_counters,
+				sizeof(fault_counters) / sizeof(fault_counters[0]));
 	prom__family(p, "iostorm_vfs_metadata_seconds_total", "counter",
 		     "Time in open, stat, close and getdents calls, summed over calls, seconds.");
 	prom__sample_secs(p, "iostorm_vfs_metadata_seconds_total", NULL, 0,
@@ -105,10 +121,13 @@ static void render_vfs(struct prom *p, const struct trace *t)
 			 "Of those, bytes added to block devices' own caches: file system "
 			 "metadata (inode tables, directories) or a device read raw.",
 			 t->counters[C_DEVICE_PAGES] * (__u64)t->page_size);
-	prom__family(p, "iostorm_vfs_mmap_fault_wait_seconds_total", "counter",
-		     "Time threads waited for a page after a fault on a file mapping, seconds.");
-	prom__sample_secs(p, "iostorm_vfs_mmap_fault_wait_seconds_total", NULL, 0,
-			  t->counters[C_FAULT_NS]);
+	if (faults) {
+		prom__family(p, "iostorm_vfs_mmap_fault_wait_seconds_total", "counter",
+			     "Time threads waited for a page after a fault on a file mapping, "
+			     "seconds.");
+		prom__sample_secs(p, "iostorm_vfs_mmap_fault_wait_seconds_total", NULL, 0,
+				  t->counters[C_FAULT_NS]);
+	}
 	trace__file_totals(&t->store, &tot);
 	prom__metric_u64(p, "iostorm_vfs_code_files", "gauge",
 			 "Files that are code (modules, libraries, system files), kept out "

@@ -74,12 +74,16 @@ static void print_device_cache(FILE *out, const struct trace *t)
 }
 
 /* The job's code and libraries: counted apart from the dataset. */
-static void print_code(FILE *out, const struct file_totals *tot)
+static void print_code(FILE *out, const struct file_totals *tot, bool faults)
 {
 	fprintf(out, "code      %llu files (modules, libraries, system files), %llu opens, "
-		"%llu reads, %.1f MiB, %.1f ms, %llu pages faulted in: not the dataset\n",
-		tot->code_files, tot->code_opens, tot->code_reads, tot->code_read_bytes / MIB,
-		tot->code_ns / 1e6, tot->code_fault_pages);
+		"%llu reads, %.1f MiB, %.1f ms, ", tot->code_files, tot->code_opens,
+		tot->code_reads, tot->code_read_bytes / MIB, tot->code_ns / 1e6);
+	if (faults)
+		fprintf(out, "%llu pages faulted in", tot->code_fault_pages);
+	else
+		fprintf(out, "faults not measured");
+	fprintf(out, ": not the dataset\n");
 }
 
 static void print_totals(FILE *out, const struct trace *t, const struct file_totals *tot)
@@ -125,7 +129,7 @@ static void print_totals(FILE *out, const struct trace *t, const struct file_tot
 	if (tot->fault_reads)
 		print_mapped(out, t, tot);
 	if (tot->code_files)
-		print_code(out, tot);
+		print_code(out, tot, kernel__measured(&t->kernel, KL_FAULTS));
 	if (tot->reads)
 		fprintf(out, "access    consecutive %.1f%%, sequential %.1f%%, random %.1f%% of %llu reads of regular files\n",
 			emit__pct(tot->reads_consec, tot->reads),

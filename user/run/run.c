@@ -512,7 +512,11 @@ static FILE *json_written(const char *path)
 	struct stat st;
 	FILE *in;
 
-	if (!strcmp(path, "-"))
+	/*
+	 * stat() before opening: opening a FIFO to read would wait for a new
+	 * writer, and /dev/stdout on a pipe would read the pipe's own bytes.
+	 */
+	if (!strcmp(path, "-") || stat(path, &st) || !S_ISREG(st.st_mode))
 		return NULL;
 	in = fopen(path, "r");
 	if (in && (fstat(fileno(in), &st) || !S_ISREG(st.st_mode))) {
