@@ -143,7 +143,7 @@ SEC("tp_btf/fuse_request_send")
 int BPF_PROG(handle_fuse_request_send, const struct fuse_req *req)
 {
 	struct fuse_req_key key = {};
-	struct fuse_req_rec r = {};
+	struct fuse_req_rec r = {}, *old;
 	__u32 len = BPF_CORE_READ(req, in.h.len);
 
 	r.start_ns = bpf_ktime_get_ns();
@@ -154,8 +154,18 @@ int BPF_PROG(handle_fuse_request_send, const struct fuse_req *req)
 	r.in_bytes = len > FUSE_IN_HDR ? len - FUSE_IN_HDR : 0;
 	key.req = (__u64)req;
 	key.conn = r.conn;
+	/*
+	 * A record at this address is a request whose end never came (one a
+	 * fatal signal took off the queue before the daemon read it): the
+	 * address is reused now, so it is said, and it is no longer in flight.
+	 */
+	old = bpf_map_lookup_elem(&fuse_reqs, &key);
+	if (old) {
+		conn_inflight(old->conn, -1);
+		count_lost(L_FUSE_ENDS_MISSED);
+	}
 	r.inflight = conn_inflight(r.conn, 1);
-	if (bpf_map_update_elem(&fuse_reqs, &key, &r, BPF_NOEXIST)) {
+	if (bpf_map_update_elem(&fuse_reqs, &key, &r, BPF_ANY)) {
 		conn_inflight(r.conn, -1);
 		count_lost(L_FUSE_REQS_FULL);	/* its end counts it untracked */
 		return 0;

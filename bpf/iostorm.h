@@ -137,6 +137,7 @@ enum lost_reason {
 	L_FUSE_STATS_FULL,	/* fuse_stats full: a FUSE completion not counted */
 	L_FUSE_HISTS_FULL,	/* fuse_hists full: a value not in its histogram */
 	L_FUSE_CONNS_FULL,	/* fuse_conns full: a request's in-flight count not kept */
+	L_FUSE_ENDS_MISSED,	/* a FUSE request that never ended (killed while queued) */
 	L__MAX,
 };
 

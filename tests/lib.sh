@@ -17,9 +17,14 @@ expect_eq() {
 	echo "  $1 = $2"
 }
 
+# NUM: what the numeric helpers take; null, '' or a word is no number (awk
+# would compare it as a string, and "null" > 0 holds there).
+NUM='^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$'
+
 # expect_cmp WHAT A OP B: a numeric comparison (awk), e.g. expect_cmp x 3 '>=' 2.
 expect_cmp() {
-	awk -v a="$2" -v b="$4" "BEGIN { exit !(a != \"\" && a $3 b) }" ||
+	[[ $2 =~ $NUM ]] && [[ $4 =~ $NUM ]] &&
+		awk -v a="$2" -v b="$4" "BEGIN { exit !(a $3 b) }" ||
 		fail "$1: got '$2', expected $3 $4"
 	echo "  $1 = $2 ($3 $4)"
 }

@@ -29,7 +29,9 @@ check_eq() {
 
 # check_cmp WHAT A OP B: a numeric comparison, e.g. check_cmp x 3 '>=' 2.
 check_cmp() {
-	if awk -v a="$2" -v b="$4" "BEGIN { exit !(a != \"\" && a $3 b) }"; then
+	local num='^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$'
+	if [[ $2 =~ $num ]] && [[ $4 =~ $num ]] &&
+		awk -v a="$2" -v b="$4" "BEGIN { exit !(a $3 b) }"; then
 		pass "$1: $2 ($3 $4)"
 	else
 		flunk "$1: got '$2', expected $3 $4"

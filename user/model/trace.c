@@ -188,6 +188,7 @@ static const char *const lost_keys[L__MAX] = {
 	[L_FUSE_STATS_FULL] = "fuse_stats_full",
 	[L_FUSE_HISTS_FULL] = "fuse_hists_full",
 	[L_FUSE_CONNS_FULL] = "fuse_conns_full",
+	[L_FUSE_ENDS_MISSED] = "fuse_ends_missed",
 };
 
 static const char *const lost_words[L__MAX] = {
@@ -206,6 +207,7 @@ static const char *const lost_words[L__MAX] = {
 	[L_FUSE_STATS_FULL] = "FUSE counts map full",
 	[L_FUSE_HISTS_FULL] = "FUSE histograms map full",
 	[L_FUSE_CONNS_FULL] = "FUSE connections map full",
+	[L_FUSE_ENDS_MISSED] = "FUSE requests that never ended (killed while queued)",
 };
 
 const char *trace__lost_key(int reason)

@@ -322,7 +322,8 @@ static void check_sample_json(json_t *root, const struct trace *t)
 		   "inflight", "fd_unresolved", "statbuf",
 		   "block_reqs_full", "block_stats_full", "block_hists_full",
 		   "block_devs_full", "block_missed_full", "wakes_full", "fuse_reqs_full",
-		   "fuse_stats_full", "fuse_hists_full", "fuse_conns_full", "prog_misses");
+		   "fuse_stats_full", "fuse_hists_full", "fuse_conns_full", "fuse_ends_missed",
+		   "prog_misses");
 	CHECK_EQ_U64(u64_at(lost, "total"), trace__lost_total(t));
 	CHECK_EQ_U64(u64_at(lost, "files_map_full"), t->lost[L_FILES_FULL]);
 	CHECK_EQ_U64(u64_at(lost, "prog_misses"), t->prog_misses);
