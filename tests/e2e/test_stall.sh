@@ -68,6 +68,26 @@ test_stall_pure_reader_no_consumer() {
 	expect_eq "input_bound" "$(finding out.json input_bound)" none
 }
 
+# fio, the tool people check their storage with, is a pure reader too: its
+# job process reads its files itself and computes a few percent beside
+# (it was "the training loop (fio) waits for data 91%").
+test_stall_fio_no_loop() {
+	command -v fio >/dev/null || skip "fio not installed (scripts/deps.sh installs it)"
+	mkdir f
+	fio --name=r --directory="$PWD/f" --nrfiles=200 --filesize=64k --bs=16k \
+		--rw=randread --io_size=8m --ioengine=psync --create_only=1 >/dev/null ||
+		fail "fio layout"
+	"$IOSTORM" -q -j out.json -- fio --name=r --directory="$PWD/f" --nrfiles=200 \
+		--filesize=64k --bs=16k --rw=randread --io_size=8m --ioengine=psync \
+		--output-format=json --output=fio.json 2>stderr.txt ||
+		fail "iostorm exit $?: $(cat stderr.txt)"
+	expect_eq "fio's reads = iostorm's" "$(jqr out.json '[.files[] |
+		select((.path // "") | startswith("'"$PWD"'/f/")) | .reads] | add')" \
+		"$(jqr fio.json '.jobs[0].read.total_ios')"
+	expect_eq "consumer found" "$(jqr out.json .stall.found)" false
+	expect_eq "input_bound" "$(finding out.json input_bound)" none
+}
+
 # ---- a real PyTorch training loop (tests/train.py) ----
 
 PYTHON=/usr/bin/python3	# Debian's, with python3-torch and python3-torchvision

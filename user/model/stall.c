@@ -10,6 +10,7 @@
 #define LOADER_ROUNDS	16	/* passes over the wakes: pipelines are a few stages deep */
 #define CONSUMER_BUSY	0.5	/* a loop never woken by the loader computes this much */
 #define CONSUMER_LIFETIME 0.5	/* of the trace, at least, a loop is traced */
+#define CONSUMER_SELF_FED 0.1	/* a loop that reads its own data computes this much (fio: 3%) */
 
 /* What the measure works on: the threads, and the wakes sorted by sleeper. */
 struct stall_ctx {
@@ -125,8 +126,9 @@ static __u64 loader_wait(const struct stall_ctx *x, long c, __u64 *wakeups)
 /*
  * A consumer computes (on CPU outside its file syscalls) and is fed: the
  * loader wakes it as often as a loop takes batches, or it does most of the
- * target's file reads itself (num_workers=0; a shell reading its script
- * does not). A loop the loader always keeps ahead of is never woken by it:
+ * target's file reads itself and computes beside them (num_workers=0; a
+ * pure reader such as fio, which computes 3% of its time, or a shell
+ * reading its script does not). A loop the loader always keeps ahead of is never woken by it:
  * it qualifies by computing most of its time next to a loader. A thread
  * that only waits (a launcher joining its readers), only reads (a pure
  * reader) or lives for a moment of the trace (a launcher's readlink) is
@@ -149,7 +151,8 @@ static bool is_consumer(struct stall_ctx *x, long c, const struct stall_opts *o,
 	    wall < CONSUMER_LIFETIME * x->traced_ns)
 		return false;
 	return *wakeups >= o->min_wakeups ||
-	       (th->io.reads >= o->min_wakeups && 2 * th->io.reads >= x->all_reads) ||
+	       (th->io.reads >= o->min_wakeups && 2 * th->io.reads >= x->all_reads &&
+		compute >= CONSUMER_SELF_FED * wall) ||
 	       (loader && compute >= CONSUMER_BUSY * wall);
 }
 

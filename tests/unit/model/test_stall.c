@@ -237,3 +237,21 @@ TEST(stall_short_helper_is_no_consumer)
 	CHECK_EQ_INT(s.how, CONSUMER_NONE);
 	trace_free(t);
 }
+
+/* fio: the job reads its files itself and computes 3% beside: no loop. */
+TEST(stall_fio_is_no_loop)
+{
+	struct trace *t = trace_new();
+	struct stall s;
+
+	REQUIRE(t);
+	thread(t, 100, 100, "fio", (struct thread_stats){ .reads = 90, .cpu_ns = 170 * MS,
+		.sleep_ns = 300 * MS });
+	thread(t, 101, 101, "fio", (struct thread_stats){ .reads = 2561,
+		.read_ns = 170 * MS, .cpu_ns = 60 * MS, .io_wait_ns = 118 * MS,
+		.sleep_ns = 100 * MS });
+	wake(t, 101, 100, 1, 100 * MS);
+	CHECK_EQ_INT(stall__measure(&s, t, &opts), 0);
+	CHECK_EQ_INT(s.how, CONSUMER_NONE);
+	trace_free(t);
+}
