@@ -154,21 +154,25 @@ int BPF_PROG(handle_fuse_request_send, const struct fuse_req *req)
 	r.in_bytes = len > FUSE_IN_HDR ? len - FUSE_IN_HDR : 0;
 	key.req = (__u64)req;
 	key.conn = r.conn;
-	/*
-	 * A record at this address is a request whose end never came (one a
-	 * fatal signal took off the queue before the daemon read it): the
-	 * address is reused now, so it is said, and it is no longer in flight.
-	 */
-	old = bpf_map_lookup_elem(&fuse_reqs, &key);
-	if (old) {
-		conn_inflight(old->conn, -1);
-		count_lost(L_FUSE_ENDS_MISSED);
-	}
 	r.inflight = conn_inflight(r.conn, 1);
-	if (bpf_map_update_elem(&fuse_reqs, &key, &r, BPF_ANY)) {
-		conn_inflight(r.conn, -1);
-		count_lost(L_FUSE_REQS_FULL);	/* its end counts it untracked */
-		return 0;
+	if (bpf_map_update_elem(&fuse_reqs, &key, &r, BPF_NOEXIST)) {
+		/*
+		 * A record at this address is a request whose end never came
+		 * (one a fatal signal took off the queue before the daemon
+		 * read it): the address is reused, so that is said, and it is
+		 * no longer in flight. One map operation when it is not.
+		 */
+		old = bpf_map_lookup_elem(&fuse_reqs, &key);
+		if (!old) {
+			conn_inflight(r.conn, -1);
+			count_lost(L_FUSE_REQS_FULL);	/* its end counts it untracked */
+			return 0;
+		}
+		conn_inflight(old->conn, -1);
+		if (old->conn == r.conn && r.inflight)
+			r.inflight--;	/* it was counted in this one's */
+		count_lost(L_FUSE_ENDS_MISSED);
+		*old = r;
 	}
 	fuse_hists_add(&r, FUSE_H_INFLIGHT, r.inflight);
 	return 0;

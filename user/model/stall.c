@@ -128,11 +128,11 @@ static __u64 loader_wait(const struct stall_ctx *x, long c, __u64 *wakeups)
  * loader wakes it as often as a loop takes batches, or it does most of the
  * target's file reads itself and computes beside them (num_workers=0; a
  * pure reader such as fio, which computes 3% of its time, or a shell
- * reading its script does not). A loop the loader always keeps ahead of is never woken by it:
- * it qualifies by computing most of its time next to a loader. A thread
- * that only waits (a launcher joining its readers), only reads (a pure
- * reader) or lives for a moment of the trace (a launcher's readlink) is
- * not one: the loop runs for most of the trace.
+ * reading its script does not). A loop the loader always keeps ahead of
+ * is never woken by it: it qualifies by computing most of its time next
+ * to a loader. A thread that only waits (a launcher joining its readers),
+ * only reads (a pure reader) or lives for a moment of the trace (a
+ * launcher's readlink) is not one: the loop runs for most of the trace.
  */
 static bool is_consumer(struct stall_ctx *x, long c, const struct stall_opts *o,
 			__u64 *wakeups)
