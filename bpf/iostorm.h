@@ -60,6 +60,9 @@ enum hist_id {
 	H_BLK_TOTAL_LAT,	/* ns, start -> complete */
 	H_BLK_SIZE,		/* bytes per completed request */
 	H_BLK_INFLIGHT,		/* requests in flight at issue */
+	H_URING_LAT,		/* ns, io_uring read: submit -> completion */
+	H_AIO_LAT,		/* ns, Linux AIO read: io_submit -> reaped by io_getevents */
+	H_ASYNC_DEPTH,		/* reads in flight on the ring or AIO context at submit */
 	H__MAX,
 };
 
@@ -84,6 +87,9 @@ enum sys_kind {
 	SK_MMAP,		/* mmap(addr, len, prot, flags, fd, off) */
 	SK_COPY,		/* copy_file_range, splice(fd_in, *off_in, ...): read of fd_in */
 	SK_SENDFILE,		/* sendfile(out_fd, in_fd, *offset, count): read of in_fd */
+	SK_AIO_SUBMIT,		/* io_submit(ctx, nr, iocb **) */
+	SK_AIO_GETEVENTS,	/* io_getevents, io_pgetevents(ctx, min, nr, events *, ...) */
+	SK_URING_ENTER,		/* io_uring_enter: only its wait (requests: uring.bpf.c) */
 	SK__MAX,
 };
 
@@ -114,6 +120,19 @@ enum counter {
 	C_FORKS,		/* processes that joined the target by fork */
 	C_EXITS,		/* target processes that exited */
 	C_FILE_ENTRIES,		/* per-file entries created in the kernel maps */
+	/*
+	 * Reads through io_uring and Linux AIO, of regular files: in C_READS,
+	 * C_READ_BYTES and C_READ_NS too, which they are a part of.
+	 */
+	C_URING_READS,
+	C_URING_READ_BYTES,
+	C_AIO_READS,
+	C_AIO_READ_BYTES,
+	C_ASYNC_SUBMITS,	/* reads submitted through either, tracked to completion */
+	C_ASYNC_DEPTH_SUM,	/* their depth at submit (H_ASYNC_DEPTH), summed */
+	C_URING_OPENS,		/* IORING_OP_OPENAT(2): in C_OPENS too */
+	C_URING_STATS,		/* IORING_OP_STATX: in C_STATS too */
+	C_URING_CLOSES,		/* IORING_OP_CLOSE: in C_CLOSES too */
 	C__MAX,
 };
 
@@ -138,6 +157,9 @@ enum lost_reason {
 	L_FUSE_HISTS_FULL,	/* fuse_hists full: a value not in its histogram */
 	L_FUSE_CONNS_FULL,	/* fuse_conns full: a request's in-flight count not kept */
 	L_FUSE_ENDS_MISSED,	/* a FUSE request that never ended (killed while queued) */
+	L_ASYNC_FULL,		/* async_reqs full: an io_uring or AIO request not tracked */
+	L_ASYNC_UNTRACKED,	/* a read completed whose submit was not seen (before the attach) */
+	L_AIO_BATCH,		/* iocbs of one io_submit beyond the AIO_BATCH read: not tracked */
 	L__MAX,
 };
 
@@ -432,6 +454,8 @@ struct thread_stats {
 		__u64 meta_ns;
 		__u64 cache_pages;
 		__u64 fault_reads;	/* faults that read from storage */
+		__u64 async_reads;	/* of reads, through io_uring or AIO */
+		__u64 async_depth;	/* their depth at submit (H_ASYNC_DEPTH), summed */
 	);
 	/* Where the thread's time went, from sched_switch (see sched.bpf.c). */
 	__u64 cpu_ns;		/* on a CPU */
@@ -471,6 +495,48 @@ struct wake_key {
 struct wake_stats {
 	__u64 wakeups;
 	__u64 sleep_ns;		/* off CPU, asleep, until this waker woke it (run queue included) */
+};
+
+/*
+ * An io_uring or Linux AIO request between its submit and its completion,
+ * keyed by (ring, request): io_uring's ring context and struct io_kiocb
+ * address (both kernel addresses), or the AIO context id and the iocb's
+ * user address (user addresses: the two never meet). User space counts
+ * those left at the end as still in flight.
+ */
+enum async_iface {
+	ASYNC_URING = 0,
+	ASYNC_AIO = 1,
+};
+
+enum async_op {
+	AOP_READ = 0,
+	AOP_OPEN,		/* IORING_OP_OPENAT, OPENAT2 */
+	AOP_STATX,
+	AOP_CLOSE,
+};
+
+struct async_key {
+	__u64 ring;
+	__u64 req;
+};
+
+#define ASYNC_POS_FILE	((__u64)-1)	/* read at the file position (offset -1) */
+#define AIO_BATCH	64		/* iocbs read per io_submit or io_getevents */
+
+struct async_rec {
+	__u64 start_ns;
+	__u64 off;		/* read: the offset asked for, or ASYNC_POS_FILE */
+	__u64 file;		/* struct file at submit when known (AIO, close), else 0 */
+	struct file_key key;	/* close: the file closed */
+	__u64 cgid;		/* the owner's, for a completion counted elsewhere */
+	__u32 owner;		/* tid of the thread that submitted (see uring.bpf.c) */
+	__u32 tgid;
+	__u32 depth;		/* reads in flight on the ring at submit, itself included */
+	__u8 iface;		/* enum async_iface */
+	__u8 op;		/* enum async_op */
+	__u16 pad;
+	char comm[COMM_LEN];
 };
 
 #endif /* IOSTORM_H */

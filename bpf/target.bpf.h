@@ -107,13 +107,18 @@ static __always_inline void count(__u32 c, __u64 n)
 		*v += n;
 }
 
-/* One event not recorded, for reason (enum lost_reason). */
-static __always_inline void count_lost(__u32 reason)
+/* n events not recorded, for reason (enum lost_reason). */
+static __always_inline void count_lost_n(__u32 reason, __u64 n)
 {
 	__u64 *v = bpf_map_lookup_elem(&lost, &reason);
 
 	if (v)
-		*v += 1;
+		*v += n;
+}
+
+static __always_inline void count_lost(__u32 reason)
+{
+	count_lost_n(reason, 1);
 }
 
 #endif /* TARGET_BPF_H */

@@ -56,6 +56,8 @@ static __always_inline void thread_take(struct thread_stats *to, struct thread_s
 	to->meta_ns += TAKE(meta_ns);
 	to->cache_pages += TAKE(cache_pages);
 	to->fault_reads += TAKE(fault_reads);
+	to->async_reads += TAKE(async_reads);
+	to->async_depth += TAKE(async_depth);
 	to->cpu_ns += TAKE(cpu_ns);
 	to->io_wait_ns += TAKE(io_wait_ns);
 	to->runq_ns += TAKE(runq_ns);
@@ -66,11 +68,12 @@ static __always_inline void thread_take(struct thread_stats *to, struct thread_s
 
 /*
  * The entry of set g of thread tid in the current threads hash map, named
- * as the set is (the cgroup the thread had when the set was first used:
- * the set's counts are that cgroup's), created when missing.
+ * as the set is (by its process tgid, its comm and the cgroup cgid the
+ * thread had when the set was first used: the set's counts are that
+ * cgroup's), created when missing.
  */
-static __always_inline struct thread_stats *thread_entry(__u32 tid, __u32 g,
-							 struct thread_stats *set)
+static __always_inline struct thread_stats *thread_entry(__u32 tid, __u32 g, __u32 tgid,
+							 __u64 cgid, const char *comm)
 {
 	struct thread_key key = { .tid = tid, .set = g };
 	void *threads = current_threads_map();
@@ -81,9 +84,9 @@ static __always_inline struct thread_stats *thread_entry(__u32 tid, __u32 g,
 	ts = bpf_map_lookup_elem(threads, &key);
 	if (ts)
 		return ts;
-	init.tgid = set->tgid;
-	init.cgid = set->cgid;
-	__builtin_memcpy(init.comm, set->comm, COMM_LEN);
+	init.tgid = tgid;
+	init.cgid = cgid;
+	__builtin_memcpy(init.comm, comm, COMM_LEN);
 	ts = map_lookup_or_init(threads, &key, &init);
 	if (!ts)
 		count_lost(L_THREADS_FULL);
@@ -104,7 +107,7 @@ static __always_inline void thread_flush(struct task_state *st, struct task_stru
 		set = &st->gen[g];
 		if (!set->tgid)
 			continue;
-		ts = thread_entry(task->pid, g, set);
+		ts = thread_entry(task->pid, g, set->tgid, set->cgid, set->comm);
 		if (!ts)
 			continue;	/* counted as lost; try the other set */
 		thread_take(ts, set);

@@ -16,6 +16,8 @@
 #include "thread.bpf.h"
 #include "path.bpf.h"
 #include "hist.bpf.h"
+#include "read.bpf.h"
+#include "aio.bpf.h"
 
 #define AT_EMPTY_PATH	0x1000
 #define MAX_ERRNO	4095
@@ -57,6 +59,7 @@ static __always_inline void record_entry(struct inflight *in, struct pt_regs *re
 {
 	struct file *file;
 	__s64 pos;
+	long nr;
 
 	switch (in->kind) {
 	case SK_READ:
@@ -110,6 +113,16 @@ static __always_inline void record_entry(struct inflight *in, struct pt_regs *re
 	case SK_SENDFILE:
 		record_copy(in, regs);
 		break;
+	case SK_AIO_SUBMIT:
+		in->path = PT_REGS_PARM1_SYSCALL(regs);		/* the context */
+		nr = PT_REGS_PARM2_SYSCALL(regs);
+		in->flags = nr < 0 ? 0 : nr > AIO_BATCH ? AIO_BATCH : nr;
+		in->buf = PT_REGS_PARM3_SYSCALL(regs);		/* struct iocb *[] */
+		break;
+	case SK_AIO_GETEVENTS:
+		in->path = PT_REGS_PARM1_SYSCALL(regs);
+		in->buf = PT_REGS_PARM4_SYSCALL(regs);		/* struct io_event [] */
+		break;
 	}
 }
 
@@ -138,148 +151,20 @@ int BPF_PROG(handle_sys_enter, struct pt_regs *regs, long id)
 	in->fd = -1;
 	record_entry(in, regs);
 	in->ts = bpf_ktime_get_ns();
+	if (in->kind == SK_AIO_SUBMIT)
+		aio_submit_enter(in);
 	return 0;
-}
-
-/*
- * Resolve the path of a new entry: from its open file (an address), or
- * when there is none from the name a *stat() was given, relative to dirfd.
- * The one place paths are resolved, a global function: the verifier checks
- * the walk and the directory cache once, not at each call site, and a call
- * costs only a file's first event of an interval.
- */
-__noinline int entry_path(struct file_stats *fs, __u64 file, int dirfd, __u64 name,
-			  __u64 now)
-{
-	if (!fs)
-		return 0;
-	if (file)
-		path_of_file(fs, BTF_CAST(struct file, file), now);
-	else if (name)
-		path_of_name(fs, dirfd, (const char *)name, now);
-	return 0;
-}
-
-/* The entry of the file at addr, created when missing; its path resolved once. */
-static __always_inline struct file_stats *entry_of_file(__u64 addr, __u64 now)
-{
-	struct file_key key;
-	struct file_stats *fs;
-	bool need_path;
-
-	file_key_of(BTF_CAST(struct file, addr), &key);
-	fs = file_entry(&key, now, true, &need_path);
-	if (fs && need_path)
-		entry_path(fs, addr, 0, 0, now);
-	return fs;
-}
-
-static __always_inline bool reg_or_dir(__u32 mode)
-{
-	return mode == S_IFREG || mode == S_IFDIR;
-}
-
-/* Set a flag once: an atomic OR on every read would bounce the cache line. */
-static __always_inline void set_flag(struct file_stats *fs, __u32 flag)
-{
-	if (!(fs->flags & flag))
-		__sync_fetch_and_or(&fs->flags, flag);
-}
-
-/*
- * Time in a metadata call (open, stat, close, getdents), in total and for
- * the thread. Each caller adds its own latency histogram: open and stat
- * count every call, close and getdents only those on a regular file or
- * directory, but histogram them all.
- */
-static __always_inline void meta_done(struct thread_stats *ts, __u64 lat)
-{
-	count(C_META_NS, lat);
-	ts->meta_ns += lat;
-}
-
-/* The same time for the file's entry. */
-static __always_inline void note_meta(struct file_stats *fs, __u64 lat, __u64 now)
-{
-	__sync_fetch_and_add(&fs->meta_ns, lat);
-	fs->last_ts = now;
-}
-
-static __always_inline void open_exit(struct thread_stats *ts, long ret, __u64 lat,
-				      __u64 now)
-{
-	struct file_stats *fs;
-	struct file *file;
-	__u64 *errs, addr;
-	__u32 mode, e;
-
-	hist_add(H_OPEN_LAT, lat);
-	meta_done(ts, lat);
-	if (ret < 0) {
-		count(C_OPEN_ERRORS, 1);
-		e = -ret < ERRNO_SLOTS ? -ret : ERRNO_SLOTS - 1;
-		errs = bpf_map_lookup_elem(&open_errnos, &e);
-		if (errs)
-			*errs += 1;
-		return;
-	}
-	count(C_OPENS, 1);
-	ts->opens += 1;
-	addr = fd_file_addr(ret);
-	if (!addr) {
-		count_lost(L_FD_UNRESOLVED);
-		return;
-	}
-	file = BTF_CAST(struct file, addr);
-	mode = file_mode(file);
-	if (!reg_or_dir(mode)) {
-		count(C_OPENS_OTHER, 1);
-		return;
-	}
-	fs = entry_of_file(addr, now);
-	if (!fs)
-		return;
-	set_flag(fs, mode == S_IFDIR ? FILE_F_DIR : FILE_F_REG);
-	__sync_fetch_and_add(&fs->opens, 1);
-	fs->size = KREAD(file, f_inode, i_size);
-	note_meta(fs, lat, now);
-}
-
-/*
- * Classify a read as Darshan does (see struct file_stats). Concurrent reads
- * of one file race on last_end; the order they are seen in is the order.
- */
-static __always_inline void classify_read(struct file_stats *fs, __u64 off, __u64 end)
-{
-	__u64 last = fs->last_end;
-
-	if (!(fs->flags & FILE_F_READ)) {
-		fs->first_off = off;
-		fs->first_end = end;
-		__sync_fetch_and_or(&fs->flags, FILE_F_READ);
-	} else if (off >= last) {
-		__sync_fetch_and_add(&fs->reads_seq, 1);
-		if (off == last)
-			__sync_fetch_and_add(&fs->reads_consec, 1);
-	}
-	fs->last_end = end;
-	if (end > fs->max_end)
-		fs->max_end = end;
 }
 
 static __always_inline void read_exit(struct inflight *in, struct thread_stats *ts,
 				      long ret, __u64 lat, __u64 now)
 {
-	struct file_stats *fs;
-	struct file *file;
-
 	if (!in->file) {
 		if (ret >= 0)
 			count_lost(L_FD_UNRESOLVED);
 		return;
 	}
-	file = BTF_CAST(struct file, in->file);
-	if (file_mode(file) != S_IFREG) {
+	if (file_mode(BTF_CAST(struct file, in->file)) != S_IFREG) {
 		count(C_READS_OTHER, 1);
 		return;
 	}
@@ -287,59 +172,26 @@ static __always_inline void read_exit(struct inflight *in, struct thread_stats *
 		count(C_READ_ERRORS, 1);
 		return;
 	}
-	count(C_READS, 1);
-	count(C_READ_BYTES, ret);
-	count(C_READ_NS, lat);
-	hist_add(H_READ_LAT, lat);
-	hist_add(H_READ_SIZE, ret);
-	ts->reads += 1;
-	ts->read_bytes += ret;
-	ts->read_ns += lat;
-	fs = entry_of_file(in->file, now);
-	if (!fs)
-		return;
-	set_flag(fs, FILE_F_REG);
-	__sync_fetch_and_add(&fs->reads, 1);
-	__sync_fetch_and_add(&fs->read_bytes, ret);
-	__sync_fetch_and_add(&fs->read_ns, lat);
-	if (lat > fs->read_ns_max)
-		fs->read_ns_max = lat;
-	fs->size = KREAD(file, f_inode, i_size);
-	fs->last_ts = now;
-	classify_read(fs, in->off, in->off + ret);
+	read_done(ts, in->file, in->off, ret, lat, now, true);
 }
 
 /* Key and mode of a stat result, from the buffer the kernel just filled. */
 static __always_inline int stat_key(struct inflight *in, struct file_key *key,
 				    __u32 *mode, __u64 *size)
 {
-	if (in->kind == SK_STATX) {
-		struct statx *sx = (void *)in->buf;
-		__u32 maj = 0, min = 0;
-		__u16 m = 0;
+	struct stat *st = (void *)in->buf;
+	__u64 dev = 0;
 
-		if (bpf_probe_read_user(&key->ino, 8, &sx->stx_ino) ||
-		    bpf_probe_read_user(&m, 2, &sx->stx_mode) ||
-		    bpf_probe_read_user(size, 8, &sx->stx_size) ||
-		    bpf_probe_read_user(&maj, 4, &sx->stx_dev_major) ||
-		    bpf_probe_read_user(&min, 4, &sx->stx_dev_minor))
-			return -1;
-		*mode = m & S_IFMT;
-		key->dev = maj << 20 | min;
-	} else {
-		struct stat *st = (void *)in->buf;
-		__u64 dev = 0;
-
-		if (bpf_probe_read_user(&key->ino, 8, &st->st_ino) ||
-		    bpf_probe_read_user(mode, 4, &st->st_mode) ||
-		    bpf_probe_read_user(size, 8, &st->st_size) ||
-		    bpf_probe_read_user(&dev, 8, &st->st_dev))
-			return -1;
-		*mode &= S_IFMT;
-		/* st_dev is new_encode_dev(): back to major << 20 | minor */
-		key->dev = ((dev >> 8) & 0xfff) << 20 |
-			   (dev & 0xff) | ((dev >> 12) & 0xfff00);
-	}
+	if (in->kind == SK_STATX)
+		return statx_key((void *)in->buf, key, mode, size);
+	if (bpf_probe_read_user(&key->ino, 8, &st->st_ino) ||
+	    bpf_probe_read_user(mode, 4, &st->st_mode) ||
+	    bpf_probe_read_user(size, 8, &st->st_size) ||
+	    bpf_probe_read_user(&dev, 8, &st->st_dev))
+		return -1;
+	*mode &= S_IFMT;
+	/* st_dev is new_encode_dev(): back to major << 20 | minor */
+	key->dev = ((dev >> 8) & 0xfff) << 20 | (dev & 0xff) | ((dev >> 12) & 0xfff00);
 	key->pad = 0;
 	return 0;
 }
@@ -405,7 +257,7 @@ static __always_inline void close_exit(struct inflight *in, struct thread_stats 
 	hist_add(H_CLOSE_LAT, lat);
 	if (!in->file || ret < 0 || !reg_or_dir(file_mode(BTF_CAST(struct file, in->file))))
 		return;
-	fs = entry_of_file(in->file, now);
+	fs = entry_of_file(in->file, now, true);
 	count(C_CLOSES, 1);
 	meta_done(ts, lat);
 	if (fs) {
@@ -422,7 +274,7 @@ static __always_inline void getdents_exit(struct inflight *in, struct thread_sta
 	hist_add(H_GETDENTS_LAT, lat);
 	if (!in->file || ret < 0 || !reg_or_dir(file_mode(BTF_CAST(struct file, in->file))))
 		return;
-	fs = entry_of_file(in->file, now);
+	fs = entry_of_file(in->file, now, true);
 	count(C_GETDENTS, 1);
 	meta_done(ts, lat);
 	if (fs) {
@@ -443,7 +295,7 @@ static __always_inline void mmap_exit(struct inflight *in, long ret, __u64 now)
 		return;		/* anonymous, or failed */
 	if (!reg_or_dir(file_mode(BTF_CAST(struct file, in->file))))
 		return;
-	fs = entry_of_file(in->file, now);
+	fs = entry_of_file(in->file, now, true);
 	count(C_MMAPS, 1);
 	if (!fs)
 		return;
@@ -480,7 +332,7 @@ int BPF_PROG(handle_sys_exit, struct pt_regs *regs, long ret)
 	switch (in->kind) {
 	case SK_OPEN:
 	case SK_OPENAT:
-		open_exit(ts, ret, lat, now);
+		open_done(ts, ret, true, lat, now);
 		break;
 	case SK_READ:
 	case SK_PREAD:
@@ -503,6 +355,12 @@ int BPF_PROG(handle_sys_exit, struct pt_regs *regs, long ret)
 		break;
 	case SK_MMAP:
 		mmap_exit(in, ret, now);
+		break;
+	case SK_AIO_SUBMIT:
+		aio_submit_exit(in, ret);
+		break;
+	case SK_AIO_GETEVENTS:
+		aio_getevents_exit(in, ret, now);
 		break;
 	}
 	in->kind = SK_NONE;

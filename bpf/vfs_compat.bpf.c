@@ -14,5 +14,8 @@
 #define entry_path		compat_entry_path
 #define walk_loop		compat_walk_loop
 #define anchor_note		compat_anchor_note
+#define aio_track		compat_aio_track
+#define aio_untrack		compat_aio_untrack
+#define aio_reap		compat_aio_reap
 
 #include "vfs.bpf.c"

@@ -137,6 +137,38 @@ static bool fuse_tps(const struct btf *vmlinux, const char **why)
 	return ok;
 }
 
+/*
+ * io_uring's tracepoints, and which variant of the programs takes them
+ * (uring.bpf.c): the submit is io_uring_submit_req from 6.0 and
+ * io_uring_submit_sqe before; the completion passes (ctx, req, cqe) from
+ * 6.15, (ctx, req, user_data, res, ...) from 5.19, and no request before.
+ * Sets *why when io_uring cannot be measured.
+ */
+static bool uring_tps(const struct btf *btf, struct kernel_reach *k, const char **why)
+{
+	const struct btf_type *done = tp_proto(btf, "io_uring_complete");
+
+	*why = "this kernel has no io_uring tracepoints (no CONFIG_IO_URING)";
+	if (has_tp(btf, "io_uring_submit_req", 1))
+		k->uring_submit_sqe = false;
+	else if (has_tp(btf, "io_uring_submit_sqe", 1))
+		k->uring_submit_sqe = true;
+	else
+		return false;
+	if (!done || !has_tp(btf, "io_uring_create", 2))
+		return false;
+	if (tp_arg_is(btf, "io_uring_complete", 2, "io_uring_cqe")) {
+		k->uring_cqe_fields = false;
+		return true;
+	}
+	if (btf_vlen(done) >= 8) {
+		k->uring_cqe_fields = true;
+		return true;
+	}
+	*why = "this kernel's io_uring_complete does not name the request (before 5.19)";
+	return false;
+}
+
 /* The features a kernel must have, with what is missing named in *why. */
 static bool floor_ok(const struct btf *btf, const char **why)
 {
@@ -158,7 +190,7 @@ static bool floor_ok(const struct btf *btf, const char **why)
 
 int features__probe(struct kernel_reach *k, __u32 forced)
 {
-	const char *why = NULL, *fuse_why = NULL;
+	const char *why = NULL, *fuse_why = NULL, *uring_why = NULL;
 	struct utsname u;
 	struct btf *btf;
 	__u32 need = 0;
@@ -191,6 +223,8 @@ int features__probe(struct kernel_reach *k, __u32 forced)
 		need |= 1U << KF_NO_FAULTS;
 	if (!fuse_tps(btf, &fuse_why))
 		need |= 1U << KF_NO_FUSE;
+	if (!uring_tps(btf, k, &uring_why))
+		need |= 1U << KF_NO_URING;
 	k->rqf_io_stat = enumerator(btf, "__RQF_IO_STAT");
 	k->rqf_flush_seq = enumerator(btf, "__RQF_FLUSH_SEQ");
 	k->probed = true;
@@ -217,6 +251,13 @@ int features__probe(struct kernel_reach *k, __u32 forced)
 			  "forced off by IOSTORM_FALLBACKS");
 	else
 		layer_set(k, KL_FUSE, true, "fuse_request_send/end");
+	if (k->fallbacks & (1U << KF_NO_URING))
+		layer_set(k, KL_URING, false, need & (1U << KF_NO_URING) ? uring_why :
+			  "forced off by IOSTORM_FALLBACKS");
+	else
+		layer_set(k, KL_URING, true, k->uring_submit_sqe ?
+			  "io_uring_submit_sqe, io_uring_complete (the way before 6.0)" :
+			  "io_uring_submit_req, io_uring_complete");
 	layer_set(k, KL_SCHED, true, k->fallbacks & (1U << KF_PREV_STATE) ?
 		  "sched_switch with the task's state (the way before 5.18), sched_waking" :
 		  "sched_switch, sched_waking");
@@ -235,7 +276,7 @@ int features__forced(__u32 *bits)
 		return 0;
 	if (kernel__parse_fallbacks(s, bits, &bad, &len)) {
 		pr_err("IOSTORM_FALLBACKS: unknown fallback '%.*s' (known: core_read, block_rq, "
-		       "prev_state, page_arg, no_faults, no_fuse, all)", len, bad);
+		       "prev_state, page_arg, no_faults, no_fuse, no_uring, all)", len, bad);
 		return -EINVAL;
 	}
 	return 0;
@@ -253,6 +294,7 @@ void features__apply(struct iostorm_bpf *skel, const struct kernel_reach *k)
 	bool rq = k->fallbacks & (1U << KF_BLOCK_RQ);
 	bool state = k->fallbacks & (1U << KF_PREV_STATE);
 	bool page = k->fallbacks & (1U << KF_PAGE_ARG);
+	bool uring;
 
 	autoload(skel->progs.handle_sys_enter, !core);
 	autoload(skel->progs.handle_sys_exit, !core);
@@ -277,4 +319,10 @@ void features__apply(struct iostorm_bpf *skel, const struct kernel_reach *k)
 	autoload(skel->progs.handle_filemap_map_pages, k->layers[KL_FAULTS].measured);
 	autoload(skel->progs.handle_fuse_request_send, k->layers[KL_FUSE].measured);
 	autoload(skel->progs.handle_fuse_request_end, k->layers[KL_FUSE].measured);
+	uring = k->layers[KL_URING].measured;
+	autoload(skel->progs.handle_uring_create, uring);
+	autoload(skel->progs.handle_uring_submit, uring && !k->uring_submit_sqe);
+	autoload(skel->progs.compat_uring_submit, uring && k->uring_submit_sqe);
+	autoload(skel->progs.handle_uring_complete, uring && !k->uring_cqe_fields);
+	autoload(skel->progs.compat_uring_complete, uring && k->uring_cqe_fields);
 }

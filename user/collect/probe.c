@@ -92,6 +92,10 @@ static int fill_syscalls(int fd)
 		{ SYS_copy_file_range, SK_COPY },
 		{ SYS_splice, SK_COPY },
 		{ SYS_sendfile, SK_SENDFILE },
+		{ SYS_io_submit, SK_AIO_SUBMIT },
+		{ SYS_io_getevents, SK_AIO_GETEVENTS },
+		{ SYS_io_pgetevents, SK_AIO_GETEVENTS },
+		{ SYS_io_uring_enter, SK_URING_ENTER },
 	};
 
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {

@@ -11,6 +11,7 @@ static const char *const layer_names[KL__MAX] = {
 	[KL_BLOCK] = "block",
 	[KL_FUSE] = "fuse",
 	[KL_SCHED] = "sched",
+	[KL_URING] = "io_uring",
 };
 
 static const char *const fallback_names[KF__MAX] = {
@@ -20,6 +21,7 @@ static const char *const fallback_names[KF__MAX] = {
 	[KF_PAGE_ARG] = "page_arg",
 	[KF_NO_FAULTS] = "no_faults",
 	[KF_NO_FUSE] = "no_fuse",
+	[KF_NO_URING] = "no_uring",
 };
 
 const char *kernel__layer_name(enum kernel_layer l)

@@ -19,6 +19,7 @@ enum kernel_layer {
 	KL_BLOCK,		/* block requests */
 	KL_FUSE,		/* FUSE requests */
 	KL_SCHED,		/* on/off CPU, wakeups: the stall */
+	KL_URING,		/* io_uring requests (Linux AIO is in KL_SYSCALLS) */
 	KL__MAX,
 };
 
@@ -34,6 +35,7 @@ enum kernel_fallback {
 	KF_PAGE_ARG,		/* mm_filemap_add_to_page_cache passes a page (< 5.17) */
 	KF_NO_FAULTS,		/* no mm_filemap_fault/map_pages (< 6.12): faults not measured */
 	KF_NO_FUSE,		/* no FUSE tracepoints or BTF: FUSE not measured */
+	KF_NO_URING,		/* no io_uring tracepoints with the request: not measured */
 	KF__MAX,
 };
 
@@ -51,6 +53,8 @@ struct kernel_reach {
 	__u32 forced;		/* of those, forced by IOSTORM_FALLBACKS */
 	int rqf_io_stat;	/* bit numbers of RQF_IO_STAT and RQF_FLUSH_SEQ, */
 	int rqf_flush_seq;	/* -1 where the kernel's BTF has no enum of them */
+	bool uring_submit_sqe;	/* the submit is io_uring_submit_sqe (before 6.0) */
+	bool uring_cqe_fields;	/* the completion passes the CQE's fields (before 6.15) */
 };
 
 /* "syscalls", "page_cache", ...: JSON keys and words. */

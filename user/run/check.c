@@ -20,7 +20,7 @@ static const char usage[] =
 "fallbacks taken for features an older kernel lacks, and whether the BPF\n"
 "programs load here. -v prints libbpf's and the verifier's log.\n"
 "\n"
-"IOSTORM_FALLBACKS=core_read,block_rq,prev_state,page_arg,no_faults,no_fuse\n"
+"IOSTORM_FALLBACKS=core_read,block_rq,prev_state,page_arg,no_faults,no_fuse,no_uring\n"
 "(or all) forces older kernels' paths on a newer one, for testing them.\n"
 "\n"
 "Exit status: 0 when iostorm can trace here, 1 when it cannot (the reason\n"

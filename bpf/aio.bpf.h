@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Linux AIO reads (libaio, fio's libaio engine): each read-type iocb that
+ * io_submit() takes is recorded at the call's entry, before the kernel can
+ * complete it (a buffered read completes inside io_submit, and another
+ * thread may reap it before the submitter returns), and taken back at the
+ * exit if the call did not take it. Its completion is seen when a thread
+ * of the target reaps it with io_getevents() or io_pgetevents(): the event
+ * names the iocb and holds the result. The latency is submit to reap, what
+ * the application waits. A loader that reaps from the ring in user space
+ * (fio's userspace_reap) calls neither: its reads stay in flight, and are
+ * counted so at the end.
+ */
+#ifndef AIO_BPF_H
+#define AIO_BPF_H
+
+#include "async.bpf.h"
+
+/*
+ * The calls below are global functions: each is verified once, not once
+ * per iteration of the loops that call them (AIO_BATCH of them), so their
+ * arguments are plain values. The compat build renames them.
+ */
+
+/* Record iocb i of the io_submit() at ring, iocbs, begun at start, if it reads a file. */
+__weak __noinline int aio_track(__u64 ring, __u64 iocbs, __u32 i, __u64 start)
+{
+	struct async_key key = { .ring = ring };
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct async_rec *rec;
+	struct task_state *st;
+	struct iocb *cb;
+	__u32 fd = 0, z = 0;
+	__u16 op = 0;
+	__s64 off = 0;
+	__u64 file;
+
+	if (i >= AIO_BATCH || bpf_probe_read_user(&key.req, 8, (void *)(iocbs + i * 8)))
+		return 0;
+	cb = (struct iocb *)key.req;
+	if (bpf_probe_read_user(&op, 2, &cb->aio_lio_opcode) ||
+	    (op != IOCB_CMD_PREAD && op != IOCB_CMD_PREADV) ||
+	    bpf_probe_read_user(&fd, 4, &cb->aio_fildes) ||
+	    bpf_probe_read_user(&off, 8, &cb->aio_offset))
+		return 0;
+	file = fd_file_addr(fd);
+	/*
+	 * The file's entry, its path resolved here: the reap's stack has no
+	 * room for the walk. A drain between the two leaves the path in the
+	 * interval before, where user space finds it.
+	 */
+	if (file && file_mode(BTF_CAST(struct file, file)) == S_IFREG)
+		entry_of_file(file, start, true);
+	st = task_state_of(task, false);
+	rec = bpf_map_lookup_elem(&async_scratch, &z);
+	if (!st || !rec)
+		return 0;
+	rec->file = file;
+	rec->start_ns = start;
+	rec->off = off;
+	rec->iface = ASYNC_AIO;
+	rec->op = AOP_READ;
+	rec_owner(rec, task->pid, thread_of(st, task));
+	rec->depth = depth_up(ring);
+	if (bpf_map_update_elem(&async_reqs, &key, rec, BPF_ANY)) {
+		depth_down(ring);
+		count_lost(L_ASYNC_FULL);
+	}
+	return 0;
+}
+
+/* io_submit(ctx, nr, iocbpp) enters: record its reads (the first AIO_BATCH). */
+static __always_inline void aio_submit_enter(struct inflight *in)
+{
+	for (__u32 i = 0; i < AIO_BATCH && i < in->flags; i++)
+		aio_track(in->path, in->buf, i, in->ts);
+}
+
+/* Take back iocb i, which the io_submit() did not take. */
+__weak __noinline int aio_untrack(__u64 ring, __u64 iocbs, __u32 i)
+{
+	struct async_key key = { .ring = ring };
+
+	if (bpf_probe_read_user(&key.req, 8, (void *)(iocbs + i * 8)))
+		return 0;
+	if (!bpf_map_delete_elem(&async_reqs, &key))
+		depth_down(ring);
+	return 0;
+}
+
+/* io_submit() returns: it took the first ret iocbs (none on an error). */
+static __always_inline void aio_submit_exit(struct inflight *in, long ret)
+{
+	__u32 from = ret > 0 ? ret : 0;
+
+	if (ret > AIO_BATCH)
+		count_lost_n(L_AIO_BATCH, ret - AIO_BATCH);
+	for (__u32 i = from; i < AIO_BATCH && i < in->flags; i++)
+		aio_untrack(in->path, in->buf, i);
+}
+
+/* Event i of an io_getevents() on ring: the read it completes, counted to its owner. */
+__weak __noinline int aio_reap(__u64 ring, __u64 events, __u32 i, __u64 now)
+{
+	struct io_event *ev = (void *)(events + i * sizeof(*ev));
+	struct async_key key = { .ring = ring };
+	struct async_rec *rec;
+	__s64 res = 0;
+	__u16 op = 0;
+
+	if (bpf_probe_read_user(&key.req, 8, &ev->obj) ||
+	    bpf_probe_read_user(&res, 8, &ev->res))
+		return 0;
+	rec = bpf_map_lookup_elem(&async_reqs, &key);
+	if (!rec) {
+		if (!bpf_probe_read_user(&op, 2, &((struct iocb *)key.req)->aio_lio_opcode) &&
+		    (op == IOCB_CMD_PREAD || op == IOCB_CMD_PREADV))
+			count_lost(L_ASYNC_UNTRACKED);
+		return 0;
+	}
+	async_read_done(rec, rec->file, rec->off, res, now, false);
+	depth_down(ring);
+	bpf_map_delete_elem(&async_reqs, &key);
+	return 0;
+}
+
+/* io_getevents(ctx, min, nr, events, ...) returns ret events. */
+static __always_inline void aio_getevents_exit(struct inflight *in, long ret, __u64 now)
+{
+	if (ret > AIO_BATCH)
+		count_lost_n(L_AIO_BATCH, ret - AIO_BATCH);
+	for (__u32 i = 0; i < AIO_BATCH && i < ret; i++)
+		aio_reap(in->path, in->buf, i, now);
+}
+
+#endif /* AIO_BPF_H */

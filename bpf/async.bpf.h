@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Requests submitted now and completed later: io_uring's (uring.bpf.c) and
+ * Linux AIO's (aio.bpf.h). A request is recorded at its submit, in the
+ * submitter's context, with its owner: the thread that asked for it. Its
+ * completion may run elsewhere (an io-wq worker, the SQPOLL thread, the
+ * reaping thread): there the record says whose read it was, how long it
+ * took and how deep the queue was, and it is counted as a read() is
+ * (read.bpf.h), to the owner.
+ */
+#ifndef ASYNC_BPF_H
+#define ASYNC_BPF_H
+
+#include "read.bpf.h"
+#include "thread.bpf.h"
+
+/*
+ * Requests in flight. 16,384 at once: 64 loader threads with 128 each
+ * queued fit twice; a submit that finds it full is counted (L_ASYNC_FULL).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct async_key);
+	__type(value, struct async_rec);
+} async_reqs SEC(".maps") __weak;
+
+/*
+ * Reads in flight per ring (io_uring's context, AIO's id): the queue depth
+ * the loader keeps. LRU: a ring that went away leaves its slot to others.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64);
+	__type(value, __u32);
+} async_depth SEC(".maps") __weak;
+
+/*
+ * A record being built, off the stack: an io_submit() loop's frame has no
+ * room for one beside the path walk it may call.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct async_rec);
+} async_scratch SEC(".maps") __weak;
+
+/* The depth of ring once a read joins it (itself included). */
+static __always_inline __u32 depth_up(__u64 ring)
+{
+	__u32 one = 1, *d;
+
+	d = bpf_map_lookup_elem(&async_depth, &ring);
+	if (!d) {
+		bpf_map_update_elem(&async_depth, &ring, &one, BPF_NOEXIST);
+		d = bpf_map_lookup_elem(&async_depth, &ring);
+		return d ? *d : 1;
+	}
+	return __sync_fetch_and_add(d, 1) + 1;
+}
+
+static __always_inline void depth_down(__u64 ring)
+{
+	__u32 *d = bpf_map_lookup_elem(&async_depth, &ring);
+
+	if (d && *d)
+		__sync_fetch_and_sub(d, 1);
+}
+
+/* Name rec's owner: the thread whose set of counters ts is (thread_of()). */
+static __always_inline void rec_owner(struct async_rec *rec, __u32 tid,
+				      const struct thread_stats *ts)
+{
+	rec->owner = tid;
+	rec->tgid = ts->tgid;
+	rec->cgid = ts->cgid;
+	__builtin_memcpy(rec->comm, ts->comm, COMM_LEN);
+}
+
+/*
+ * The counters of rec's owner: its own set when it completes the request
+ * itself, else its entry in the threads map (as an exited thread's), which
+ * user space adds to the live thread's.
+ */
+static __noinline struct thread_stats *owner_stats(struct async_rec *rec)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct task_state *st;
+
+	if (task->pid == rec->owner) {
+		st = task_state_of(task, true);
+		if (st)
+			return thread_of(st, task);
+	}
+	return thread_entry(rec->owner, thread_gen & 1, rec->tgid, rec->cgid, rec->comm);
+}
+
+/*
+ * The async read rec completed with ret (bytes, or -errno) on the file at
+ * address file, at now. off is where it read from, ASYNC_POS_FILE resolved.
+ * path: resolve the path of a new entry (read_done()).
+ */
+static __always_inline void async_read_done(struct async_rec *rec, __u64 file, __u64 off,
+					    long ret, __u64 now, bool path)
+{
+	struct thread_stats *ts;
+	__u64 lat = now - rec->start_ns;
+
+	if (!file) {
+		count_lost(L_FD_UNRESOLVED);
+		return;
+	}
+	if (file_mode(BTF_CAST(struct file, file)) != S_IFREG) {
+		count(C_READS_OTHER, 1);
+		return;
+	}
+	if (ret < 0) {
+		count(C_READ_ERRORS, 1);
+		return;
+	}
+	ts = owner_stats(rec);
+	read_done(ts, file, off, ret, lat, now, path);
+	if (rec->iface == ASYNC_AIO) {
+		count(C_AIO_READS, 1);
+		count(C_AIO_READ_BYTES, ret);
+		hist_add(H_AIO_LAT, lat);
+	} else {
+		count(C_URING_READS, 1);
+		count(C_URING_READ_BYTES, ret);
+		hist_add(H_URING_LAT, lat);
+	}
+	count(C_ASYNC_SUBMITS, 1);
+	count(C_ASYNC_DEPTH_SUM, rec->depth);
+	hist_add(H_ASYNC_DEPTH, rec->depth);
+	if (ts) {
+		ts->async_reads += 1;
+		ts->async_depth += rec->depth;
+	}
+}
+
+#endif /* ASYNC_BPF_H */

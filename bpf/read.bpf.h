@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * A file's entry, and a read counted in it, in total and for its thread:
+ * the one way every interface that reads a file (read(), io_uring, Linux
+ * AIO) counts it. Included by each build that counts reads (vfs.bpf.c,
+ * vfs_compat.bpf.c, uring.bpf.c); KREAD is that build's (path.bpf.h).
+ */
+#ifndef READ_BPF_H
+#define READ_BPF_H
+
+#include "maps.bpf.h"
+#include "target.bpf.h"
+#include "entry.bpf.h"
+#include "path.bpf.h"
+#include "hist.bpf.h"
+
+/*
+ * Resolve the path of a new entry: from its open file (an address), or
+ * when there is none from the name a *stat() was given, relative to dirfd.
+ * The one place paths are resolved, a global function (weak: each build
+ * that includes this carries it, the link keeps one): the verifier checks
+ * the walk and the directory cache once, not at each call site, and a call
+ * costs only a file's first event of an interval.
+ */
+__weak __noinline int entry_path(struct file_stats *fs, __u64 file, int dirfd, __u64 name,
+			  __u64 now)
+{
+	if (!fs)
+		return 0;
+	if (file)
+		path_of_file(fs, BTF_CAST(struct file, file), now);
+	else if (name)
+		path_of_name(fs, dirfd, (const char *)name, now);
+	return 0;
+}
+
+/*
+ * The entry of the file at addr, created when missing; its path resolved
+ * once when path is set (a constant: without it, no call to entry_path()
+ * is compiled in, for a caller whose stack has no room for the walk).
+ */
+static __always_inline struct file_stats *entry_of_file(__u64 addr, __u64 now, bool path)
+{
+	struct file_key key;
+	struct file_stats *fs;
+	bool need_path;
+
+	file_key_of(BTF_CAST(struct file, addr), &key);
+	fs = file_entry(&key, now, path, &need_path);
+	if (fs && need_path)
+		entry_path(fs, addr, 0, 0, now);
+	return fs;
+}
+
+static __always_inline bool reg_or_dir(__u32 mode)
+{
+	return mode == S_IFREG || mode == S_IFDIR;
+}
+
+/* Set a flag once: an atomic OR on every read would bounce the cache line. */
+static __always_inline void set_flag(struct file_stats *fs, __u32 flag)
+{
+	if (!(fs->flags & flag))
+		__sync_fetch_and_or(&fs->flags, flag);
+}
+
+/*
+ * Classify a read as Darshan does (see struct file_stats). Concurrent reads
+ * of one file race on last_end; the order they are seen in is the order.
+ */
+static __always_inline void classify_read(struct file_stats *fs, __u64 off, __u64 end)
+{
+	__u64 last = fs->last_end;
+
+	if (!(fs->flags & FILE_F_READ)) {
+		fs->first_off = off;
+		fs->first_end = end;
+		__sync_fetch_and_or(&fs->flags, FILE_F_READ);
+	} else if (off >= last) {
+		__sync_fetch_and_add(&fs->reads_seq, 1);
+		if (off == last)
+			__sync_fetch_and_add(&fs->reads_consec, 1);
+	}
+	fs->last_end = end;
+	if (end > fs->max_end)
+		fs->max_end = end;
+}
+
+/*
+ * Time in a metadata call (open, stat, close, getdents), in total and for
+ * the thread. Each caller adds its own latency histogram: open and stat
+ * count every call, close and getdents only those on a regular file or
+ * directory, but histogram them all.
+ */
+static __always_inline void meta_done(struct thread_stats *ts, __u64 lat)
+{
+	count(C_META_NS, lat);
+	ts->meta_ns += lat;
+}
+
+/* The same time for the file's entry. */
+static __always_inline void note_meta(struct file_stats *fs, __u64 lat, __u64 now)
+{
+	__sync_fetch_and_add(&fs->meta_ns, lat);
+	fs->last_ts = now;
+}
+
+static __always_inline void open_done(struct thread_stats *ts, long ret, bool has_fd,
+				      __u64 lat, __u64 now)
+{
+	struct file_stats *fs;
+	struct file *file;
+	__u64 *errs, addr;
+	__u32 mode, e;
+
+	hist_add(H_OPEN_LAT, lat);
+	meta_done(ts, lat);
+	if (ret < 0) {
+		count(C_OPEN_ERRORS, 1);
+		e = -ret < ERRNO_SLOTS ? -ret : ERRNO_SLOTS - 1;
+		errs = bpf_map_lookup_elem(&open_errnos, &e);
+		if (errs)
+			*errs += 1;
+		return;
+	}
+	count(C_OPENS, 1);
+	ts->opens += 1;
+	if (!has_fd)
+		return;		/* into a fixed-file slot, or in another process */
+	addr = fd_file_addr(ret);
+	if (!addr) {
+		count_lost(L_FD_UNRESOLVED);
+		return;
+	}
+	file = BTF_CAST(struct file, addr);
+	mode = file_mode(file);
+	if (!reg_or_dir(mode)) {
+		count(C_OPENS_OTHER, 1);
+		return;
+	}
+	fs = entry_of_file(addr, now, true);
+	if (!fs)
+		return;
+	set_flag(fs, mode == S_IFDIR ? FILE_F_DIR : FILE_F_REG);
+	__sync_fetch_and_add(&fs->opens, 1);
+	fs->size = KREAD(file, f_inode, i_size);
+	note_meta(fs, lat, now);
+}
+
+/* Key, type and size of a file from the struct statx a statx() filled. */
+static __always_inline int statx_key(const struct statx *sx, struct file_key *key,
+				     __u32 *mode, __u64 *size)
+{
+	__u32 maj = 0, min = 0;
+	__u16 m = 0;
+
+	if (bpf_probe_read_user(&key->ino, 8, &sx->stx_ino) ||
+	    bpf_probe_read_user(&m, 2, &sx->stx_mode) ||
+	    bpf_probe_read_user(size, 8, &sx->stx_size) ||
+	    bpf_probe_read_user(&maj, 4, &sx->stx_dev_major) ||
+	    bpf_probe_read_user(&min, 4, &sx->stx_dev_minor))
+		return -1;
+	*mode = m & S_IFMT;
+	key->dev = maj << 20 | min;
+	key->pad = 0;
+	return 0;
+}
+
+/*
+ * A read of ret bytes at off of the regular file at address file, lat ns
+ * from its start to its end (a syscall's, or an async request's submit to
+ * completion), for the thread ts (the one that asked for it). path: resolve
+ * the path of a new entry (see entry_of_file()).
+ */
+static __always_inline void read_done(struct thread_stats *ts, __u64 file, __u64 off,
+				      long ret, __u64 lat, __u64 now, bool path)
+{
+	struct file_stats *fs;
+
+	count(C_READS, 1);
+	count(C_READ_BYTES, ret);
+	count(C_READ_NS, lat);
+	hist_add(H_READ_LAT, lat);
+	hist_add(H_READ_SIZE, ret);
+	if (ts) {
+		ts->reads += 1;
+		ts->read_bytes += ret;
+		ts->read_ns += lat;
+	}
+	fs = entry_of_file(file, now, path);
+	if (!fs)
+		return;
+	set_flag(fs, FILE_F_REG);
+	__sync_fetch_and_add(&fs->reads, 1);
+	__sync_fetch_and_add(&fs->read_bytes, ret);
+	__sync_fetch_and_add(&fs->read_ns, lat);
+	if (lat > fs->read_ns_max)
+		fs->read_ns_max = lat;
+	fs->size = KREAD(BTF_CAST(struct file, file), f_inode, i_size);
+	fs->last_ts = now;
+	classify_read(fs, off, off + ret);
+}
+
+#endif /* READ_BPF_H */

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * io_uring: the reads a target submits to its rings (IORING_OP_READ, READV,
+ * READ_FIXED, READV_FIXED), and its opens, statx and closes, counted per
+ * file as the syscalls are (read.bpf.h), from io_uring_submit_req to
+ * io_uring_complete (async.bpf.h). One submit may be performed by an io-wq
+ * worker, and the ring may be fed by its SQPOLL thread: the owner of a
+ * request is the thread that submits it, or for a submit by one of the
+ * kernel's io threads of the process, the thread that created the ring.
+ *
+ * The file comes from the request at its completion: the kernel assigns it
+ * when it issues the request (fixed files included), after the submit;
+ * the offset from the read's kiocb at the submit (prepared by then).
+ *
+ * Variants, chosen before the load (collect/features.c): the submit is
+ * io_uring_submit_req from 6.0 (io_uring_submit_sqe before), and the
+ * completion passes the CQE from 6.15 (its fields before). A kernel whose
+ * completion gives no request (before 5.19) does not measure io_uring.
+ *
+ * A second object with bpf_rdonly_cast() fails bpftool's link: this one
+ * is the CO-RE build, its global functions named as vfs_compat.bpf.c's.
+ */
+#define IOSTORM_CORE_READ	1
+#define entry_path		compat_entry_path
+#define walk_loop		compat_walk_loop
+#define anchor_note		compat_anchor_note
+
+#include "async.bpf.h"
+
+#define PF_IO_WORKER	0x00000010	/* io-wq workers and SQPOLL threads */
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+/* The thread that created a ring of the target, to own its SQPOLL thread's submits. */
+struct ring_owner {
+	__u32 tid;
+	__u32 tgid;
+	__u64 cgid;
+	char comm[COMM_LEN];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64);
+	__type(value, struct ring_owner);
+} ring_owners SEC(".maps");
+
+static __always_inline int op_kind(__u8 opcode)
+{
+	switch (opcode) {
+	case IORING_OP_READV:
+	case IORING_OP_READ_FIXED:
+	case IORING_OP_READ:
+	case IORING_OP_READV_FIXED:
+		return AOP_READ;
+	case IORING_OP_OPENAT:
+	case IORING_OP_OPENAT2:
+		return AOP_OPEN;
+	case IORING_OP_STATX:
+		return AOP_STATX;
+	case IORING_OP_CLOSE:
+		return AOP_CLOSE;
+	}
+	return -1;
+}
+
+SEC("tp_btf/io_uring_create")
+int BPF_PROG(handle_uring_create, int fd, void *ring_ctx)
+{
+	struct task_struct *task;
+	struct ring_owner o = {};
+	struct task_state *st;
+	struct thread_stats *ts;
+	__u64 ring = (__u64)ring_ctx;
+
+	if (!is_target())
+		return 0;
+	task = bpf_get_current_task_btf();
+	st = task_state_of(task, true);
+	if (!st)
+		return 0;
+	ts = thread_of(st, task);
+	o.tid = task->pid;
+	o.tgid = ts->tgid;
+	o.cgid = ts->cgid;
+	__builtin_memcpy(o.comm, ts->comm, COMM_LEN);
+	bpf_map_update_elem(&ring_owners, &ring, &o, BPF_ANY);
+	return 0;
+}
+
+/* What a close closes, taken at its submit: at the completion the file is gone. */
+static __always_inline bool close_key(struct io_kiocb *req, struct async_rec *rec)
+{
+	struct io_close *c = (void *)req;
+	struct file *file;
+
+	if (BPF_CORE_READ(c, file_slot))
+		return false;		/* a fixed file's slot: no fd */
+	file = fd_file(BPF_CORE_READ(c, fd));
+	if (!file || !reg_or_dir(file_mode(file)))
+		return false;
+	file_key_of(file, &rec->key);
+	return true;
+}
+
+static __always_inline int uring_submit(struct io_kiocb *req)
+{
+	struct async_key key = { .req = (__u64)req };
+	struct task_struct *task;
+	struct async_rec rec = {};
+	struct ring_owner *o;
+	struct task_state *st;
+	int op;
+
+	if (!is_target())
+		return 0;
+	op = op_kind(BPF_CORE_READ(req, opcode));
+	if (op < 0)
+		return 0;
+	key.ring = (__u64)BPF_CORE_READ(req, ctx);
+	task = bpf_get_current_task_btf();
+	o = task->flags & PF_IO_WORKER ? bpf_map_lookup_elem(&ring_owners, &key.ring) : NULL;
+	if (o) {
+		rec.owner = o->tid;
+		rec.tgid = o->tgid;
+		rec.cgid = o->cgid;
+		__builtin_memcpy(rec.comm, o->comm, COMM_LEN);
+	} else {
+		st = task_state_of(task, true);
+		if (!st) {
+			count_lost(L_INFLIGHT);
+			return 0;
+		}
+		rec_owner(&rec, task->pid, thread_of(st, task));
+	}
+	rec.iface = ASYNC_URING;
+	rec.op = op;
+	if (op == AOP_READ) {
+		rec.off = BPF_CORE_READ((struct io_rw *)req, kiocb.ki_pos);
+		rec.depth = depth_up(key.ring);
+	} else if (op == AOP_CLOSE && !close_key(req, &rec)) {
+		return 0;
+	}
+	rec.start_ns = bpf_ktime_get_ns();
+	if (bpf_map_update_elem(&async_reqs, &key, &rec, BPF_ANY)) {
+		if (op == AOP_READ)
+			depth_down(key.ring);
+		count_lost(L_ASYNC_FULL);
+	}
+	return 0;
+}
+
+SEC("tp_btf/io_uring_submit_req")
+int BPF_PROG(handle_uring_submit, struct io_kiocb *req)
+{
+	return uring_submit(req);
+}
+
+SEC("tp_btf/io_uring_submit_sqe")
+int BPF_PROG(compat_uring_submit, struct io_kiocb *req)
+{
+	return uring_submit(req);
+}
+
+/* An open's fd is in the owner's table when a thread of its process completes it. */
+static __always_inline bool same_process(struct async_rec *rec)
+{
+	return (bpf_get_current_pid_tgid() >> 32) == rec->tgid;
+}
+
+static __always_inline void open_complete(struct io_kiocb *req, struct async_rec *rec,
+					  long res, __u64 now)
+{
+	struct io_open *o = (void *)req;
+	struct thread_stats *ts = owner_stats(rec);
+	bool has_fd = !BPF_CORE_READ(o, file_slot) && same_process(rec);
+
+	if (!ts)
+		return;
+	count(C_URING_OPENS, 1);
+	open_done(ts, res, has_fd, now - rec->start_ns, now);
+}
+
+static __always_inline void statx_complete(struct io_kiocb *req, struct async_rec *rec,
+					   long res, __u64 now)
+{
+	struct thread_stats *ts = owner_stats(rec);
+	struct io_statx *sx = (void *)req;
+	__u64 lat = now - rec->start_ns, size = 0, name;
+	struct file_stats *fs;
+	struct file_key key;
+	__u32 mode = 0;
+	bool need_path;
+
+	hist_add(H_STAT_LAT, lat);
+	if (!ts)
+		return;
+	meta_done(ts, lat);
+	if (res < 0) {
+		count(C_STAT_ERRORS, 1);
+		return;
+	}
+	count(C_STATS, 1);
+	count(C_URING_STATS, 1);
+	ts->stats += 1;
+	if (!same_process(rec) || statx_key(BPF_CORE_READ(sx, buffer), &key, &mode, &size)) {
+		count_lost(L_STATBUF);
+		return;
+	}
+	if (!reg_or_dir(mode))
+		return;
+	fs = file_entry(&key, now, true, &need_path);
+	if (!fs)
+		return;
+	name = (__u64)BPF_CORE_READ(sx, filename, uptr);
+	if (need_path)
+		entry_path(fs, 0, BPF_CORE_READ(sx, dfd), name, now);
+	set_flag(fs, mode == S_IFDIR ? FILE_F_DIR : FILE_F_REG);
+	__sync_fetch_and_add(&fs->stats, 1);
+	fs->size = size;
+	note_meta(fs, lat, now);
+}
+
+static __always_inline void close_complete(struct async_rec *rec, long res, __u64 now)
+{
+	struct thread_stats *ts;
+	struct file_stats *fs;
+	__u64 lat = now - rec->start_ns;
+	bool need_path;
+
+	hist_add(H_CLOSE_LAT, lat);
+	if (res < 0)
+		return;
+	ts = owner_stats(rec);
+	if (!ts)
+		return;
+	count(C_CLOSES, 1);
+	count(C_URING_CLOSES, 1);
+	meta_done(ts, lat);
+	fs = file_entry(&rec->key, now, false, &need_path);
+	if (fs) {
+		__sync_fetch_and_add(&fs->closes, 1);
+		note_meta(fs, lat, now);
+	}
+}
+
+static __always_inline int uring_complete(void *ring, struct io_kiocb *req, long res)
+{
+	struct async_key key = { .ring = (__u64)ring, .req = (__u64)req };
+	struct async_rec *rec;
+	__u64 now, file, off;
+
+	rec = bpf_map_lookup_elem(&async_reqs, &key);
+	if (!rec) {
+		if (is_target() && op_kind(BPF_CORE_READ(req, opcode)) == AOP_READ)
+			count_lost(L_ASYNC_UNTRACKED);
+		return 0;
+	}
+	now = bpf_ktime_get_ns();
+	switch (rec->op) {
+	case AOP_READ:
+		file = (__u64)BPF_CORE_READ(req, file);
+		off = rec->off;
+		if (off == ASYNC_POS_FILE && file && res > 0)
+			off = BPF_CORE_READ((struct file *)file, f_pos) - res;
+		async_read_done(rec, file, off, res, now, true);
+		depth_down(key.ring);
+		break;
+	case AOP_OPEN:
+		open_complete(req, rec, res, now);
+		break;
+	case AOP_STATX:
+		statx_complete(req, rec, res, now);
+		break;
+	case AOP_CLOSE:
+		close_complete(rec, res, now);
+		break;
+	}
+	bpf_map_delete_elem(&async_reqs, &key);
+	return 0;
+}
+
+SEC("tp_btf/io_uring_complete")
+int BPF_PROG(handle_uring_complete, void *ring, struct io_kiocb *req, struct io_uring_cqe *cqe)
+{
+	return uring_complete(ring, req, BPF_CORE_READ(cqe, res));
+}
+
+SEC("tp_btf/io_uring_complete")
+int BPF_PROG(compat_uring_complete, void *ring, struct io_kiocb *req, __u64 user_data, int res)
+{
+	return uring_complete(ring, req, res);
+}
