@@ -169,6 +169,8 @@ int collector__finish(struct collector *c, struct trace *t, __u64 now_ns)
 	if (!err)
 		err = drain__fuse(&c->drain, c->skel, &t->fuse,
 				  DRAIN_BLOCK_HISTS | DRAIN_BLOCK_UNFINISHED);
+	if (!err)
+		err = drain__async(c->skel, t);
 	t->prog_misses = probe__misses(c->skel);
 	t->maps_bytes = probe__maps_bytes(c->skel);
 	return err;

@@ -335,6 +335,25 @@ int drain__globals(struct drain *d, struct iostorm_bpf *skel, struct trace *t)
 	return err;
 }
 
+static int add_async(const void *key, void *value, void *ctx)
+{
+	const struct async_rec *r = value;
+
+	if (r->op == AOP_READ)
+		*(__u64 *)ctx += 1;
+	return 0;
+}
+
+int drain__async(struct iostorm_bpf *skel, struct trace *t)
+{
+	struct async_key key;
+	struct async_rec rec;
+
+	t->async_in_flight = 0;
+	return map_each(bpf_map__fd(skel->maps.async_reqs), &key, sizeof(key), &rec, 0,
+			add_async, &t->async_in_flight);
+}
+
 struct wakes_walk {
 	struct drain *d;
 	struct trace *t;

@@ -25,6 +25,32 @@ static void code_row(struct page *p)
 		units__page_ns(b, sizeof(b), jnum(c, "ns")));
 }
 
+/*
+ * The reads by interface (vfs.interfaces), and the queue io_uring and AIO
+ * keep (vfs.async); io_uring's null where the kernel did not give it.
+ */
+static void interfaces(struct page *p)
+{
+	const json_t *i = jget(p->root, "vfs.interfaces"), *a = jget(p->root, "vfs.async");
+	const json_t *u = jget(i, "io_uring");
+	char n[24];
+
+	if (!i)
+		return;		/* a report from before the interfaces were counted */
+	fprintf(p->out, "<tr><th>reads by interface: read() calls, io_uring, Linux AIO</th>"
+		"<td class=\"num\">%llu, ", jcount(i, "syscall.reads"));
+	if (json_is_null(jget(u, "reads")))
+		fputs("not measured", p->out);
+	else
+		fprintf(p->out, "%llu", jcount(u, "reads"));
+	fprintf(p->out, ", %llu</td></tr>\n", jcount(i, "aio.reads"));
+	if (!jcount(a, "reads") && !jcount(a, "in_flight_at_end"))
+		return;
+	fprintf(p->out, "<tr><th>io_uring and AIO reads: queue depth mean, in flight at the "
+		"end</th><td class=\"num\">%s, %llu</td></tr>\n",
+		units__page_num(n, sizeof(n), jnum(a, "depth_mean")), jcount(a, "in_flight_at_end"));
+}
+
 static void summary(struct page *p)
 {
 	const json_t *s = jget(p->root, "_html.dataset");
@@ -43,13 +69,15 @@ static void summary(struct page *p)
 		"<tr><th>read whole (to 90%% of their size or more)</th><td class=\"num\">%llu</td></tr>\n"
 		"<tr><th>read in part</th><td class=\"num\">%llu</td></tr>\n"
 		"<tr><th>not read</th><td class=\"num\">%llu</td></tr>\n"
-		"<tr><th>opens, reads, stats</th><td class=\"num\">%llu, %llu, %llu</td></tr>\n"
-		"</table></section>\n", jcount(p->root, "vfs.dirs"), jcount(s, "records"),
+		"<tr><th>opens, reads, stats</th><td class=\"num\">%llu, %llu, %llu</td></tr>\n",
+		jcount(p->root, "vfs.dirs"), jcount(s, "records"),
 		units__page_bytes(a, sizeof(a), jnum(s, "bytes")), jcount(s, "bytes"),
 		units__page_bytes(b, sizeof(b), jnum(s, "median")), jcount(s, "whole"),
 		jcount(s, "partly"), jcount(s, "unread"),
 		jcount(p->root, "vfs.opens"), jcount(p->root, "vfs.reads"),
 		jcount(p->root, "vfs.stats"));
+	interfaces(p);
+	fputs("</table></section>\n", p->out);
 }
 
 /*

@@ -189,6 +189,9 @@ static const char *const lost_keys[L__MAX] = {
 	[L_FUSE_HISTS_FULL] = "fuse_hists_full",
 	[L_FUSE_CONNS_FULL] = "fuse_conns_full",
 	[L_FUSE_ENDS_MISSED] = "fuse_ends_missed",
+	[L_ASYNC_FULL] = "async_reqs_full",
+	[L_ASYNC_UNTRACKED] = "async_untracked",
+	[L_AIO_BATCH] = "aio_batch",
 };
 
 static const char *const lost_words[L__MAX] = {
@@ -208,6 +211,9 @@ static const char *const lost_words[L__MAX] = {
 	[L_FUSE_HISTS_FULL] = "FUSE histograms map full",
 	[L_FUSE_CONNS_FULL] = "FUSE connections map full",
 	[L_FUSE_ENDS_MISSED] = "FUSE requests that never ended (killed while queued)",
+	[L_ASYNC_FULL] = "io_uring/AIO requests map full",
+	[L_ASYNC_UNTRACKED] = "io_uring/AIO reads whose submit was not seen (submitted before the attach)",
+	[L_AIO_BATCH] = "AIO iocbs past the 64 read per io_submit or io_getevents",
 };
 
 const char *trace__lost_key(int reason)

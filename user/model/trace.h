@@ -33,6 +33,7 @@ struct trace {
 	double duration_s;		/* traced wall time */
 	__u64 counters[C__MAX];		/* enum counter */
 	__u64 lost[L__MAX];		/* enum lost_reason */
+	__u64 async_in_flight;		/* io_uring and AIO reads submitted, not completed at the end */
 	__u64 prog_misses;		/* BPF runs the kernel skipped (recursion) */
 	__u64 maps_bytes;		/* kernel memory of iostorm's BPF maps */
 	__u64 drains;			/* of the files maps, early or on schedule */

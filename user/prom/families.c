@@ -49,9 +49,12 @@ static const struct counter_family vfs_counters[] = {
 	  "Successful open, openat and openat2 calls, of any file type." },
 	{ "iostorm_vfs_open_errors_total", C_OPEN_ERRORS, "Failed opens." },
 	{ "iostorm_vfs_reads_total", C_READS,
-	  "Read-family calls (read, readv, pread64, preadv, preadv2) on regular files, "
-	  "end-of-file reads included." },
+	  "Reads of regular files, end-of-file reads included: read-family calls (read, "
+	  "readv, pread64, preadv, preadv2) and io_uring and Linux AIO read requests." },
 	{ "iostorm_vfs_read_bytes_total", C_READ_BYTES, "Bytes those reads returned." },
+	{ "iostorm_vfs_aio_reads_total", C_AIO_READS,
+	  "Of those, Linux AIO reads (io_submit of IOCB_CMD_PREAD/PREADV), reaped." },
+	{ "iostorm_vfs_aio_read_bytes_total", C_AIO_READ_BYTES, "Bytes those AIO reads returned." },
 	{ "iostorm_vfs_read_errors_total", C_READ_ERRORS, "Failed reads of regular files." },
 	{ "iostorm_vfs_stats_total", C_STATS,
 	  "Successful stat-family calls (stat, lstat, fstat, newfstatat, statx)." },
@@ -70,6 +73,17 @@ static const struct counter_family fault_counters[] = {
 	  "Faults on file mappings that read pages from storage (mapped datasets)." },
 	{ "iostorm_vfs_mmap_fault_pages_total", C_FAULT_PAGES,
 	  "Pages those faults, and their read-around, added to the page cache." },
+};
+
+/* Absent when the kernel's io_uring tracepoints could not be used: not measured. */
+static const struct counter_family uring_counters[] = {
+	{ "iostorm_vfs_io_uring_reads_total", C_URING_READS,
+	  "Of iostorm_vfs_reads_total, io_uring read requests (READ, READV, READ_FIXED, "
+	  "READV_FIXED), completed." },
+	{ "iostorm_vfs_io_uring_read_bytes_total", C_URING_READ_BYTES,
+	  "Bytes those io_uring reads returned." },
+	{ "iostorm_vfs_io_uring_opens_total", C_URING_OPENS,
+	  "IORING_OP_OPENAT and OPENAT2 requests completed (in the opens too)." },
 };
 
 static void render_counters(struct prom *p, const struct trace *t,
@@ -97,6 +111,13 @@ static const struct {
 	  "Latency of closes of files, seconds; _sum estimated." },
 	{ "iostorm_vfs_getdents_latency_seconds", H_GETDENTS_LAT, UNIT_NS,
 	  "Latency of getdents64 calls, seconds; _sum estimated." },
+	{ "iostorm_vfs_aio_latency_seconds", H_AIO_LAT, UNIT_NS,
+	  "Linux AIO reads, io_submit to reaped by io_getevents, seconds; _sum estimated." },
+	{ "iostorm_vfs_async_queue_depth", H_ASYNC_DEPTH, UNIT_COUNT,
+	  "io_uring and AIO reads in flight on their ring at each read's submit, itself "
+	  "included: the queue depth the loader keeps; _sum estimated." },
+	{ "iostorm_vfs_io_uring_latency_seconds", H_URING_LAT, UNIT_NS,
+	  "io_uring reads, submit to completion, seconds; _sum estimated." },
 };
 
 static void render_vfs(struct prom *p, const struct trace *t)
@@ -109,6 +130,9 @@ static void render_vfs(struct prom *p, const struct trace *t)
 	if (faults)
 		render_counters(p, t, fault_counters,
 				sizeof(fault_counters) / sizeof(fault_counters[0]));
+	if (kernel__measured(&t->kernel, KL_URING))
+		render_counters(p, t, uring_counters,
+				sizeof(uring_counters) / sizeof(uring_counters[0]));
 	prom__family(p, "iostorm_vfs_metadata_seconds_total", "counter",
 		     "Time in open, stat, close and getdents calls, summed over calls, seconds.");
 	prom__sample_secs(p, "iostorm_vfs_metadata_seconds_total", NULL, 0,
@@ -146,6 +170,9 @@ static void render_vfs_hists(struct prom *p, const struct trace *t)
 {
 	for (size_t i = 0; i < sizeof(vfs_hists) / sizeof(vfs_hists[0]); i++) {
 		int id = vfs_hists[i].hist;
+
+		if (id == H_URING_LAT && !kernel__measured(&t->kernel, KL_URING))
+			continue;
 		const __u64 *sum = id == H_READ_LAT ? &t->counters[C_READ_NS] :
 				   id == H_READ_SIZE ? &t->counters[C_READ_BYTES] : NULL;
 

@@ -32,6 +32,7 @@ struct prom {
 enum hist_unit {
 	UNIT_NS,	/* exposed in seconds */
 	UNIT_BYTES,
+	UNIT_COUNT,	/* a count (requests): the bytes' bounds, 0 first */
 };
 
 /* ---- the text format (text.c) ---- */

@@ -174,7 +174,7 @@ static int hist_bounds(enum hist_unit unit, __u64 *b)
 	int kmax = unit == UNIT_NS ? PROM_NS_K_MAX : PROM_BYTES_K_MAX;
 	int n = 0;
 
-	if (unit == UNIT_BYTES)
+	if (unit != UNIT_NS)
 		b[n++] = 0;
 	for (int k = kmin; k <= kmax; k++)
 		b[n++] = (1ULL << k) - 1;

@@ -42,6 +42,61 @@ static void print_mapped(FILE *out, const struct trace *t, const struct file_tot
 	fputc('\n', out);
 }
 
+/* a - b, or 0: counters read at slightly different times. */
+static __u64 minus(__u64 a, __u64 b)
+{
+	return a > b ? a - b : 0;
+}
+
+/*
+ * The reads by interface, when any went another way than read() or
+ * io_uring's could not be seen: the reads line counts them all.
+ */
+static void print_interfaces(FILE *out, const struct trace *t)
+{
+	const __u64 *c = t->counters;
+	bool uring = kernel__measured(&t->kernel, KL_URING);
+	__u64 async = c[C_URING_READS] + c[C_AIO_READS];
+
+	if (!async && uring)
+		return;
+	fprintf(out, "          by interface: read() %llu", minus(c[C_READS], async));
+	if (uring)
+		fprintf(out, ", io_uring %llu", c[C_URING_READS]);
+	else
+		fprintf(out, ", io_uring not measured");
+	fprintf(out, ", AIO %llu\n", c[C_AIO_READS]);
+}
+
+/* io_uring and AIO reads: their queue depth, latency, and those not seen whole. */
+static void print_async(FILE *out, const struct trace *t)
+{
+	const __u64 *c = t->counters;
+	const struct hist *h = t->hists;
+	char p50[16], p99[16];
+
+	if (!c[C_ASYNC_SUBMITS] && !t->async_in_flight && !t->lost[L_ASYNC_UNTRACKED])
+		return;
+	fprintf(out, "async     %llu reads submitted and completed, queue depth mean %.1f "
+		"(p99 %llu)", c[C_ASYNC_SUBMITS],
+		c[C_ASYNC_SUBMITS] ? (double)c[C_ASYNC_DEPTH_SUM] / c[C_ASYNC_SUBMITS] : 0.0,
+		hist__quantile(&h[H_ASYNC_DEPTH], 0.99));
+	if (c[C_URING_READS])
+		fprintf(out, "; io_uring %s p50, %s p99",
+			units__ns(p50, sizeof(p50), hist__quantile(&h[H_URING_LAT], 0.5)),
+			units__ns(p99, sizeof(p99), hist__quantile(&h[H_URING_LAT], 0.99)));
+	if (c[C_AIO_READS])
+		fprintf(out, "; AIO %s p50, %s p99 (submit to reap)",
+			units__ns(p50, sizeof(p50), hist__quantile(&h[H_AIO_LAT], 0.5)),
+			units__ns(p99, sizeof(p99), hist__quantile(&h[H_AIO_LAT], 0.99)));
+	if (t->async_in_flight)
+		fprintf(out, "; %llu still in flight at the end", t->async_in_flight);
+	if (t->lost[L_ASYNC_UNTRACKED])
+		fprintf(out, "; %llu completed whose submit was not seen (before the attach)",
+			t->lost[L_ASYNC_UNTRACKED]);
+	fputc('\n', out);
+}
+
 /*
  * Pages added to block devices' own caches: file system metadata read
  * through them (ext4's inode tables, directory and extent blocks), or a
@@ -110,7 +165,10 @@ static void print_totals(FILE *out, const struct trace *t, const struct file_tot
 			(double)c[C_READ_BYTES] / c[C_READS], true));
 	if (c[C_READ_ERRORS])
 		fprintf(out, ", %llu errors", c[C_READ_ERRORS]);
-	fprintf(out, "\nmetadata  stats %llu", c[C_STATS]);
+	fputc('\n', out);
+	print_interfaces(out, t);
+	print_async(out, t);
+	fprintf(out, "metadata  stats %llu", c[C_STATS]);
 	if (c[C_STAT_ERRORS])
 		fprintf(out, " (%llu errors)", c[C_STAT_ERRORS]);
 	fprintf(out, ", closes %llu, getdents %llu; %.1f%% of read + metadata time\n",
@@ -188,6 +246,52 @@ void report_vfs__text(FILE *out, const struct trace *t, const struct file_totals
 
 /* ---- JSON ---- */
 
+/* vfs.interfaces: the reads of each interface; vfs.async: io_uring's and AIO's queue. */
+static void write_interfaces(struct json *j, const struct trace *t,
+			     const struct file_totals *tot)
+{
+	bool faults = kernel__measured(&t->kernel, KL_FAULTS);
+	bool uring = kernel__measured(&t->kernel, KL_URING);
+	const __u64 *c = t->counters;
+	__u64 async = c[C_URING_READS] + c[C_AIO_READS];
+
+	json__key(j, "interfaces");
+	json__begin_object(j);
+	json__key(j, "syscall");
+	json__begin_object(j);
+	json__kv_u64(j, "reads", minus(c[C_READS], async));
+	json__kv_u64(j, "read_bytes", minus(c[C_READ_BYTES],
+					    c[C_URING_READ_BYTES] + c[C_AIO_READ_BYTES]));
+	json__end_object(j);
+	json__key(j, "io_uring");
+	json__begin_object(j);
+	json__kv_u64_known(j, "reads", c[C_URING_READS], uring);
+	json__kv_u64_known(j, "read_bytes", c[C_URING_READ_BYTES], uring);
+	json__kv_u64_known(j, "opens", c[C_URING_OPENS], uring);
+	json__kv_u64_known(j, "stats", c[C_URING_STATS], uring);
+	json__kv_u64_known(j, "closes", c[C_URING_CLOSES], uring);
+	json__end_object(j);
+	json__key(j, "aio");
+	json__begin_object(j);
+	json__kv_u64(j, "reads", c[C_AIO_READS]);
+	json__kv_u64(j, "read_bytes", c[C_AIO_READ_BYTES]);
+	json__end_object(j);
+	json__key(j, "mapped_faults");
+	json__begin_object(j);
+	json__kv_u64_known(j, "reads", tot->fault_reads, faults);
+	json__kv_u64_known(j, "pages", tot->fault_pages, faults);
+	json__end_object(j);
+	json__end_object(j);
+	json__key(j, "async");
+	json__begin_object(j);
+	json__kv_u64(j, "reads", c[C_ASYNC_SUBMITS]);
+	json__kv_double(j, "depth_mean", c[C_ASYNC_SUBMITS] ?
+			(double)c[C_ASYNC_DEPTH_SUM] / c[C_ASYNC_SUBMITS] : 0.0);
+	json__kv_u64(j, "in_flight_at_end", t->async_in_flight);
+	json__kv_u64(j, "untracked", t->lost[L_ASYNC_UNTRACKED]);
+	json__end_object(j);
+}
+
 static void write_vfs(struct json *j, const struct trace *t, const struct file_totals *tot)
 {
 	bool faults = kernel__measured(&t->kernel, KL_FAULTS);	/* else null, never 0 */
@@ -248,6 +352,7 @@ static void write_vfs(struct json *j, const struct trace *t, const struct file_t
 	json__kv_u64(j, "ns", tot->code_ns);
 	json__kv_u64_known(j, "fault_pages", tot->code_fault_pages, faults);
 	json__end_object(j);
+	write_interfaces(j, t, tot);
 	json__key(j, "rates");
 	json__begin_object(j);
 	json__kv_double(j, "files_per_s", units__rate(tot->files_read, d));
@@ -270,12 +375,15 @@ static void write_hists(struct json *j, const struct trace *t)
 	emit__json_hist(j, "stat", &h[H_STAT_LAT], "ns");
 	emit__json_hist(j, "close", &h[H_CLOSE_LAT], "ns");
 	emit__json_hist(j, "getdents", &h[H_GETDENTS_LAT], "ns");
+	emit__json_hist(j, "io_uring", &h[H_URING_LAT], "ns");
+	emit__json_hist(j, "aio", &h[H_AIO_LAT], "ns");
 	json__end_object(j);
 	trace__file_sizes(&t->store, &sizes);
 	json__key(j, "sizes");
 	json__begin_object(j);
 	emit__json_hist(j, "read", &h[H_READ_SIZE], "bytes");
 	emit__json_hist(j, "file", &sizes, "bytes");
+	emit__json_hist(j, "async_depth", &h[H_ASYNC_DEPTH], "requests");
 	json__end_object(j);
 }
 

@@ -86,6 +86,12 @@ static struct trace *trace_sample(void)
 	c[C_READS] = 6;
 	c[C_READ_BYTES] = 4 * MIB + 8192;
 	c[C_READ_NS] = 5000000;
+	c[C_URING_READS] = 2;		/* b.bin's two reads went through io_uring */
+	c[C_URING_READ_BYTES] = 8192;
+	c[C_ASYNC_SUBMITS] = 2;
+	c[C_ASYNC_DEPTH_SUM] = 3;
+	hist__add(&t->hists[H_URING_LAT], 500000, 2);
+	t->async_in_flight = 1;
 	c[C_STATS] = 1;
 	c[C_CLOSES] = 2;
 	c[C_GETDENTS] = 3;
@@ -199,7 +205,7 @@ static void check_sample_json(json_t *root, const struct trace *t)
 		   "fallbacks", "forced");
 	CHECK(json_is_false(json_object_get(json_object_get(root, "kernel"), "probed")));
 	CHECK_KEYS(json_object_get(json_object_get(root, "kernel"), "layers"), "kernel.layers",
-		   "syscalls", "page_cache", "faults", "block", "fuse", "sched");
+		   "syscalls", "page_cache", "faults", "block", "fuse", "sched", "io_uring");
 	CHECK(json_is_true(json_object_get(json_object_get(json_object_get(json_object_get(
 		root, "kernel"), "layers"), "fuse"), "measured")));
 	CHECK_STR(str_at(root, "schema"), "iostorm.report/1");
@@ -213,7 +219,8 @@ static void check_sample_json(json_t *root, const struct trace *t)
 		   "open_errnos",
 		   "reads", "read_bytes", "read_errors", "stats", "stat_errors",
 		   "closes", "getdents", "mmaps", "faults", "cache_pages",
-		   "device_cache_pages", "read_ns", "meta_ns", "reads_consecutive", "reads_sequential", "reads_random", "mapped", "code",
+		   "device_cache_pages", "read_ns", "meta_ns", "reads_consecutive",
+		   "reads_sequential", "reads_random", "mapped", "code", "interfaces", "async",
 		   "rates");
 	CHECK_EQ_U64(u64_at(vfs, "files"), 3);
 	CHECK_EQ_U64(u64_at(vfs, "dirs"), 1);
@@ -236,6 +243,22 @@ static void check_sample_json(json_t *root, const struct trace *t)
 	CHECK_EQ_U64(u64_at(vfs, "reads_consecutive"), 4);
 	CHECK_EQ_U64(u64_at(vfs, "reads_sequential"), 4);
 	CHECK_EQ_U64(u64_at(vfs, "reads_random"), 2);
+	/* By interface: io_uring's part of the reads, the rest read() */
+	CHECK_KEYS(json_object_get(vfs, "interfaces"), "interfaces", "syscall", "io_uring",
+		   "aio", "mapped_faults");
+	CHECK_EQ_U64(u64_at(json_object_get(json_object_get(vfs, "interfaces"), "syscall"),
+			    "reads"), 4);
+	CHECK_EQ_U64(u64_at(json_object_get(json_object_get(vfs, "interfaces"), "syscall"),
+			    "read_bytes"), 4 * MIB);
+	CHECK_EQ_U64(u64_at(json_object_get(json_object_get(vfs, "interfaces"), "io_uring"),
+			    "reads"), 2);
+	CHECK_EQ_U64(u64_at(json_object_get(json_object_get(vfs, "interfaces"), "aio"),
+			    "reads"), 0);
+	CHECK_KEYS(json_object_get(vfs, "async"), "async", "reads", "depth_mean",
+		   "in_flight_at_end", "untracked");
+	CHECK(json_number_value(json_object_get(json_object_get(vfs, "async"),
+						"depth_mean")) == 1.5);
+	CHECK_EQ_U64(u64_at(json_object_get(vfs, "async"), "in_flight_at_end"), 1);
 	rates = json_object_get(vfs, "rates");
 	CHECK_KEYS(rates, "rates", "files_per_s", "opens_per_s", "reads_per_s",
 		   "read_bytes_per_s");
@@ -246,12 +269,14 @@ static void check_sample_json(json_t *root, const struct trace *t)
 	      (4.0 * MIB + 8192) / 2);
 
 	CHECK_KEYS(json_object_get(root, "latency"), "latency",
-		   "read", "open", "stat", "close", "getdents");
+		   "read", "open", "stat", "close", "getdents", "io_uring", "aio");
 	check_hist(json_object_get(json_object_get(root, "latency"), "read"),
 		   &t->hists[H_READ_LAT], "ns");
 	check_hist(json_object_get(json_object_get(root, "latency"), "close"),
 		   &t->hists[H_CLOSE_LAT], "ns");
-	CHECK_KEYS(json_object_get(root, "sizes"), "sizes", "read", "file");
+	check_hist(json_object_get(json_object_get(root, "latency"), "io_uring"),
+		   &t->hists[H_URING_LAT], "ns");
+	CHECK_KEYS(json_object_get(root, "sizes"), "sizes", "read", "file", "async_depth");
 	check_hist(json_object_get(json_object_get(root, "sizes"), "read"),
 		   &t->hists[H_READ_SIZE], "bytes");
 	hist__add(&sizes, 4 * MIB, 1);
@@ -311,7 +336,7 @@ static void check_sample_json(json_t *root, const struct trace *t)
 	CHECK_EQ_U64(json_array_size(threads), 2);
 	CHECK_KEYS(json_array_get(threads, 0), "thread", "tid", "pid", "comm", "opens",
 		   "reads", "read_bytes", "read_ns", "stats", "meta_ns", "cache_pages", "fault_reads",
-		   "cpu_ns", "io_wait_ns", "runq_ns", "sleep_ns");
+		   "async_reads", "async_depth_mean", "cpu_ns", "io_wait_ns", "runq_ns", "sleep_ns");
 	CHECK_EQ_U64(u64_at(json_array_get(threads, 0), "tid"), 100);
 	CHECK_EQ_U64(u64_at(json_array_get(threads, 0), "pid"), 42);
 	CHECK_STR(str_at(json_array_get(threads, 0), "comm"), "python");
@@ -323,7 +348,7 @@ static void check_sample_json(json_t *root, const struct trace *t)
 		   "block_reqs_full", "block_stats_full", "block_hists_full",
 		   "block_devs_full", "block_missed_full", "wakes_full", "fuse_reqs_full",
 		   "fuse_stats_full", "fuse_hists_full", "fuse_conns_full", "fuse_ends_missed",
-		   "prog_misses");
+		   "async_reqs_full", "async_untracked", "aio_batch", "prog_misses");
 	CHECK_EQ_U64(u64_at(lost, "total"), trace__lost_total(t));
 	CHECK_EQ_U64(u64_at(lost, "files_map_full"), t->lost[L_FILES_FULL]);
 	CHECK_EQ_U64(u64_at(lost, "prog_misses"), t->prog_misses);
