@@ -22,8 +22,11 @@
  * arguments are plain values. The compat build renames them.
  */
 
-/* Record iocb i of the io_submit() at ring, iocbs, begun at start, if it reads a file. */
-__weak __noinline int aio_track(__u64 ring, __u64 iocbs, __u32 i, __u64 start)
+/*
+ * Record iocb i of the io_submit() at ring, iocbs, begun at start, if it
+ * reads a regular file: returns that file's address, else 0.
+ */
+__weak __noinline __u64 aio_track(__u64 ring, __u64 iocbs, __u32 i, __u64 start)
 {
 	struct async_key key = { .ring = ring };
 	struct task_struct *task = bpf_get_current_task_btf();
@@ -44,13 +47,8 @@ __weak __noinline int aio_track(__u64 ring, __u64 iocbs, __u32 i, __u64 start)
 	    bpf_probe_read_user(&off, 8, &cb->aio_offset))
 		return 0;
 	file = fd_file_addr(fd);
-	/*
-	 * The file's entry, its path resolved here: the reap's stack has no
-	 * room for the walk. A drain between the two leaves the path in the
-	 * interval before, where user space finds it.
-	 */
-	if (file && file_mode(BTF_CAST(struct file, file)) == S_IFREG)
-		entry_of_file(file, start, true);
+	if (!file || file_mode(BTF_CAST(struct file, file)) != S_IFREG)
+		file = 0;	/* counted at the reap: an unresolved fd, or no file */
 	st = task_state_of(task, false);
 	rec = bpf_map_lookup_elem(&async_scratch, &z);
 	if (!st || !rec)
@@ -65,15 +63,27 @@ __weak __noinline int aio_track(__u64 ring, __u64 iocbs, __u32 i, __u64 start)
 	if (bpf_map_update_elem(&async_reqs, &key, rec, BPF_ANY)) {
 		depth_down(ring);
 		count_lost(L_ASYNC_FULL);
+		return 0;
 	}
-	return 0;
+	return file;
 }
 
-/* io_submit(ctx, nr, iocbpp) enters: record its reads (the first AIO_BATCH). */
+/*
+ * io_submit(ctx, nr, iocbpp) enters: record its reads (the first
+ * AIO_BATCH), and give each file its entry, its path resolved here, in
+ * this small frame: the reap's stack has no room for the walk below two
+ * global functions. A drain between the two leaves the path in the
+ * interval before, where user space finds it.
+ */
 static __always_inline void aio_submit_enter(struct inflight *in)
 {
-	for (__u32 i = 0; i < AIO_BATCH && i < in->flags; i++)
-		aio_track(in->path, in->buf, i, in->ts);
+	__u64 file;
+
+	for (__u32 i = 0; i < AIO_BATCH && i < in->flags; i++) {
+		file = aio_track(in->path, in->buf, i, in->ts);
+		if (file)
+			entry_of_file(file, in->ts, true);
+	}
 }
 
 /* Take back iocb i, which the io_submit() did not take. */

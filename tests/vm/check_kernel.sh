@@ -3,7 +3,7 @@
 # tracepoints, its BTF for the kfunc bpf_rdonly_cast. Returns 2 when
 # iostorm cannot trace here: the other checks would only repeat it.
 
-LAYERS="syscalls page_cache faults block fuse sched"
+LAYERS="syscalls page_cache faults block fuse sched io_uring"
 
 # The fallbacks iostorm must use, no more and no fewer: those forced, and
 # those the kernel needs. prev_state (sched_switch's argument, 5.18) and
@@ -12,7 +12,7 @@ LAYERS="syscalls page_cache faults block fuse sched"
 expected_fallbacks() {
 	{
 		case ${IOSTORM_FALLBACKS:-} in
-		all) printf '%s\n' core_read block_rq prev_state page_arg no_faults no_fuse ;;
+		all) printf '%s\n' core_read block_rq prev_state page_arg no_faults no_fuse no_uring ;;
 		?*) echo "$IOSTORM_FALLBACKS" | tr , '\n' ;;
 		esac
 		bpftool btf dump file /sys/kernel/btf/vmlinux 2>/dev/null |
@@ -20,6 +20,7 @@ expected_fallbacks() {
 		has_event block/block_io_start || echo block_rq
 		has_event filemap/mm_filemap_fault || echo no_faults
 		has_event fuse/fuse_request_send || echo no_fuse
+		has_event io_uring/io_uring_complete || echo no_uring
 	} | sort -u | tr '\n' ' '
 }
 

@@ -139,6 +139,7 @@ kernel_has_layer() {
 	case $1 in
 	faults) ! forced no_faults && has_event filemap/mm_filemap_fault ;;
 	fuse) ! forced no_fuse && has_event fuse/fuse_request_send ;;
+	io_uring) ! forced no_uring && has_event io_uring/io_uring_complete ;;
 	block) has_event block/block_io_start || has_event block/block_rq_issue ;;
 	*) return 0 ;;
 	esac

@@ -1,0 +1,216 @@
+# Reads through io_uring and Linux AIO, counted per file as read(2)'s are.
+# fio reads 8 MiB in 16 KiB blocks at random from 200 files of 64 KiB
+# (O_DIRECT, so every read is a request of its own) through psync, libaio
+# and io_uring and io_uring's variants; iostorm's per-file counts, its
+# interface figures and its async queue must agree with fio's own: its JSON
+# totals and its I/O log (--write_iolog), which lists every read fio issued.
+# Each traced run takes well under a second.
+
+ASYNC_DEPTH=8
+
+need_fio() {
+	command -v fio >/dev/null || skip "fio not installed (scripts/deps.sh installs it)"
+}
+
+# async_job: JOB, fio's job on ./f without its engine.
+async_job() {
+	JOB=(--name=j --directory="$PWD/f" --nrfiles=200 --filesize=64k --bs=16k
+		--rw=randread --direct=1 --io_size=8m)
+}
+
+# async_layout: the job's files, laid out untraced, so the traced runs only read.
+async_layout() {
+	need_fio
+	mkdir f
+	async_job
+	fio "${JOB[@]}" --ioengine=psync --create_only=1 >/dev/null || fail "fio layout"
+	sync
+}
+
+# async_run NAME ENGINE [FIO_ARGS...]: the job traced, through ENGINE at
+# depth ASYNC_DEPTH: NAME.json (iostorm), NAME.fio.json (fio's report),
+# NAME.iolog (every I/O fio issued).
+async_run() {
+	local name=$1 engine=$2
+	shift 2
+	async_job
+	"$IOSTORM" -q -j "$name.json" -- fio "${JOB[@]}" --ioengine="$engine" \
+		--iodepth=$ASYNC_DEPTH "$@" --write_iolog="$PWD/$name.iolog" \
+		--output-format=json --output="$PWD/$name.fio.json" 2>"$name.err" ||
+		fail "iostorm exit $?: $(cat "$name.err")"
+}
+
+# need_uring_opt OPT: this fio's io_uring engine has --OPT.
+need_uring_opt() {
+	need_fio
+	fio --enghelp=io_uring 2>/dev/null | grep -q "^$1 " ||
+		skip "$(fio --version) has no io_uring option --$1"
+}
+
+# need_uring_layer JSON: io_uring is measured, as it must be where the
+# kernel has its tracepoints; skipped where iostorm says the kernel has none.
+need_uring_layer() {
+	local why
+	if [ "$(jqr "$1" .kernel.layers.io_uring.measured)" != true ]; then
+		why=$(jqr "$1" .kernel.layers.io_uring.why)
+		[[ $why == "this kernel "* ]] && skip "io_uring not measured: $why"
+		fail "io_uring not measured: $why"
+	fi
+	echo "  kernel.layers.io_uring.measured = true"
+}
+
+# check_async NAME KIND: NAME's reads of ./f, through KIND (syscall, aio or
+# io_uring), are fio's, file by file summed, and on KIND's interface only.
+check_async() {
+	local j=$1.json fj=$1.fio.json kind=$2 ios bytes dir=$PWD/f/
+	[ "$kind" = io_uring ] && need_uring_layer "$j"
+	ios=$(jqr "$fj" '.jobs[0].read.total_ios')
+	bytes=$(jqr "$fj" '.jobs[0].read.io_bytes')
+	expect_cmp "fio's reads" "$ios" '>' 0
+	expect_eq "files under f/" "$(count_under "$j" "$dir")" "$(ls f | wc -l)"
+	expect_eq "reads under f/ = fio's total_ios" "$(sum_under "$j" "$dir" reads)" "$ios"
+	expect_eq "read_bytes under f/ = fio's io_bytes" "$(sum_under "$j" "$dir" read_bytes)" "$bytes"
+	local k
+	for k in io_uring aio; do
+		if [ "$k" = "$kind" ]; then
+			expect_eq "vfs.interfaces.$k.reads" "$(jqr "$j" ".vfs.interfaces.$k.reads")" "$ios"
+			expect_eq "vfs.interfaces.$k.read_bytes" \
+				"$(jqr "$j" ".vfs.interfaces.$k.read_bytes")" "$bytes"
+			expect_eq "latency.$k.count" "$(jqr "$j" ".latency.$k.count")" "$ios"
+		else
+			expect_eq "vfs.interfaces.$k.reads" "$(jqr "$j" ".vfs.interfaces.$k.reads")" 0
+			expect_eq "vfs.interfaces.$k.read_bytes" \
+				"$(jqr "$j" ".vfs.interfaces.$k.read_bytes")" 0
+			expect_eq "latency.$k.count" "$(jqr "$j" ".latency.$k.count")" 0
+		fi
+	done
+	if [ "$kind" = syscall ]; then
+		# fio also reads /proc, /sys and its libraries with read(2).
+		expect_cmp "vfs.interfaces.syscall.reads" \
+			"$(jqr "$j" .vfs.interfaces.syscall.reads)" '>=' "$ios"
+		expect_cmp "vfs.interfaces.syscall.read_bytes" \
+			"$(jqr "$j" .vfs.interfaces.syscall.read_bytes)" '>=' "$bytes"
+		expect_eq "vfs.async.reads" "$(jqr "$j" .vfs.async.reads)" 0
+	else
+		expect_eq "vfs.async.reads" "$(jqr "$j" .vfs.async.reads)" "$ios"
+		expect_cmp "vfs.async.depth_mean" "$(jqr "$j" .vfs.async.depth_mean)" '>' 1
+		expect_cmp "vfs.async.depth_mean" "$(jqr "$j" .vfs.async.depth_mean)" '<=' $ASYNC_DEPTH
+	fi
+	expect_eq "vfs.async.in_flight_at_end" "$(jqr "$j" .vfs.async.in_flight_at_end)" 0
+	expect_eq "vfs.async.untracked" "$(jqr "$j" .vfs.async.untracked)" 0
+	expect_eq "lost.async_untracked" "$(jqr "$j" .lost.async_untracked)" 0
+	expect_eq "lost.async_reqs_full" "$(jqr "$j" .lost.async_reqs_full)" 0
+	expect_eq "lost.aio_batch" "$(jqr "$j" .lost.aio_batch)" 0
+}
+
+# pread(2): the reference, on the syscall interface.
+test_async_psync() {
+	async_layout
+	async_run r psync
+	check_async r syscall
+}
+
+# io_submit(2)/io_getevents(2), 8 in flight.
+test_async_libaio() {
+	async_layout
+	async_run r libaio
+	check_async r aio
+}
+
+# io_uring, the submitting thread entering the ring itself.
+test_async_io_uring() {
+	async_layout
+	async_run r io_uring
+	check_async r io_uring
+}
+
+# Registered files (IOSQE_FIXED_FILE): the SQEs name an index into the
+# ring's file table, not an fd. fio calls this --registerfiles (it has no
+# --fixedfiles).
+test_async_io_uring_registerfiles() {
+	need_uring_opt registerfiles
+	async_layout
+	async_run r io_uring --registerfiles=1
+	check_async r io_uring
+}
+
+# A kernel thread (SQPOLL) submits, not the job's own thread.
+test_async_io_uring_sqthread_poll() {
+	need_uring_opt sqthread_poll
+	async_layout
+	async_run r io_uring --sqthread_poll=1
+	check_async r io_uring
+}
+
+# Registered buffers: IORING_OP_READ_FIXED instead of IORING_OP_READ.
+test_async_io_uring_fixedbufs() {
+	need_uring_opt fixedbufs
+	async_layout
+	async_run r io_uring --fixedbufs=1
+	check_async r io_uring
+}
+
+# iolog_files LOG: "path reads read_bytes consecutive sequential random" for
+# each file fio read, from its I/O log (version 2: "file action [off len]";
+# version 3 puts a timestamp first), sorted. The classes are Darshan's, as
+# iostorm counts them (file_stats in bpf/iostorm.h, file_classify in
+# user/model/store.c): against the end of the file's previous read, the
+# first read against offset 0, where only offset 0 is sequential.
+iolog_files() {
+	awk 'NR == 1 { s = ($3 == 3) ? 1 : 0; next }
+	$(2 + s) == "read" {
+		f = $(1 + s); o = $(3 + s); l = $(4 + s)
+		n[f]++; b[f] += l
+		if (f in end) {
+			if (o == end[f]) c[f]++
+			if (o >= end[f]) q[f]++; else r[f]++
+		} else if (o == 0) {
+			c[f]++; q[f]++
+		} else {
+			r[f]++
+		}
+		end[f] = o + l
+	}
+	END { for (f in n) printf "%s %d %d %d %d %d\n", f, n[f], b[f], c[f], q[f], r[f] }' "$1" |
+		sort
+}
+
+# json_files JSON: the same, from iostorm's files[] under ./f.
+json_files() {
+	jq -r --arg p "$PWD/f/" '.files[] | select(.type == "file" and (.path // "" | startswith($p))
+		and .reads > 0) | "\(.path) \(.reads) \(.read_bytes) \(.reads_consecutive) \(.reads_sequential) \(.reads_random)"' \
+		"$1" | sort
+}
+
+# The same blocks read through psync, libaio and io_uring (fio draws its
+# offsets from the same default seed whatever the engine, which its I/O logs
+# must show first) are the same files[]: each file's reads, bytes and read
+# classes equal those of fio's log, the same for the three engines.
+test_async_same_files_each_engine() {
+	async_layout
+	local e
+	for e in psync libaio io_uring; do
+		async_run "$e" "$e"
+		iolog_files "$e.iolog" >"$e.fio.txt"
+		json_files "$e.json" >"$e.ios.txt"
+	done
+	need_uring_layer io_uring.json
+	expect_cmp "files fio read" "$(wc -l <psync.fio.txt)" '>' 100
+	expect_eq "fio's reads in its log" "$(awk '{ n += $2 } END { print n }' psync.fio.txt)" \
+		"$(jqr psync.fio.json '.jobs[0].read.total_ios')"
+	for e in libaio io_uring; do
+		cmp -s psync.fio.txt "$e.fio.txt" ||
+			fail "fio read other blocks through $e than through psync (its seed?): $(diff psync.fio.txt "$e.fio.txt" | head -5)"
+		echo "  fio's blocks through $e = through psync"
+	done
+	for e in psync libaio io_uring; do
+		cmp -s "$e.fio.txt" "$e.ios.txt" ||
+			fail "$e: iostorm's files (>) are not fio's (<): $(diff "$e.fio.txt" "$e.ios.txt" | head -10)"
+		echo "  $e: $(wc -l <"$e.ios.txt") files, each with fio's reads, bytes and classes"
+	done
+	for e in libaio io_uring; do
+		cmp -s psync.ios.txt "$e.ios.txt" ||
+			fail "iostorm's files through $e (>) differ from psync's (<): $(diff psync.ios.txt "$e.ios.txt" | head -10)"
+		echo "  iostorm's files through $e = through psync"
+	done
+}

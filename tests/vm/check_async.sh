@@ -1,0 +1,73 @@
+# io_uring and Linux AIO: fio (Debian's) reads through each engine, and
+# iostorm's per-file reads and bytes under its directory equal fio's own
+# totals, as do the interface's figures; where the kernel's io_uring
+# tracepoints cannot be used (or no_uring is forced), the io_uring figures
+# are null and the layer is said not measured. Buffered reads of files fio
+# lays out in the guest's tmpfs, and direct reads of the disk's 16 MiB file.
+
+# fio_total FIO.json FIELD: fio's read total_ios or io_bytes.
+fio_total() {
+	jq -r ".jobs[0].read.$2" "$1" 2>/dev/null
+}
+
+async_engine() {
+	local name=$1 dir=$2 base=$3 want iface
+	shift 3
+	traced "$name" -q -j "$name.json" -- fio --name=j --output-format=json \
+		--output="$name.fio.json" --rw=randread --bs=16k --iodepth=8 "$@" || return 1
+	want=$(fio_total "$name.fio.json" total_ios)
+	case $name in *io_uring*)
+		if ! kernel_has_layer io_uring; then
+			check_eq "$name: io_uring reads not measured (null)" \
+				"$(jqr "$name.json" .vfs.interfaces.io_uring.reads)" null
+			check_eq "$name: io_uring layer said not measured" \
+				"$(jqr "$name.json" .kernel.layers.io_uring.measured)" false
+			return 0
+		fi
+	esac
+	check_eq "$name: reads under $base = fio's" "$(sum_under "$name.json" "$dir" reads)" "$want"
+	check_eq "$name: bytes under $base = fio's" "$(sum_under "$name.json" "$dir" read_bytes)" \
+		"$(fio_total "$name.fio.json" io_bytes)"
+	check_eq "$name: in flight at the end" "$(jqr "$name.json" .vfs.async.in_flight_at_end)" 0
+	case $name in
+	*psync*)
+		check_eq "$name: AIO reads" "$(jqr "$name.json" .vfs.interfaces.aio.reads)" 0
+		check_eq "$name: read() reads cover fio's" "$(jqr "$name.json" \
+			".vfs.interfaces.syscall.reads >= $want")" true
+		return 0 ;;
+	*libaio*) iface=aio ;;
+	*) iface=io_uring ;;
+	esac
+	check_eq "$name: $iface reads = fio's" "$(jqr "$name.json" ".vfs.interfaces.$iface.reads")" \
+		"$want"
+	check_eq "$name: async reads untracked" "$(jqr "$name.json" .lost.async_untracked)" 0
+}
+
+check_async() {
+	local f0=$FAILED d=$PWD/fio
+	if ! command -v fio >/dev/null; then
+		flunk "async: no fio (apt-get install fio)"
+		return 1
+	fi
+	if kernel_has_layer io_uring; then
+		check_eq "async: io_uring layer measured" "$("$IOSTORM" --check 2>&1 |
+			awk '$1 == "io_uring" { print $2 }')" yes
+	else
+		check_eq "async: io_uring layer not measured" "$("$IOSTORM" --check 2>&1 |
+			awk '$1 == "io_uring" { print $2 }')" no
+	fi
+	mkdir "$d"
+	fio --name=j --directory="$d" --nrfiles=50 --filesize=64k --create_only=1 \
+		--rw=randread >/dev/null 2>&1
+	for e in psync libaio io_uring; do
+		async_engine "async-$e" "$d/" fio/ --directory="$d" --nrfiles=50 \
+			--filesize=64k --io_size=2m --ioengine="$e"
+	done
+	async_engine async-io_uring-sqpoll "$d/" fio/ --directory="$d" --nrfiles=50 \
+		--filesize=64k --io_size=2m --ioengine=io_uring --sqthread_poll=1
+	for e in libaio io_uring; do
+		async_engine "async-$e-direct" "$DATA/big" big --filename="$DATA/big" \
+			--readonly --direct=1 --io_size=4m --ioengine="$e"
+	done
+	[ "$FAILED" = "$f0" ]
+}
