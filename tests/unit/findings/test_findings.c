@@ -867,6 +867,80 @@ TEST(evidence_code_apart)
 	trace_free(t);
 }
 
+/*
+ * A storm through io_uring: one loader thread keeps 8 reads in flight on
+ * its ring (no read() at all), 2,000 files of 80 KB read whole in random
+ * order in 2 s. It is judged a storm as the same trace read by read() is,
+ * and the reads in flight (Little's law on the requests' submit-to-
+ * completion time) are the ring's depth.
+ */
+static struct trace *uring_storm(bool uring)
+{
+	enum { N = 2000, DEPTH = 8 };
+	static int idx[N];
+	struct trace *t = trace_new();
+	char path[64];
+
+	if (!t)
+		return NULL;
+	trace__machine(t);
+	t->duration_s = 2;
+	for (int i = 0; i < N; i++)
+		idx[i] = i;
+	shuffle(idx, N);
+	for (int pos = 0; pos < N; pos++) {
+		snprintf(path, sizeof(path), "/data/c%02d/f%05d.jpg", idx[pos] % 20, idx[pos]);
+		if (add_file(&t->store, 10 + idx[pos], path, 80000, 80000, 1000 + pos))
+			return NULL;
+	}
+	if (add_thread(&t->store, 101, N, 100000000, 1800000000, 0, 100000000))
+		return NULL;
+	t->counters[C_OPENS] = N;
+	t->counters[C_READS] = N;
+	t->counters[C_READ_BYTES] = N * 80000ULL;
+	t->counters[C_READ_NS] = DEPTH * 2000000000ULL;	/* 8 in flight for 2 s */
+	t->counters[C_CACHE_PAGES] = N * 20;
+	if (uring) {
+		t->counters[C_URING_READS] = N;
+		t->counters[C_URING_READ_BYTES] = N * 80000ULL;
+		t->counters[C_ASYNC_SUBMITS] = N;
+		t->counters[C_ASYNC_DEPTH_SUM] = N * DEPTH;
+		hist__add(&t->hists[H_URING_LAT], 8000000, N);
+		hist__add(&t->hists[H_ASYNC_DEPTH], DEPTH, N);
+	}
+	hist__add(&t->hists[H_READ_SIZE], 80000, N);
+	hist__add(&t->hists[H_READ_LAT], 8000000, N);
+	return t;
+}
+
+TEST(verdict_uring_storm)
+{
+	struct trace *t = uring_storm(true), *r = uring_storm(false);
+	struct evidence e, er;
+	struct judged j, jr;
+	const struct finding *f;
+
+	REQUIRE(t && r);
+	REQUIRE(!evidence__from_trace(&e, t));
+	REQUIRE(!evidence__from_trace(&er, r));
+	CHECK_EQ_U64(e.files_read, 2000);
+	CHECK_NEAR(e.files_per_s, 1000, 1e-9);
+	CHECK_NEAR(e.read_concurrency, 8, 1e-9);	/* the ring's depth */
+	CHECK_NEAR(e.reads_per_s, 1000, 1e-9);
+	CHECK(e.file_order_random > 0.9);
+	judge(&e, NULL, &j);
+	judge(&er, NULL, &jr);
+	f = get(&j, "small_file_storm");
+	REQUIRE(f);
+	CHECK_HAS(f->summary, "small-file storm: 2000 files of median 78 KiB read whole");
+	CHECK_STR(j.headline, jr.headline);		/* io_uring or read(): one storm */
+	CHECK_EQ_INT(j.n, jr.n);
+	for (int i = 0; i < j.n && i < jr.n; i++)
+		CHECK_STR(j.f[i].summary, jr.f[i].summary);
+	trace_free(t);
+	trace_free(r);
+}
+
 TEST(evidence_file_order)
 {
 	enum { N = 2000, WORKERS = 8, BATCH = 32 };
