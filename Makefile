@@ -92,7 +92,7 @@ IOSTORM_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unkn
 DIST_NAME := iostorm-$(IOSTORM_VERSION)-$(shell uname -m)-linux
 IMAGE ?= localhost/iostorm:$(IOSTORM_VERSION)
 
-all: iostorm $(OUTPUT)/iostorm-workload $(OUTPUT)/iostorm-fusefs
+all: iostorm $(OUTPUT)/iostorm-workload $(OUTPUT)/iostorm-fusefs $(OUTPUT)/iostorm-uring
 
 $(OUTPUT) $(OUTPUT)/bpf $(OUTPUT)/tests $(OUTPUT)/bench:
 	$(Q)mkdir -p $@
@@ -143,6 +143,11 @@ FUSE3_LIBS := $(shell $(PKG_CONFIG) --libs fuse3 2>/dev/null || echo -lfuse3)
 $(OUTPUT)/iostorm-fusefs: tests/fusefs.c | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(FUSE3_CFLAGS) -pthread $< $(FUSE3_LIBS) -o $@
+
+# The io_uring test loader: liburing (tests/e2e/test_async.sh).
+$(OUTPUT)/iostorm-uring: tests/uring.c | $(OUTPUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $< -luring -o $@
 
 # The unit tests link the core only: no clang, bpftool or libbpf needed.
 $(OUTPUT)/unit-tests: $(UNIT_SRCS) $(CORE_LIB) | $(OUTPUT)/tests

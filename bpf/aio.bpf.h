@@ -68,24 +68,6 @@ __weak __noinline __u64 aio_track(__u64 ring, __u64 iocbs, __u32 i, __u64 start)
 	return file;
 }
 
-/*
- * io_submit(ctx, nr, iocbpp) enters: record its reads (the first
- * AIO_BATCH), and give each file its entry, its path resolved here, in
- * this small frame: the reap's stack has no room for the walk below two
- * global functions. A drain between the two leaves the path in the
- * interval before, where user space finds it.
- */
-static __always_inline void aio_submit_enter(struct inflight *in)
-{
-	__u64 file;
-
-	for (__u32 i = 0; i < AIO_BATCH && i < in->flags; i++) {
-		file = aio_track(in->path, in->buf, i, in->ts);
-		if (file)
-			entry_of_file(file, in->ts, true);
-	}
-}
-
 /* Take back iocb i, which the io_submit() did not take. */
 __weak __noinline int aio_untrack(__u64 ring, __u64 iocbs, __u32 i)
 {
@@ -96,17 +78,6 @@ __weak __noinline int aio_untrack(__u64 ring, __u64 iocbs, __u32 i)
 	if (!bpf_map_delete_elem(&async_reqs, &key))
 		depth_down(ring);
 	return 0;
-}
-
-/* io_submit() returns: it took the first ret iocbs (none on an error). */
-static __always_inline void aio_submit_exit(struct inflight *in, long ret)
-{
-	__u32 from = ret > 0 ? ret : 0;
-
-	if (ret > AIO_BATCH)
-		count_lost_n(L_AIO_BATCH, ret - AIO_BATCH);
-	for (__u32 i = from; i < AIO_BATCH && i < in->flags; i++)
-		aio_untrack(in->path, in->buf, i);
 }
 
 /* Event i of an io_getevents() on ring: the read it completes, counted to its owner. */
@@ -134,13 +105,91 @@ __weak __noinline int aio_reap(__u64 ring, __u64 events, __u32 i, __u64 now)
 	return 0;
 }
 
+/*
+ * The loops over a call's iocbs or events: bpf_loop() in the fast build
+ * (6.2 and later have it), its step verified once whatever AIO_BATCH is;
+ * a bounded loop in the compat build, verified step by step (bpf_loop()
+ * came in 5.17). A step takes (i, struct aio_walk *) and returns 0.
+ */
+struct aio_walk {
+	__u64 ring;
+	__u64 addr;		/* the iocb pointers, or the events */
+	__u64 ns;		/* the call's start (submit) or end (reap) */
+	__u32 from;		/* the first index walked */
+	__u32 pad;
+};
+
+#ifdef IOSTORM_CORE_READ
+#define AIO_STEP	static __always_inline long
+#define AIO_LOOP(n, step, w)						\
+	do {								\
+		for (__u32 i_ = 0; i_ < AIO_BATCH && i_ < (n); i_++)	\
+			step(i_, (w));					\
+	} while (0)
+#else
+#define AIO_STEP	static long
+#define AIO_LOOP(n, step, w)	bpf_loop((n), step, (w), 0)
+#endif
+
+/*
+ * io_submit(ctx, nr, iocbpp) enters: record its reads (the first
+ * AIO_BATCH), and give each file its entry, its path resolved here, in
+ * this small frame: the reap's stack has no room for the walk below two
+ * global functions. A drain between the two leaves the path in the
+ * interval before, where user space finds it.
+ */
+AIO_STEP submit_step(__u32 i, struct aio_walk *w)
+{
+	__u64 file = aio_track(w->ring, w->addr, i, w->ns);
+
+	if (file)
+		entry_of_file(file, w->ns, true);
+	return 0;
+}
+
+static __always_inline void aio_submit_enter(struct inflight *in)
+{
+	struct aio_walk w = { .ring = in->path, .addr = in->buf, .ns = in->ts };
+
+	AIO_LOOP(in->flags, submit_step, &w);	/* flags: at most AIO_BATCH */
+}
+
+/* Take back iocb from + i: the io_submit() did not take it. */
+AIO_STEP untrack_step(__u32 i, struct aio_walk *w)
+{
+	aio_untrack(w->ring, w->addr, w->from + i);
+	return 0;
+}
+
+/* io_submit() returns: it took the first ret iocbs (none on an error). */
+static __always_inline void aio_submit_exit(struct inflight *in, long ret)
+{
+	struct aio_walk w = { .ring = in->path, .addr = in->buf };
+	__u32 n = in->flags;
+
+	if (ret > AIO_BATCH)
+		count_lost_n(L_AIO_BATCH, ret - AIO_BATCH);
+	w.from = ret > 0 ? ret : 0;
+	if (w.from < n)
+		AIO_LOOP(n - w.from, untrack_step, &w);
+}
+
+AIO_STEP reap_step(__u32 i, struct aio_walk *w)
+{
+	aio_reap(w->ring, w->addr, i, w->ns);
+	return 0;
+}
+
 /* io_getevents(ctx, min, nr, events, ...) returns ret events. */
 static __always_inline void aio_getevents_exit(struct inflight *in, long ret, __u64 now)
 {
+	struct aio_walk w = { .ring = in->path, .addr = in->buf, .ns = now };
+
+	if (ret <= 0)
+		return;
 	if (ret > AIO_BATCH)
 		count_lost_n(L_AIO_BATCH, ret - AIO_BATCH);
-	for (__u32 i = 0; i < AIO_BATCH && i < ret; i++)
-		aio_reap(in->path, in->buf, i, now);
+	AIO_LOOP(ret > AIO_BATCH ? AIO_BATCH : (__u32)ret, reap_step, &w);
 }
 
 #endif /* AIO_BPF_H */

@@ -13,7 +13,9 @@ set -eu
 # the test only, in a network namespace; no service is enabled where
 # systemd does not run); python3-torch, python3-torchvision and python3-pil
 # the PyTorch training loop of tests/e2e/test_stall.sh; fio a pure reader
-# there (no training loop); qemu-system-x86,
+# there (no training loop), and the io_uring and AIO reader of
+# tests/e2e/test_async.sh, with liburing-dev for its own io_uring loader
+# (tests/uring.c); qemu-system-x86,
 # busybox-static, cpio, e2fsprogs, xfsprogs and xz-utils boot Debian's kernels for
 # `make vm-test` (scripts/vm/: initramfs, dataset disk, modules).
 # Shipping (`make static dist image`, tests/e2e/test_ship.sh): dpkg-dev
@@ -24,7 +26,7 @@ set -eu
 PKGS="make gcc clang llvm pkg-config libbpf-dev libelf-dev zlib1g-dev bpftool
 libjansson-dev jq util-linux libmicrohttpd-dev prometheus valgrind btrfs-progs
 chromium python3-html5lib libfuse3-dev fuse3 sshfs openssh-server
-python3-torch python3-torchvision python3-pil fio
+python3-torch python3-torchvision python3-pil fio liburing-dev
 qemu-system-x86 cpio e2fsprogs xfsprogs xz-utils dpkg-dev podman runc busybox-static"
 
 # `apt-get source` needs deb-src lines: the same archive as the deb lines.

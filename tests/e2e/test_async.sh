@@ -214,3 +214,37 @@ test_async_same_files_each_engine() {
 		echo "  iostorm's files through $e = through psync"
 	done
 }
+
+# A loader of the project's own (tests/uring.c, liburing) does everything
+# through io_uring, no read(), open(), stat() or close(): per file a STATX,
+# an OPENAT, its bytes in 16 KiB READs 8 in flight, a CLOSE. iostorm's
+# per-file opens, stats, reads, bytes and closes, and the interface's
+# opens, stats and closes, equal the loader's tally; every file has its path.
+test_async_io_uring_meta() {
+	local uring=$ROOT/.output/iostorm-uring dir want n
+	[ -x "$uring" ] || fail "no $uring: make all (liburing-dev, scripts/deps.sh)"
+	"$WORKLOAD" gen data --files 60 --dirs 1 --min-size 20000 --max-size 90000 \
+		>/dev/null || fail "gen"
+	dir=$(ls -d "$PWD"/data/*/ | head -n 1)
+	n=$(ls "$dir" | wc -l)
+	"$IOSTORM" -q -j u.json -- "$uring" "$dir" --tally u.tally 2>u.err ||
+		fail "iostorm exit $?: $(cat u.err)"
+	need_uring_layer u.json
+	expect_eq "files under the directory, each with its path" "$(count_under u.json "$dir")" "$n"
+	for k in opens stats reads read_bytes closes; do
+		want=$(awk -v k=$k '$1 == k { print $2 }' u.tally)
+		expect_eq "$k under the directory = the loader's" "$(sum_under u.json "$dir" $k)" "$want"
+	done
+	expect_eq "loader's opens = its files" "$(awk '$1 == "opens" { print $2 }' u.tally)" "$n"
+	for k in opens stats closes; do
+		want=$(awk -v k=$k '$1 == k { print $2 }' u.tally)
+		expect_eq "vfs.interfaces.io_uring.$k = the loader's" \
+			"$(jqr u.json ".vfs.interfaces.io_uring.$k")" "$want"
+	done
+	expect_eq "vfs.interfaces.io_uring.reads = the loader's" \
+		"$(jqr u.json .vfs.interfaces.io_uring.reads)" "$(awk '$1 == "reads" { print $2 }' u.tally)"
+	expect_eq "files opened, read and closed once each" "$(jq --arg p "$dir" '[.files[] |
+		select(.path != null and (.path | startswith($p))) |
+		select(.opens != 1 or .stats != 1 or .closes != 1)] | length' u.json)" 0
+	expect_eq "lost" "$(jqr u.json .lost.total)" 0
+}

@@ -43,6 +43,33 @@ async_engine() {
 	check_eq "$name: async reads untracked" "$(jqr "$name.json" .lost.async_untracked)" 0
 }
 
+# The project's io_uring loader (tests/uring.c): STATX, OPENAT, READs and
+# CLOSE of each file of a class directory, counted per file and on the
+# interface as its tally says.
+async_meta() {
+	local dir k want
+	dir=$(ls -d "$DATA"/data/*/ | head -n 1)
+	traced async-meta -q -j m.json -- "$ROOT/.output/iostorm-uring" "$dir" \
+		--tally m.tally || return 1
+	for k in opens stats reads read_bytes closes; do
+		want=$(awk -v k=$k '$1 == k { print $2 }' m.tally)
+		if kernel_has_layer io_uring; then
+			check_eq "async-meta: $k under ${dir#"$DATA"/} = the loader's" \
+				"$(sum_under m.json "$dir" $k)" "$want"
+		fi
+	done
+	if kernel_has_layer io_uring; then
+		for k in opens stats closes; do
+			check_eq "async-meta: io_uring $k = the loader's" \
+				"$(jqr m.json ".vfs.interfaces.io_uring.$k")" \
+				"$(awk -v k=$k '$1 == k { print $2 }' m.tally)"
+		done
+	else
+		check_eq "async-meta: io_uring opens not measured (null)" \
+			"$(jqr m.json .vfs.interfaces.io_uring.opens)" null
+	fi
+}
+
 check_async() {
 	local f0=$FAILED d=$PWD/fio
 	if ! command -v fio >/dev/null; then
@@ -69,5 +96,6 @@ check_async() {
 		async_engine "async-$e-direct" "$DATA/big" big --filename="$DATA/big" \
 			--readonly --direct=1 --io_size=4m --ioengine="$e"
 	done
+	async_meta
 	[ "$FAILED" = "$f0" ]
 }
