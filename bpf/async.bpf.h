@@ -37,6 +37,18 @@ struct {
 } async_depth SEC(".maps") __weak;
 
 /*
+ * Each owner's async reads and their depth, for the whole trace: read by
+ * user space at the end. 16,384 threads; one more is counted lost
+ * (L_ASYNC_THREADS_FULL), its reads still in every other figure.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, struct async_thread);
+} async_threads SEC(".maps") __weak;
+
+/*
  * A record being built, off the stack: an io_submit() loop's frame has no
  * room for one beside the path walk it may call.
  */
@@ -105,6 +117,7 @@ static __noinline struct thread_stats *owner_stats(struct async_rec *rec)
 static __always_inline void async_read_done(struct async_rec *rec, __u64 file, __u64 off,
 					    long ret, __u64 now, bool path)
 {
+	struct async_thread zero = {}, *at;
 	struct thread_stats *ts;
 	__u64 lat = now - rec->start_ns;
 
@@ -134,10 +147,13 @@ static __always_inline void async_read_done(struct async_rec *rec, __u64 file, _
 	count(C_ASYNC_SUBMITS, 1);
 	count(C_ASYNC_DEPTH_SUM, rec->depth);
 	hist_add(H_ASYNC_DEPTH, rec->depth);
-	if (ts) {
-		ts->async_reads += 1;
-		ts->async_depth += rec->depth;
+	at = map_lookup_or_init(&async_threads, &rec->owner, &zero);
+	if (!at) {
+		count_lost(L_ASYNC_THREADS_FULL);
+		return;
 	}
+	__sync_fetch_and_add(&at->reads, 1);
+	__sync_fetch_and_add(&at->depth, rec->depth);
 }
 
 #endif /* ASYNC_BPF_H */

@@ -56,8 +56,6 @@ static __always_inline void thread_take(struct thread_stats *to, struct thread_s
 	to->meta_ns += TAKE(meta_ns);
 	to->cache_pages += TAKE(cache_pages);
 	to->fault_reads += TAKE(fault_reads);
-	to->async_reads += TAKE(async_reads);
-	to->async_depth += TAKE(async_depth);
 	to->cpu_ns += TAKE(cpu_ns);
 	to->io_wait_ns += TAKE(io_wait_ns);
 	to->runq_ns += TAKE(runq_ns);

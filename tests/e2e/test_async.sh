@@ -95,6 +95,13 @@ check_async() {
 		expect_eq "vfs.async.reads" "$(jqr "$j" .vfs.async.reads)" "$ios"
 		expect_cmp "vfs.async.depth_mean" "$(jqr "$j" .vfs.async.depth_mean)" '>' 1
 		expect_cmp "vfs.async.depth_mean" "$(jqr "$j" .vfs.async.depth_mean)" '<=' $ASYNC_DEPTH
+		# Owned by fio's job thread, the submitter: not by an io-wq
+		# worker or the SQPOLL thread (iou-wrk-*, iou-sqp-*).
+		expect_eq "threads' async_reads" "$(jqr "$j" '[.threads[].async_reads] | add')" "$ios"
+		expect_eq "the owner of them all" "$(jqr "$j" "[.threads[] |
+			select(.async_reads == $ios and .reads >= $ios) | .comm] | .[0]")" fio
+		expect_cmp "its depth mean" "$(jqr "$j" "[.threads[] |
+			select(.async_reads == $ios) | .async_depth_mean] | .[0]")" '>' 1
 	fi
 	expect_eq "vfs.async.in_flight_at_end" "$(jqr "$j" .vfs.async.in_flight_at_end)" 0
 	expect_eq "vfs.async.untracked" "$(jqr "$j" .vfs.async.untracked)" 0

@@ -155,7 +155,10 @@ int drain__final(struct drain *d, struct trace *t);
 int drain__wakes(struct drain *d, struct iostorm_bpf *skel, struct trace *t);
 /* Read counters, lost counts, errnos and histograms (cumulative). */
 int drain__globals(struct drain *d, struct iostorm_bpf *skel, struct trace *t);
-/* The io_uring and AIO reads still in flight (t->async_in_flight), at the end. */
+/*
+ * At the end: the io_uring and AIO reads still in flight (t->async_in_flight),
+ * and each thread's async reads onto its record.
+ */
 int drain__async(struct iostorm_bpf *skel, struct trace *t);
 /* What drain__block() reads beyond counts and busy time. */
 enum drain_block_flags {

@@ -344,14 +344,34 @@ static int add_async(const void *key, void *value, void *ctx)
 	return 0;
 }
 
+/* A thread's async reads, onto its record (none: it was evicted from the store). */
+static int add_async_thread(const void *key, void *value, void *ctx)
+{
+	const struct async_thread *a = value;
+	struct thread_rec *th = store__find_thread(ctx, *(const __u32 *)key);
+
+	if (th) {
+		th->async_reads = a->reads;
+		th->async_depth = a->depth;
+	}
+	return 0;
+}
+
 int drain__async(struct iostorm_bpf *skel, struct trace *t)
 {
+	struct async_thread at;
 	struct async_key key;
 	struct async_rec rec;
+	__u32 tid;
+	int err;
 
 	t->async_in_flight = 0;
-	return map_each(bpf_map__fd(skel->maps.async_reqs), &key, sizeof(key), &rec, 0,
-			add_async, &t->async_in_flight);
+	err = map_each(bpf_map__fd(skel->maps.async_reqs), &key, sizeof(key), &rec, 0,
+		       add_async, &t->async_in_flight);
+	if (!err)
+		err = map_each(bpf_map__fd(skel->maps.async_threads), &tid, sizeof(tid), &at,
+			       0, add_async_thread, &t->store);
+	return err;
 }
 
 struct wakes_walk {

@@ -61,6 +61,8 @@ struct thread_rec {
 	__u64 runq_ns;
 	__u64 sleep_ns;
 	__u64 seen;		/* store.thread_clock at its last merge */
+	__u64 async_reads;	/* of io.reads, through io_uring or AIO (at the end) */
+	__u64 async_depth;	/* their depth at submit, summed */
 };
 
 /* A file in a target's /proc/PID/maps, for naming faulted files (mapfiles.h). */

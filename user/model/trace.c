@@ -192,6 +192,7 @@ static const char *const lost_keys[L__MAX] = {
 	[L_ASYNC_FULL] = "async_reqs_full",
 	[L_ASYNC_UNTRACKED] = "async_untracked",
 	[L_AIO_BATCH] = "aio_batch",
+	[L_ASYNC_THREADS_FULL] = "async_threads_full",
 };
 
 static const char *const lost_words[L__MAX] = {
@@ -214,6 +215,7 @@ static const char *const lost_words[L__MAX] = {
 	[L_ASYNC_FULL] = "io_uring/AIO requests map full",
 	[L_ASYNC_UNTRACKED] = "io_uring/AIO reads whose submit was not seen (submitted before the attach)",
 	[L_AIO_BATCH] = "AIO iocbs past the 64 read per io_submit or io_getevents",
+	[L_ASYNC_THREADS_FULL] = "io_uring/AIO threads map full",
 };
 
 const char *trace__lost_key(int reason)

@@ -252,9 +252,9 @@ static void write_thread(struct json *j, const struct thread_rec *th, bool fault
 	json__kv_u64(j, "meta_ns", th->io.meta_ns);
 	json__kv_u64(j, "cache_pages", th->io.cache_pages);
 	json__kv_u64_known(j, "fault_reads", th->io.fault_reads, faults);
-	json__kv_u64(j, "async_reads", th->io.async_reads);
-	json__kv_double(j, "async_depth_mean", th->io.async_reads ?
-			(double)th->io.async_depth / th->io.async_reads : 0.0);
+	json__kv_u64(j, "async_reads", th->async_reads);
+	json__kv_double(j, "async_depth_mean", th->async_reads ?
+			(double)th->async_depth / th->async_reads : 0.0);
 	json__kv_u64(j, "cpu_ns", th->cpu_ns);
 	json__kv_u64(j, "io_wait_ns", th->io_wait_ns);
 	json__kv_u64(j, "runq_ns", th->runq_ns);
