@@ -23,12 +23,30 @@
  */
 
 /*
+ * The key of iocb (a user address) of AIO context ring: with the process,
+ * as both are user addresses. Its depth counter's: the process in the high
+ * bits of the context (a user address, below 2^47).
+ */
+static __always_inline void aio_key(struct async_key *key, __u64 ring, __u64 iocb)
+{
+	key->ring = ring;
+	key->req = iocb;
+	key->tgid = bpf_get_current_pid_tgid() >> 32;
+	key->pad = 0;
+}
+
+static __always_inline __u64 aio_ring(__u64 ring)
+{
+	return ring ^ (bpf_get_current_pid_tgid() >> 32 << 47);
+}
+
+/*
  * Record iocb i of the io_submit() at ring, iocbs, begun at start, if it
  * reads a regular file: returns that file's address, else 0.
  */
 __weak __noinline __u64 aio_track(__u64 ring, __u64 iocbs, __u32 i, __u64 start)
 {
-	struct async_key key = { .ring = ring };
+	struct async_key key;
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct async_rec *rec;
 	struct task_state *st;
@@ -38,17 +56,22 @@ __weak __noinline __u64 aio_track(__u64 ring, __u64 iocbs, __u32 i, __u64 start)
 	__s64 off = 0;
 	__u64 file;
 
-	if (i >= AIO_BATCH || bpf_probe_read_user(&key.req, 8, (void *)(iocbs + i * 8)))
+	__u64 iocb;
+
+	if (i >= AIO_BATCH || bpf_probe_read_user(&iocb, 8, (void *)(iocbs + i * 8)))
 		return 0;
-	cb = (struct iocb *)key.req;
+	aio_key(&key, ring, iocb);
+	cb = (struct iocb *)iocb;
 	if (bpf_probe_read_user(&op, 2, &cb->aio_lio_opcode) ||
 	    (op != IOCB_CMD_PREAD && op != IOCB_CMD_PREADV) ||
 	    bpf_probe_read_user(&fd, 4, &cb->aio_fildes) ||
 	    bpf_probe_read_user(&off, 8, &cb->aio_offset))
 		return 0;
-	file = fd_file_addr(fd);
-	if (!file || file_mode(BTF_CAST(struct file, file)) != S_IFREG)
-		file = 0;	/* counted at the reap: an unresolved fd, or no file */
+	file = fd_file_addr(fd);	/* 0: unresolved, counted so at the reap */
+	if (file && file_mode(BTF_CAST(struct file, file)) != S_IFREG) {
+		count(C_READS_OTHER, 1);	/* a pipe's, a socket's, a device's */
+		return 0;
+	}
 	st = task_state_of(task, false);
 	rec = bpf_map_lookup_elem(&async_scratch, &z);
 	if (!st || !rec)
@@ -59,9 +82,9 @@ __weak __noinline __u64 aio_track(__u64 ring, __u64 iocbs, __u32 i, __u64 start)
 	rec->iface = ASYNC_AIO;
 	rec->op = AOP_READ;
 	rec_owner(rec, task->pid, thread_of(st, task));
-	rec->depth = depth_up(ring);
+	rec->depth = depth_up(aio_ring(ring));
 	if (bpf_map_update_elem(&async_reqs, &key, rec, BPF_ANY)) {
-		depth_down(ring);
+		depth_down(aio_ring(ring));
 		count_lost(L_ASYNC_FULL);
 		return 0;
 	}
@@ -71,12 +94,14 @@ __weak __noinline __u64 aio_track(__u64 ring, __u64 iocbs, __u32 i, __u64 start)
 /* Take back iocb i, which the io_submit() did not take. */
 __weak __noinline int aio_untrack(__u64 ring, __u64 iocbs, __u32 i)
 {
-	struct async_key key = { .ring = ring };
+	struct async_key key;
+	__u64 iocb;
 
-	if (bpf_probe_read_user(&key.req, 8, (void *)(iocbs + i * 8)))
+	if (bpf_probe_read_user(&iocb, 8, (void *)(iocbs + i * 8)))
 		return 0;
+	aio_key(&key, ring, iocb);
 	if (!bpf_map_delete_elem(&async_reqs, &key))
-		depth_down(ring);
+		depth_down(aio_ring(ring));
 	return 0;
 }
 
@@ -84,23 +109,25 @@ __weak __noinline int aio_untrack(__u64 ring, __u64 iocbs, __u32 i)
 __weak __noinline int aio_reap(__u64 ring, __u64 events, __u32 i, __u64 now)
 {
 	struct io_event *ev = (void *)(events + i * sizeof(*ev));
-	struct async_key key = { .ring = ring };
+	struct async_key key;
 	struct async_rec *rec;
+	__u64 iocb = 0;
 	__s64 res = 0;
 	__u16 op = 0;
 
-	if (bpf_probe_read_user(&key.req, 8, &ev->obj) ||
+	if (bpf_probe_read_user(&iocb, 8, &ev->obj) ||
 	    bpf_probe_read_user(&res, 8, &ev->res))
 		return 0;
+	aio_key(&key, ring, iocb);
 	rec = bpf_map_lookup_elem(&async_reqs, &key);
 	if (!rec) {
-		if (!bpf_probe_read_user(&op, 2, &((struct iocb *)key.req)->aio_lio_opcode) &&
+		if (!bpf_probe_read_user(&op, 2, &((struct iocb *)iocb)->aio_lio_opcode) &&
 		    (op == IOCB_CMD_PREAD || op == IOCB_CMD_PREADV))
 			count_lost(L_ASYNC_UNTRACKED);
 		return 0;
 	}
 	async_read_done(rec, rec->file, rec->off, res, now, false);
-	depth_down(ring);
+	depth_down(aio_ring(ring));
 	bpf_map_delete_elem(&async_reqs, &key);
 	return 0;
 }

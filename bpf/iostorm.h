@@ -499,9 +499,10 @@ struct wake_stats {
 /*
  * An io_uring or Linux AIO request between its submit and its completion,
  * keyed by (ring, request): io_uring's ring context and struct io_kiocb
- * address (both kernel addresses), or the AIO context id and the iocb's
- * user address (user addresses: the two never meet). User space counts
- * those left at the end as still in flight.
+ * address (kernel addresses, unique), or the AIO context id and the iocb's
+ * user address with the process (user addresses: a forked worker may have
+ * both at the same values as its parent). User space counts those left at
+ * the end as still in flight.
  */
 enum async_iface {
 	ASYNC_URING = 0,
@@ -518,6 +519,8 @@ enum async_op {
 struct async_key {
 	__u64 ring;
 	__u64 req;
+	__u32 tgid;		/* AIO: the process; io_uring: 0 */
+	__u32 pad;
 };
 
 /*
