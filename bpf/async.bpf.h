@@ -110,6 +110,24 @@ static __noinline struct thread_stats *owner_stats(struct async_rec *rec)
 }
 
 /*
+ * One more async read of thread tid, depth deep. A call of its own: its
+ * frame is not on the stack of the path walk that the caller may make
+ * (6.1's verifier rounds each frame up to 32 bytes).
+ */
+static __noinline void owner_async(__u32 tid, __u32 depth)
+{
+	struct async_thread zero = {}, *at;
+
+	at = map_lookup_or_init(&async_threads, &tid, &zero);
+	if (!at) {
+		count_lost(L_ASYNC_THREADS_FULL);
+		return;
+	}
+	__sync_fetch_and_add(&at->reads, 1);
+	__sync_fetch_and_add(&at->depth, depth);
+}
+
+/*
  * The async read rec completed with ret (bytes, or -errno) on the file at
  * address file, at now. off is where it read from, ASYNC_POS_FILE resolved.
  * path: resolve the path of a new entry (read_done()).
@@ -117,7 +135,6 @@ static __noinline struct thread_stats *owner_stats(struct async_rec *rec)
 static __always_inline void async_read_done(struct async_rec *rec, __u64 file, __u64 off,
 					    long ret, __u64 now, bool path)
 {
-	struct async_thread zero = {}, *at;
 	struct thread_stats *ts;
 	__u64 lat = now - rec->start_ns;
 
@@ -147,13 +164,7 @@ static __always_inline void async_read_done(struct async_rec *rec, __u64 file, _
 	count(C_ASYNC_SUBMITS, 1);
 	count(C_ASYNC_DEPTH_SUM, rec->depth);
 	hist_add(H_ASYNC_DEPTH, rec->depth);
-	at = map_lookup_or_init(&async_threads, &rec->owner, &zero);
-	if (!at) {
-		count_lost(L_ASYNC_THREADS_FULL);
-		return;
-	}
-	__sync_fetch_and_add(&at->reads, 1);
-	__sync_fetch_and_add(&at->depth, rec->depth);
+	owner_async(rec->owner, rec->depth);
 }
 
 #endif /* ASYNC_BPF_H */

@@ -255,3 +255,25 @@ test_async_io_uring_meta() {
 		select(.opens != 1 or .stats != 1 or .closes != 1)] | length' u.json)" 0
 	expect_eq "lost" "$(jqr u.json .lost.total)" 0
 }
+
+# Two fio jobs, forked processes, each with its own AIO context and iocbs,
+# likely at the same user addresses in both (forked from one layout): each
+# read is matched to its own process's submit, none lost or crossed.
+test_async_libaio_forked_jobs() {
+	local ios bytes
+	async_layout
+	async_job
+	"$IOSTORM" -q -j r.json -- fio "${JOB[@]}" --ioengine=libaio --iodepth=$ASYNC_DEPTH \
+		--numjobs=2 --output-format=json --output="$PWD/r.fio.json" 2>r.err ||
+		fail "iostorm exit $?: $(cat r.err)"
+	ios=$(jqr r.fio.json '[.jobs[].read.total_ios] | add')
+	bytes=$(jqr r.fio.json '[.jobs[].read.io_bytes] | add')
+	expect_eq "fio's jobs" "$(jqr r.fio.json '.jobs | length')" 2
+	expect_eq "reads under f/ = both jobs' total_ios" "$(sum_under r.json "$PWD/f/" reads)" "$ios"
+	expect_eq "read_bytes under f/ = both jobs' io_bytes" \
+		"$(sum_under r.json "$PWD/f/" read_bytes)" "$bytes"
+	expect_eq "vfs.interfaces.aio.reads" "$(jqr r.json .vfs.interfaces.aio.reads)" "$ios"
+	expect_eq "two owners, one per job" "$(jqr r.json '[.threads[] | select(.async_reads > 0)] | length')" 2
+	expect_eq "vfs.async.in_flight_at_end" "$(jqr r.json .vfs.async.in_flight_at_end)" 0
+	expect_eq "lost.async_untracked" "$(jqr r.json .lost.async_untracked)" 0
+}
