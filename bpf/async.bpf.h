@@ -151,7 +151,7 @@ static __always_inline void async_read_done(struct async_rec *rec, __u64 file, _
 		return;
 	}
 	ts = owner_stats(rec);
-	read_done(ts, file, off, ret, lat, now, path);
+	read_done(ts, file, off, ret, lat, now, path, false);
 	if (rec->iface == ASYNC_AIO) {
 		count(C_AIO_READS, 1);
 		count(C_AIO_READ_BYTES, ret);

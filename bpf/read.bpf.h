@@ -92,10 +92,11 @@ static __always_inline void classify_read(struct file_stats *fs, __u64 off, __u6
  * count every call, close and getdents only those on a regular file or
  * directory, but histogram them all.
  */
-static __always_inline void meta_done(struct thread_stats *ts, __u64 lat)
+static __always_inline void meta_done(struct thread_stats *ts, __u64 lat, bool timed)
 {
 	count(C_META_NS, lat);
-	ts->meta_ns += lat;
+	if (timed)
+		ts->meta_ns += lat;
 }
 
 /* The same time for the file's entry. */
@@ -106,7 +107,7 @@ static __always_inline void note_meta(struct file_stats *fs, __u64 lat, __u64 no
 }
 
 static __always_inline void open_done(struct thread_stats *ts, long ret, bool has_fd,
-				      __u64 lat, __u64 now)
+				      __u64 lat, __u64 now, bool timed)
 {
 	struct file_stats *fs;
 	struct file *file;
@@ -114,7 +115,7 @@ static __always_inline void open_done(struct thread_stats *ts, long ret, bool ha
 	__u32 mode, e;
 
 	hist_add(H_OPEN_LAT, lat);
-	meta_done(ts, lat);
+	meta_done(ts, lat, timed);
 	if (ret < 0) {
 		count(C_OPEN_ERRORS, 1);
 		e = -ret < ERRNO_SLOTS ? -ret : ERRNO_SLOTS - 1;
@@ -170,10 +171,14 @@ static __always_inline int statx_key(const struct statx *sx, struct file_key *ke
  * A read of ret bytes at off of the regular file at address file, lat ns
  * from its start to its end (a syscall's, or an async request's submit to
  * completion), for the thread ts (the one that asked for it). path: resolve
- * the path of a new entry (see entry_of_file()).
+ * the path of a new entry (see entry_of_file()). timed: add lat to the
+ * thread's read time too; not for an async request, whose latencies overlap
+ * (8 in flight are 8 latencies at once): the thread's time is its wait in
+ * io_uring_enter, io_submit and io_getevents (vfs.bpf.c). The file's and
+ * the totals' read time sum every latency either way (Little's law).
  */
 static __always_inline void read_done(struct thread_stats *ts, __u64 file, __u64 off,
-				      long ret, __u64 lat, __u64 now, bool path)
+				      long ret, __u64 lat, __u64 now, bool path, bool timed)
 {
 	struct file_stats *fs;
 
@@ -185,7 +190,8 @@ static __always_inline void read_done(struct thread_stats *ts, __u64 file, __u64
 	if (ts) {
 		ts->reads += 1;
 		ts->read_bytes += ret;
-		ts->read_ns += lat;
+		if (timed)
+			ts->read_ns += lat;
 	}
 	fs = entry_of_file(file, now, path);
 	if (!fs)

@@ -179,7 +179,7 @@ static __always_inline void open_complete(struct io_kiocb *req, struct async_rec
 	if (!ts)
 		return;
 	count(C_URING_OPENS, 1);
-	open_done(ts, res, has_fd, now - rec->start_ns, now);
+	open_done(ts, res, has_fd, now - rec->start_ns, now, false);
 }
 
 static __always_inline void statx_complete(struct io_kiocb *req, struct async_rec *rec,
@@ -196,7 +196,7 @@ static __always_inline void statx_complete(struct io_kiocb *req, struct async_re
 	hist_add(H_STAT_LAT, lat);
 	if (!ts)
 		return;
-	meta_done(ts, lat);
+	meta_done(ts, lat, false);
 	if (res < 0) {
 		count(C_STAT_ERRORS, 1);
 		return;
@@ -237,7 +237,7 @@ static __always_inline void close_complete(struct async_rec *rec, long res, __u6
 		return;
 	count(C_CLOSES, 1);
 	count(C_URING_CLOSES, 1);
-	meta_done(ts, lat);
+	meta_done(ts, lat, false);
 	fs = file_entry(&rec->key, now, false, &need_path);
 	if (fs) {
 		__sync_fetch_and_add(&fs->closes, 1);

@@ -172,7 +172,7 @@ static __always_inline void read_exit(struct inflight *in, struct thread_stats *
 		count(C_READ_ERRORS, 1);
 		return;
 	}
-	read_done(ts, in->file, in->off, ret, lat, now, true);
+	read_done(ts, in->file, in->off, ret, lat, now, true, true);
 }
 
 /* Key and mode of a stat result, from the buffer the kernel just filled. */
@@ -221,7 +221,7 @@ static __always_inline void stat_exit(struct inflight *in, struct thread_stats *
 	bool need_path;
 
 	hist_add(H_STAT_LAT, lat);
-	meta_done(ts, lat);
+	meta_done(ts, lat, true);
 	if (ret < 0) {
 		count(C_STAT_ERRORS, 1);
 		return;
@@ -259,7 +259,7 @@ static __always_inline void close_exit(struct inflight *in, struct thread_stats 
 		return;
 	fs = entry_of_file(in->file, now, true);
 	count(C_CLOSES, 1);
-	meta_done(ts, lat);
+	meta_done(ts, lat, true);
 	if (fs) {
 		__sync_fetch_and_add(&fs->closes, 1);
 		note_meta(fs, lat, now);
@@ -276,7 +276,7 @@ static __always_inline void getdents_exit(struct inflight *in, struct thread_sta
 		return;
 	fs = entry_of_file(in->file, now, true);
 	count(C_GETDENTS, 1);
-	meta_done(ts, lat);
+	meta_done(ts, lat, true);
 	if (fs) {
 		__sync_fetch_and_add(&fs->getdents, 1);
 		note_meta(fs, lat, now);
@@ -332,7 +332,7 @@ int BPF_PROG(handle_sys_exit, struct pt_regs *regs, long ret)
 	switch (in->kind) {
 	case SK_OPEN:
 	case SK_OPENAT:
-		open_done(ts, ret, true, lat, now);
+		open_done(ts, ret, true, lat, now, true);
 		break;
 	case SK_READ:
 	case SK_PREAD:
@@ -358,9 +358,14 @@ int BPF_PROG(handle_sys_exit, struct pt_regs *regs, long ret)
 		break;
 	case SK_AIO_SUBMIT:
 		aio_submit_exit(in, ret);
+		ts->read_ns += lat;	/* a buffered AIO read is done in the call */
 		break;
 	case SK_AIO_GETEVENTS:
 		aio_getevents_exit(in, ret, now);
+		ts->read_ns += lat;	/* the wait for the reads */
+		break;
+	case SK_URING_ENTER:
+		ts->read_ns += lat;	/* submitting (reads issued inline) and waiting */
 		break;
 	}
 	in->kind = SK_NONE;

@@ -3,14 +3,17 @@
  * alone, as an io_uring data loader does, and tallies what it asked for,
  * so a test can check iostorm's io_uring counts against its own:
  *
- *   iostorm-uring DIR [--chunk BYTES] [--depth N] --tally FILE
+ *   iostorm-uring DIR... [--chunk BYTES] [--depth N] [--cpu-us N] --tally FILE
  *
- * For each file, in readdir order: IORING_OP_STATX of its path, then
+ * For each file of each DIR, in readdir order: IORING_OP_STATX of its path, then
  * IORING_OP_OPENAT, then its bytes in chunks of BYTES (default 16384) by
  * IORING_OP_READ at explicit offsets, up to N (default 8) in flight, then
- * IORING_OP_CLOSE. The tally file has one "name count" per line: opens,
- * stats, reads (completions with a result > 0), read_bytes, closes.
- * Exits 1 on any error, which it prints.
+ * IORING_OP_CLOSE; then, with --cpu-us, it computes N us (a training step
+ * on the file). The tally file has one "name count" per line: opens,
+ * stats, reads (completions with a result > 0), read_bytes, closes; and
+ * a line "loop wait_share=S": the share of its wall time it waited in
+ * io_uring_enter for completions, by its own clock, as a training loop
+ * times its wait for data. Exits 1 on any error, which it prints.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -20,12 +23,30 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <liburing.h>
 
 #define PROG "iostorm-uring"
 
 static struct io_uring ring;
-static unsigned long long opens, stats, reads, read_bytes, closes;
+static unsigned long long opens, stats, reads, read_bytes, closes, wait_ns;
+
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* Compute us microseconds, as a decoder does. */
+static void spin(unsigned long us)
+{
+	unsigned long long end = now_ns() + us * 1000ULL;
+
+	while (now_ns() < end)
+		;
+}
 
 static void die(const char *what, int err)
 {
@@ -45,6 +66,7 @@ static struct io_uring_sqe *sqe(void)
 /* Submit what is queued and take one completion: its result. */
 static int one(void)
 {
+	unsigned long long t0 = now_ns();
 	struct io_uring_cqe *c;
 	int err, res;
 
@@ -56,6 +78,7 @@ static int one(void)
 		die("io_uring_wait_cqe", err);
 	res = c->res;
 	io_uring_cqe_seen(&ring, c);
+	wait_ns += now_ns() - t0;
 	return res;
 }
 
@@ -104,9 +127,12 @@ static void read_file(const char *path, size_t chunk, unsigned depth, char *buf)
 
 int main(int argc, char **argv)
 {
-	const char *dir = NULL, *tally = NULL;
+	const char *dirs[64], *tally = NULL;
+	int ndirs = 0;
 	size_t chunk = 16384;
 	unsigned depth = 8;
+	unsigned long cpu_us = 0;
+	unsigned long long t0, wall;
 	char path[PATH_MAX], *buf;
 	struct dirent *d;
 	FILE *out;
@@ -118,15 +144,18 @@ int main(int argc, char **argv)
 			chunk = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--depth") && i + 1 < argc)
 			depth = strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--cpu-us") && i + 1 < argc)
+			cpu_us = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--tally") && i + 1 < argc)
 			tally = argv[++i];
-		else if (!dir && argv[i][0] != '-')
-			dir = argv[i];
+		else if (argv[i][0] != '-' && ndirs < 64)
+			dirs[ndirs++] = argv[i];
 		else
-			dir = NULL, i = argc;
+			ndirs = 0, i = argc;
 	}
-	if (!dir || !tally || !chunk || !depth) {
-		fprintf(stderr, "usage: " PROG " DIR [--chunk BYTES] [--depth N] --tally FILE\n");
+	if (!ndirs || !tally || !chunk || !depth) {
+		fprintf(stderr, "usage: " PROG " DIR... [--chunk BYTES] [--depth N] [--cpu-us N] "
+			"--tally FILE\n");
 		return 2;
 	}
 	buf = malloc(chunk * depth);
@@ -135,21 +164,27 @@ int main(int argc, char **argv)
 	err = io_uring_queue_init(2 * depth, &ring, 0);
 	if (err < 0)
 		die("io_uring_queue_init", err);
-	dp = opendir(dir);
-	if (!dp)
-		die(dir, errno);
-	while ((d = readdir(dp))) {
-		if (d->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
-		read_file(path, chunk, depth, buf);
+	t0 = now_ns();
+	for (int i = 0; i < ndirs; i++) {
+		dp = opendir(dirs[i]);
+		if (!dp)
+			die(dirs[i], errno);
+		while ((d = readdir(dp))) {
+			if (d->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dirs[i], d->d_name);
+			read_file(path, chunk, depth, buf);
+			spin(cpu_us);
+		}
+		closedir(dp);
 	}
-	closedir(dp);
+	wall = now_ns() - t0;
 	io_uring_queue_exit(&ring);
 	out = fopen(tally, "w");
 	if (!out)
 		die(tally, errno);
-	fprintf(out, "opens %llu\nstats %llu\nreads %llu\nread_bytes %llu\ncloses %llu\n",
-		opens, stats, reads, read_bytes, closes);
+	fprintf(out, "opens %llu\nstats %llu\nreads %llu\nread_bytes %llu\ncloses %llu\n"
+		"loop wait_share=%.4f\n", opens, stats, reads, read_bytes, closes,
+		wall ? (double)wait_ns / wall : 0.0);
 	return fclose(out) ? 1 : 0;
 }

@@ -220,3 +220,23 @@ test_stall_waker_names() {
 	expect_eq "names cut or left numbered" "$(jqr out.json \
 		'[(.stall.wakers[], .thread_groups[]) | .name | select(test("^python3\\.$|^w-[0-9]"))] | length')" 0
 }
+
+# A loop that reads its own data through io_uring (tests/uring.c), 1,200
+# files cold behind a 300-IOPS cap, computing 3 ms a file: its wait in
+# io_uring_enter is its wait for data, as its own clock around the wait says.
+test_stall_io_uring_loop() {
+	local uring=$ROOT/.output/iostorm-uring dirs
+	[ -x "$uring" ] || fail "no $uring: make all (liburing-dev, scripts/deps.sh)"
+	storm_fs
+	capped_cgroup 300
+	drop_caches
+	dirs=$(ls -d "$PWD"/mnt/data/*/ | tr '\n' ' ')
+	"$IOSTORM" -q -j out.json -- sh -c "echo \$\$ > $CG/cgroup.procs && exec $uring $dirs \
+		--cpu-us 3000 --tally $PWD/t.txt" 2>stderr.txt ||
+		fail "iostorm exit $?: $(cat stderr.txt)"
+	grep '^loop' t.txt
+	expect_eq "io_uring reads = the loop's" "$(jqr out.json .vfs.interfaces.io_uring.reads)" \
+		"$(awk '$1 == "reads" { print $2 }' t.txt)"
+	check_stall out.json t.txt root
+	expect_cmp "own share" "$(loop_share t.txt)" '>=' 0.3
+}
