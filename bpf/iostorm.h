@@ -161,6 +161,7 @@ enum lost_reason {
 	L_ASYNC_UNTRACKED,	/* a read completed whose submit was not seen (before the attach) */
 	L_AIO_BATCH,		/* iocbs of one io_submit beyond the AIO_BATCH read: not tracked */
 	L_ASYNC_THREADS_FULL,	/* async_threads full: a thread's async reads not in its figures */
+	L_FORKS_FULL,		/* forks full: a process forked into the target without its parent */
 	L__MAX,
 };
 
@@ -476,7 +477,7 @@ struct thread_key {
 /* A live thread's counters as the drain_threads iterator writes them out. */
 struct thread_out {
 	__u32 tid;
-	__u32 pad;
+	__u32 ptgid;		/* its process's parent (real_parent) */
 	struct thread_stats s;
 };
 
@@ -485,15 +486,24 @@ struct thread_out {
  * per (sleeper, waker) thread pair, for the training loop's data wait.
  */
 #define WAKER_OUTSIDE	0	/* woken by a task outside the target, or an interrupt */
+/*
+ * Flags in a waker (tids stay below 2^22, PID_MAX_LIMIT): what the wait
+ * was. Without them, a sleep ended by the waker.
+ */
+#define WAKER_PREEMPT	(1u << 31)	/* runnable after a preemption: the waker is the
+					 * task that took the CPU (WAKER_OUTSIDE: not a target's) */
+#define WAKER_STOP	(1u << 30)	/* stopped or ptrace-stopped: the waker resumed it */
+#define WAKER_FLAGS	(WAKER_PREEMPT | WAKER_STOP)
 
 struct wake_key {
 	__u32 wakee;		/* tid that slept */
-	__u32 waker;		/* tid that woke it; WAKER_OUTSIDE */
+	__u32 waker;		/* tid that woke it; WAKER_OUTSIDE; | WAKER_FLAGS */
 };
 
 struct wake_stats {
-	__u64 wakeups;
-	__u64 sleep_ns;		/* off CPU, asleep, until this waker woke it (run queue included) */
+	__u64 wakeups;		/* or preemptions, or stops */
+	__u64 sleep_ns;		/* off CPU until this waker woke it (run queue included),
+				 * or runnable until switched in (WAKER_PREEMPT) */
 };
 
 /*

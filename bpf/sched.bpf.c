@@ -14,7 +14,9 @@
  *
  * A sleep is also charged to the thread that ended it (sched_waking runs in
  * the waker: current wakes p), per (sleeper, waker) pair: that is how the
- * training loop's wait for data is told from its other waits.
+ * training loop's wait for data is told from its other waits. So is a
+ * preempted thread's run-queue wait, to the task that took its CPU, and a
+ * stop's, to the thread that resumed it (a tracer): see WAKER_FLAGS.
  */
 #include "maps.bpf.h"
 #include "target.bpf.h"
@@ -25,6 +27,8 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 #define TASK_RUNNING		0x0000
 #define TASK_UNINTERRUPTIBLE	0x0002
+#define __TASK_STOPPED		0x0004
+#define __TASK_TRACED		0x0008
 
 enum off_kind {
 	OFF_NONE = 0,
@@ -32,6 +36,7 @@ enum off_kind {
 	OFF_FAULT,		/* I/O wait outside syscalls, after a file fault */
 	OFF_RUNQ,
 	OFF_SLEEP,
+	OFF_STOP,		/* stopped (SIGSTOP) or ptrace-stopped */
 };
 
 #define WAKER_UNSEEN	((__u32)-1)	/* no sched_waking since the switch-out */
@@ -48,6 +53,8 @@ static __always_inline __u32 off_kind(struct task_state *tst, bool preempt,
 {
 	if (preempt || state == TASK_RUNNING)
 		return OFF_RUNQ;
+	if (state & (__TASK_STOPPED | __TASK_TRACED))
+		return OFF_STOP;
 	if (tst->in.kind != SK_NONE)
 		return OFF_IO;
 	if (!(state & TASK_UNINTERRUPTIBLE))
@@ -69,8 +76,13 @@ static __always_inline __u64 since_window(struct task_struct *task, __u64 now)
 	return t < now ? t : now;
 }
 
+/*
+ * A preempted thread's run-queue wait is charged to the task that took its
+ * CPU (a loader thread crowding the training loop off a CPU), in the wakes
+ * map under WAKER_PREEMPT: no sched_waking comes for a runnable task.
+ */
 static __always_inline void switch_out(struct task_struct *prev, bool preempt,
-				       unsigned int state, __u64 now)
+				       unsigned int state, __u32 next_tid, __u64 now)
 {
 	struct task_state *tst;
 	struct switch_state *st;
@@ -89,14 +101,13 @@ static __always_inline void switch_out(struct task_struct *prev, bool preempt,
 	st->on_ts = 0;
 	st->off_ts = now;
 	st->off_kind = off_kind(tst, preempt, state);
-	st->waker = WAKER_UNSEEN;
+	st->waker = st->off_kind == OFF_RUNQ ? WAKER_PREEMPT | next_tid : WAKER_UNSEEN;
 }
 
-/* A sleep ended by st->waker: one writer per sleeper, so plain adds. */
-static __always_inline void charge_waker(struct task_struct *next, struct switch_state *st,
-					 __u64 off)
+/* A wait ended by waker: one writer per sleeper, so plain adds. */
+static __always_inline void charge_waker(struct task_struct *next, __u32 waker, __u64 off)
 {
-	struct wake_key key = { .wakee = next->pid, .waker = st->waker };
+	struct wake_key key = { .wakee = next->pid, .waker = waker };
 	struct wake_stats *w, init = {};
 
 	w = map_lookup_or_init(&wakes, &key, &init);
@@ -158,11 +169,18 @@ static __always_inline void switch_in(struct task_struct *next, __u64 now)
 		break;
 	case OFF_RUNQ:
 		ts->runq_ns += off;
+		if (st->waker != WAKER_UNSEEN)
+			charge_waker(next, st->waker, off);
 		break;
 	case OFF_SLEEP:
 		ts->sleep_ns += off;
 		if (st->waker != WAKER_UNSEEN)
-			charge_waker(next, st, off);
+			charge_waker(next, st->waker, off);
+		break;
+	case OFF_STOP:
+		ts->sleep_ns += off;
+		if (st->waker != WAKER_UNSEEN)
+			charge_waker(next, st->waker | WAKER_STOP, off);
 		break;
 	}
 }
@@ -180,8 +198,8 @@ int BPF_PROG(handle_sched_waking, struct task_struct *p)
 	if (!task_is_target(p))
 		return 0;
 	st = task_state_of(p, true);
-	if (!st)
-		return 0;
+	if (!st || st->sw.off_kind == OFF_RUNQ)
+		return 0;	/* preempted while going to sleep: its waker is who took the CPU */
 	/* In an interrupt, current is whoever was interrupted: rare for data waits. */
 	st->sw.waker = task_is_target(waker) ? waker->pid : WAKER_OUTSIDE;
 	return 0;
@@ -195,10 +213,11 @@ static __always_inline void sched_switch(bool preempt, struct task_struct *prev,
 					 struct task_struct *next, unsigned int prev_state)
 {
 	__u64 now = bpf_ktime_get_ns();
+	bool next_in = task_is_target(next);
 
 	if (task_is_target(prev))
-		switch_out(prev, preempt, prev_state, now);
-	if (task_is_target(next))
+		switch_out(prev, preempt, prev_state, next_in ? next->pid : WAKER_OUTSIDE, now);
+	if (next_in)
 		switch_in(next, now);
 }
 

@@ -20,6 +20,19 @@ const volatile __u32 targ_self_tgid = 0;
 const volatile __u64 targ_cgid = 0;
 const volatile __u32 targ_cg_level = 0;	/* of targ_cgid: 0 for the root */
 
+/*
+ * Each process forked into the target, with its parent: the training
+ * loops' worker processes are their children, data-parallel ranks are
+ * siblings (model/stall.c). User space takes them at every drain; a live
+ * process's parent also comes with its threads (drain_threads).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);	/* the child's tgid */
+	__type(value, __u32);	/* its parent's */
+} forks SEC(".maps");
+
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(handle_sched_process_fork, struct task_struct *parent,
 	     struct task_struct *child)
@@ -27,7 +40,11 @@ int BPF_PROG(handle_sched_process_fork, struct task_struct *parent,
 	__u32 ptgid = parent->tgid, ctgid = child->tgid;
 	__u64 bit = 1ULL << (ctgid & 63), *w;
 
-	if (targ_mode != TARGET_PIDS || ptgid == ctgid || !tgid_in_targets(ptgid))
+	if (ptgid == ctgid || !task_is_target(parent))
+		return 0;
+	if (bpf_map_update_elem(&forks, &ctgid, &ptgid, BPF_ANY))
+		count_lost(L_FORKS_FULL);
+	if (targ_mode != TARGET_PIDS)
 		return 0;
 	w = target_word(ctgid);
 	if (w && !(__sync_fetch_and_or(w, bit) & bit))
@@ -96,6 +113,7 @@ int drain_threads(struct bpf_iter__task *ctx)
 	if (!old->tgid)
 		return 0;
 	rec.tid = task->pid;
+	rec.ptgid = BPF_CORE_READ(task, real_parent, tgid);
 	rec.s.tgid = old->tgid;
 	rec.s.cgid = old->cgid;
 	__builtin_memcpy(rec.s.comm, old->comm, COMM_LEN);

@@ -376,7 +376,7 @@ static int fill_stall(struct trace *t)
 	if (!t->wakes)
 		return -ENOMEM;
 	memcpy(t->wakes, fixture_wakes, sizeof(fixture_wakes));
-	return stall__measure(&t->stall, t, &o);
+	return stall__measure(t, &o);
 }
 
 /* ---- block layer ---- */

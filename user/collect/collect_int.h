@@ -111,6 +111,7 @@ struct drain {
 	int counters_fd;
 	int lost_fd;
 	int anchors_fd;		/* anchors: dentry -> anchor_path (bpf/path.bpf.h) */
+	int forks_fd;		/* forks: child tgid -> parent tgid (bpf/task.bpf.c) */
 	struct pace pace;	/* when the files maps are due to be drained */
 	size_t wakes_cap;	/* room in the trace's wakes array */
 	__u32 *thread_gen;	/* the programs' set of thread counters (bpf/thread.bpf.h) */

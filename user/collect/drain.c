@@ -115,6 +115,7 @@ int drain__init(struct drain *d, struct iostorm_bpf *skel)
 	d->counters_fd = bpf_map__fd(skel->maps.counters);
 	d->lost_fd = bpf_map__fd(skel->maps.lost);
 	d->anchors_fd = bpf_map__fd(skel->maps.anchors);
+	d->forks_fd = bpf_map__fd(skel->maps.forks);
 	d->thread_gen = &skel->bss->thread_gen;
 	d->iter_buf = malloc(ITER_BUF);
 	if (!d->iter_buf)
@@ -259,7 +260,8 @@ static int drain_live_threads(struct drain *d, struct trace *t)
 			const struct thread_out *r = (const void *)((char *)d->iter_buf + done);
 			struct thread_key key = { .tid = r->tid };
 
-			err = merge_thread(t, &key, &r->s);
+			err = merge_thread(t, &key, &r->s) ?:
+			      procs__set(&t->procs, r->s.tgid, r->ptgid);
 		}
 		if (err)
 			break;
@@ -274,6 +276,30 @@ static int drain_live_threads(struct drain *d, struct trace *t)
 	return err;
 }
 
+struct forks_walk {
+	int fd;
+	struct procs *procs;
+};
+
+static int add_fork(const void *key, void *value, void *ctx)
+{
+	struct forks_walk *w = ctx;
+	int err = procs__set(w->procs, *(const __u32 *)key, *(const __u32 *)value);
+
+	if (!err)
+		bpf_map_delete_elem(w->fd, key);	/* the walk goes on from the start */
+	return err;
+}
+
+/* The processes forked since the last drain, with their parents; taken out of the map. */
+static int drain_forks(struct drain *d, struct trace *t)
+{
+	struct forks_walk w = { d->forks_fd, &t->procs };
+	__u32 tgid, ptgid;
+
+	return map_each(d->forks_fd, &tgid, sizeof(tgid), &ptgid, 0, add_fork, &w);
+}
+
 int drain__threads(struct drain *d, struct trace *t)
 {
 	int err, fd = -1;
@@ -285,6 +311,8 @@ int drain__threads(struct drain *d, struct trace *t)
 		err = drain_live_threads(d, t);
 	if (!err)
 		err = map_pair__empty(&d->threads, fd, t, merge_thread);
+	if (!err)
+		err = drain_forks(d, t);
 	if (err)
 		return err;
 	cgroups__tick(&t->cgroups);

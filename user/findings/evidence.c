@@ -245,8 +245,9 @@ static void threads_fill(struct evidence *e, const struct store *s)
 }
 
 /* The training loop's split, as shares of its wall time. */
-static void stall_fill(struct evidence *e, const struct stall *s)
+static void stall_fill(struct evidence *e, const struct trace *t)
 {
+	const struct stall *s = &t->stall;
 	double w = s->wall_ns;
 
 	e->have_stall = s->how != CONSUMER_NONE && w > 0;
@@ -258,6 +259,11 @@ static void stall_fill(struct evidence *e, const struct stall *s)
 	e->stall_cpu_share = s->on_cpu_ns / w;
 	e->stall_wall_s = w / 1e9;
 	snprintf(e->stall_comm, sizeof(e->stall_comm), "%.*s", (int)sizeof(s->comm), s->comm);
+	e->stall_pid = s->tgid;
+	e->stall_rank_share = s->rank_wait_ns / w;
+	e->stall_loops = t->nr_loops;
+	e->stall_least_share = t->nr_loops ? stall__share(&t->loops[t->nr_loops - 1]) :
+			       e->stall_share;
 }
 
 int evidence__from_trace(struct evidence *e, const struct trace *t)
@@ -279,7 +285,7 @@ int evidence__from_trace(struct evidence *e, const struct trace *t)
 			  e->read_bytes - e->working_set_bytes : 0;
 	e->mem_total_bytes = t->mem_bytes;
 	threads_fill(e, &t->store);
-	stall_fill(e, &t->stall);
+	stall_fill(e, t);
 	/* The block part is the caller's: not measured until it says so. */
 	e->have_block = false;
 	e->blk_random_share = e->blk_small_share = e->blk_queue_share = -1;

@@ -80,6 +80,10 @@ struct evidence {
 	double stall_cpu_share;
 	double stall_wall_s;
 	char stall_comm[16];
+	__u32 stall_pid;
+	double stall_rank_share;	/* asleep until another rank's loop side woke it */
+	size_t stall_loops;		/* training loops (data-parallel ranks) */
+	double stall_least_share;	/* the share of the loop that waits least */
 	/* layers this kernel did not give (model/kernel.h), ", "-separated; filled by the caller */
 	int nr_unmeasured;
 	char unmeasured[96];

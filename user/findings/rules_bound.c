@@ -493,13 +493,24 @@ int rule__input_bound(const struct evidence *e, const double *th, struct finding
 		return 0;
 	finding_init(f, "input_bound", sev, sev == SEV_OK ? "the loader keeps up" :
 		     "input-bound", sev == SEV_OK ? "" : "feed the training loop faster");
-	say(f->summary, sizeof(f->summary),
-	    "%s: the training loop (%s) waits for data %s of its %s (its own file I/O "
-	    "%s, woken by the loader %s), on CPU %s",
-	    sev == SEV_OK ? "the loader keeps up" : "input-bound", e->stall_comm,
-	    units__pct(B(0), e->stall_share), units__us(B(1), e->stall_wall_s * 1e6),
-	    units__pct(B(2), e->stall_own_io_share), units__pct(B(3), e->stall_loader_share),
-	    units__pct(B(4), e->stall_cpu_share));
+	if (e->stall_loops > 1)
+		say(f->summary, sizeof(f->summary),
+		    "%s: of %zu training loops (data-parallel ranks), the one that waits most "
+		    "(%s, pid %u) waits for data %s of its %s (its own file I/O %s, woken by "
+		    "its loader %s, waits for other ranks %s), on CPU %s; the least %s",
+		    sev == SEV_OK ? "the loader keeps up" : "input-bound", e->stall_loops,
+		    e->stall_comm, e->stall_pid, units__pct(B(0), e->stall_share),
+		    units__us(B(1), e->stall_wall_s * 1e6), units__pct(B(2), e->stall_own_io_share),
+		    units__pct(B(3), e->stall_loader_share), units__pct(B(5), e->stall_rank_share),
+		    units__pct(B(4), e->stall_cpu_share), units__pct(B(6), e->stall_least_share));
+	else
+		say(f->summary, sizeof(f->summary),
+		    "%s: the training loop (%s) waits for data %s of its %s (its own file I/O "
+		    "%s, woken by the loader %s), on CPU %s",
+		    sev == SEV_OK ? "the loader keeps up" : "input-bound", e->stall_comm,
+		    units__pct(B(0), e->stall_share), units__us(B(1), e->stall_wall_s * 1e6),
+		    units__pct(B(2), e->stall_own_io_share),
+		    units__pct(B(3), e->stall_loader_share), units__pct(B(4), e->stall_cpu_share));
 	say(f->advice, sizeof(f->advice), "%s", sev == SEV_OK ?
 	    "the training loop rarely waits for data: storage findings below are costs "
 	    "(IOPS, cache), not stalls; they would stall it with fewer workers or slower "
@@ -513,5 +524,10 @@ int rule__input_bound(const struct evidence *e, const double *th, struct finding
 	fig(f, "loader_wait_share", e->stall_loader_share, "fraction");
 	fig(f, "on_cpu_share", e->stall_cpu_share, "fraction");
 	fig(f, "wall_s", e->stall_wall_s, "s");
+	if (e->stall_loops > 1) {
+		fig(f, "loops", e->stall_loops, "loops");
+		fig(f, "rank_wait_share", e->stall_rank_share, "fraction");
+		fig(f, "least_stall_share", e->stall_least_share, "fraction");
+	}
 	return 1;
 }

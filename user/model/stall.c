@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/procs.h"
 #include "model/stall.h"
 #include "model/trace.h"
 
@@ -12,14 +13,20 @@
 #define CONSUMER_LIFETIME 0.5	/* of the trace, at least, a loop is traced */
 #define CONSUMER_SELF_FED 0.1	/* a loop that reads its own data computes this much (fio: 3%) */
 
+#define LOOP_ROUNDS	4	/* passes to settle which processes run loops */
+#define TREE_DEPTH	64	/* ancestors followed at most */
+
 /* What the measure works on: the threads, and the wakes sorted by sleeper. */
 struct stall_ctx {
 	const struct store *s;
+	const struct procs *procs;
 	struct wake_rec *wakes;
 	size_t nr_wakes;
-	bool *loader;		/* by index into s->threads */
+	bool *loader;		/* by index into s->threads: on the loader side */
+	bool *peer;		/* on another loop's side (split()) */
+	bool *loop;		/* runs a training loop */
+	bool *tracer;		/* resumed a thread from a ptrace stop */
 	bool *reads;		/* the thread's process read files */
-	__u64 all_reads;	/* file reads of every thread */
 	double traced_ns;	/* the trace's duration; 0 when not known */
 };
 
@@ -59,63 +66,108 @@ static long thread_idx(const struct store *s, __u32 tid)
 	return th ? th - s->threads : -1;
 }
 
+/* A sleep ended by a target thread (no preemption, no stop): its index, or -1. */
+static long plain_waker(const struct stall_ctx *x, const struct wake_rec *w)
+{
+	if (w->waker == WAKER_OUTSIDE || (w->waker & WAKER_FLAGS))
+		return -1;
+	return thread_idx(x->s, w->waker);
+}
+
 static __u64 wall_of(const struct thread_rec *th)
 {
 	return th->cpu_ns + th->io_wait_ns + th->runq_ns + th->sleep_ns;
 }
 
-static bool waker_is_loader(const struct stall_ctx *x, __u32 waker)
+static __u64 reads_of(const struct thread_rec *th)
 {
-	long i = waker == WAKER_OUTSIDE ? -1 : thread_idx(x->s, waker);
+	return th->io.reads + th->io.fault_reads;
+}
 
-	return i >= 0 && x->loader[i];
+/* Is process tgid's main thread a loop? */
+static bool loop_process(const struct stall_ctx *x, __u32 tgid)
+{
+	long m = thread_idx(x->s, tgid);
+
+	return m >= 0 && x->loop[m];
 }
 
 /*
- * The loader side, for consumer c: see stall.h. A thread joins it when a
- * wakeup joins it to the loader side in either direction (a decoder woken
- * by a reader, a reader woken by a decoder that freed room in its queue),
- * never through the consumer: its own compute threads, which only it wakes
- * and which only wake it, stay out.
+ * Join threads a and b's sides over every sleep one ended for the other,
+ * starting from mark[], never through skip(): until nothing changes.
  */
-static void loader_side(struct stall_ctx *x, long c)
+static void spread(struct stall_ctx *x, bool *mark, long c,
+		   bool (*skip)(const struct stall_ctx *, long))
 {
-	const struct store *s = x->s;
-	__u32 ctid = c >= 0 ? s->threads[c].tid : 0;
 	bool changed = true;
 
-	for (size_t i = 0; i < s->nr_threads; i++) {
-		const struct thread_rec *th = &s->threads[i];
-
-		x->loader[i] = (long)i != c && (th->io.reads > 0 ||
-			       (c >= 0 && th->tgid != s->threads[c].tgid && x->reads[i]));
-	}
 	for (int round = 0; changed && round < LOADER_ROUNDS; round++) {
 		changed = false;
 		for (size_t k = 0; k < x->nr_wakes; k++) {
 			const struct wake_rec *w = &x->wakes[k];
-			long a, b;
+			long b = plain_waker(x, w), a;
 
-			if (w->waker == WAKER_OUTSIDE || w->wakee == ctid || w->waker == ctid)
+			if (b < 0 || b == c)
 				continue;
-			a = thread_idx(s, w->wakee);
-			b = thread_idx(s, w->waker);
-			if (a < 0 || b < 0 || x->loader[a] == x->loader[b])
+			a = thread_idx(x->s, w->wakee);
+			if (a < 0 || a == c || mark[a] == mark[b] || skip(x, a) || skip(x, b))
 				continue;
-			x->loader[a] = x->loader[b] = changed = true;
+			mark[a] = mark[b] = changed = true;
 		}
 	}
 }
 
-/* Sleeps of thread c ended by the loader side: ns, and how many. */
-static __u64 loader_wait(const struct stall_ctx *x, long c, __u64 *wakeups)
+static bool off_loader(const struct stall_ctx *x, long i)
+{
+	return x->loop[i] || x->tracer[i];
+}
+
+/*
+ * The loader side, for loop c: see stall.h. A thread joins it when a
+ * wakeup joins it to the loader side in either direction (a decoder woken
+ * by a reader, a reader woken by a decoder that freed room in its queue),
+ * never through a loop: c's own compute threads, which only c wakes and
+ * which only wake c, stay out, and so do the other ranks.
+ */
+static void loader_side(struct stall_ctx *x, long c)
+{
+	const struct store *s = x->s;
+	__u32 ctgid = c >= 0 ? s->threads[c].tgid : 0;
+
+	for (size_t i = 0; i < s->nr_threads; i++) {
+		const struct thread_rec *th = &s->threads[i];
+
+		x->loader[i] = (long)i != c && !off_loader(x, i) &&
+			       (reads_of(th) > 0 || (c >= 0 && th->tgid != ctgid && x->reads[i] &&
+						     !loop_process(x, th->tgid)));
+	}
+	spread(x, x->loader, c, off_loader);
+}
+
+static bool off_peer(const struct stall_ctx *x, long i)
+{
+	return x->loader[i] || x->tracer[i];
+}
+
+/* The other loops' side, for loop c: they and the threads they wake, not the loader's. */
+static void peer_side(struct stall_ctx *x, long c)
+{
+	for (size_t i = 0; i < x->s->nr_threads; i++)
+		x->peer[i] = (long)i != c && x->loop[i];
+	spread(x, x->peer, c, off_peer);
+}
+
+/* Sleeps of thread c ended by a thread of side[]: ns, and how many. */
+static __u64 wait_on(const struct stall_ctx *x, long c, const bool *side, __u64 *wakeups)
 {
 	size_t first, n = wakes_of(x, x->s->threads[c].tid, &first);
 	__u64 ns = 0;
 
 	*wakeups = 0;
 	for (size_t k = first; k < first + n; k++) {
-		if (!waker_is_loader(x, x->wakes[k].waker))
+		long b = plain_waker(x, &x->wakes[k]);
+
+		if (b < 0 || !side[b])
 			continue;
 		ns += x->wakes[k].sleep_ns;
 		*wakeups += x->wakes[k].wakeups;
@@ -123,11 +175,32 @@ static __u64 loader_wait(const struct stall_ctx *x, long c, __u64 *wakeups)
 	return ns;
 }
 
+/* Is process tgid anc, or one of its ancestors? */
+static bool descends(const struct stall_ctx *x, __u32 tgid, __u32 anc)
+{
+	for (int d = 0; d < TREE_DEPTH && tgid; d++, tgid = procs__parent(x->procs, tgid))
+		if (tgid == anc)
+			return true;
+	return false;
+}
+
+/* Reads of the threads of c's process and of the processes below it. */
+static __u64 tree_reads(const struct stall_ctx *x, long c)
+{
+	const struct store *s = x->s;
+	__u64 n = 0;
+
+	for (size_t i = 0; i < s->nr_threads; i++)
+		if (descends(x, s->threads[i].tgid, s->threads[c].tgid))
+			n += reads_of(&s->threads[i]);
+	return n;
+}
+
 /*
  * A consumer computes (on CPU outside its file syscalls) and is fed: the
- * loader wakes it as often as a loop takes batches, or it does most of the
- * target's file reads itself and computes beside them (num_workers=0; a
- * pure reader such as fio, which computes 3% of its time, or a shell
+ * loader wakes it as often as a loop takes batches, or it does most of its
+ * process tree's file reads itself and computes beside them (num_workers=0;
+ * a pure reader such as fio, which computes 3% of its time, or a shell
  * reading its script does not). A loop the loader always keeps ahead of
  * is never woken by it: it qualifies by computing most of its time next
  * to a loader. A thread that only waits (a launcher joining its readers),
@@ -141,17 +214,18 @@ static bool is_consumer(struct stall_ctx *x, long c, const struct stall_opts *o,
 	__u64 wall = wall_of(th), io = th->io.read_ns + th->io.meta_ns, in_sys, compute;
 	bool loader = false;
 
-	loader_side(x, c);
-	loader_wait(x, c, wakeups);
-	for (size_t i = 0; i < x->s->nr_threads && !loader; i++)
-		loader = x->loader[i];
 	in_sys = io > th->io_wait_ns ? io - th->io_wait_ns : 0;
 	compute = th->cpu_ns > in_sys ? th->cpu_ns - in_sys : 0;
-	if (!wall || compute < o->min_cpu_share * wall ||
+	*wakeups = 0;
+	if (!wall || x->tracer[c] || compute < o->min_cpu_share * wall ||
 	    wall < CONSUMER_LIFETIME * x->traced_ns)
 		return false;
+	loader_side(x, c);
+	wait_on(x, c, x->loader, wakeups);
+	for (size_t i = 0; i < x->s->nr_threads && !loader; i++)
+		loader = x->loader[i];
 	return *wakeups >= o->min_wakeups ||
-	       (th->io.reads >= o->min_wakeups && 2 * th->io.reads >= x->all_reads &&
+	       (reads_of(th) >= o->min_wakeups && 2 * reads_of(th) >= tree_reads(x, c) &&
 		compute >= CONSUMER_SELF_FED * wall) ||
 	       (loader && compute >= CONSUMER_BUSY * wall);
 }
@@ -168,35 +242,98 @@ static long by_comm(const struct store *s, const char *comm)
 	return best;
 }
 
-static long pick(struct stall_ctx *x, const struct stall_opts *o, struct stall *st)
+/* Depth of process tgid in the target's tree: its ancestors in the target. */
+static int depth_of(const struct stall_ctx *x, __u32 tgid)
+{
+	int d = 0;
+
+	while (d < TREE_DEPTH && (tgid = procs__parent(x->procs, tgid)) &&
+	       thread_idx(x->s, tgid) >= 0)
+		d++;
+	return d;
+}
+
+/* Does an ancestor process of thread c run a loop of mark[]? */
+static bool under_loop(const struct stall_ctx *x, const bool *mark, long c)
+{
+	__u32 tgid = x->s->threads[c].tgid;
+
+	for (int d = 0; d < TREE_DEPTH && (tgid = procs__parent(x->procs, tgid)); d++) {
+		long m = thread_idx(x->s, tgid);
+
+		if (m >= 0 && mark[m])
+			return true;
+	}
+	return false;
+}
+
+struct cand {
+	long i;
+	int depth;
+};
+
+static int cand_cmp(const void *pa, const void *pb)
+{
+	const struct cand *a = pa, *b = pb;
+
+	if (a->depth != b->depth)
+		return a->depth - b->depth;
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+/*
+ * The loops iostorm finds: process main threads that are consumers, taken
+ * from the top of the process tree down, so a loop's workers below it are
+ * not loops. Each round judges every process against the loops the round
+ * before found (a loop is never on another's loader side), until they
+ * settle. x->loop holds the result.
+ */
+static int find_loops(struct stall_ctx *x, const struct stall_opts *o)
 {
 	const struct store *s = x->s;
-	long c = -1, best = -1;
-	__u64 w, best_w = 0;
+	size_t n = s->nr_threads, nc = 0;
+	struct cand *cands = malloc((n ? n : 1) * sizeof(*cands));
+	bool *next = calloc(n ? n : 1, sizeof(*next));
+	int err = -ENOMEM;
+	__u64 w;
 
-	if (o->consumer_tid || o->consumer_comm) {
-		c = o->consumer_tid ? thread_idx(s, o->consumer_tid) : by_comm(s, o->consumer_comm);
-		st->how = c >= 0 ? CONSUMER_GIVEN : CONSUMER_NONE;
-		snprintf(st->why, sizeof(st->why), c >= 0 ? "given with --consumer" :
-			 "no consumer found: the thread given with --consumer did not run");
-		return c;
+	if (!cands || !next)
+		goto out_free;
+	for (size_t i = 0; i < n; i++)
+		if (s->threads[i].tid == s->threads[i].tgid && !x->tracer[i])
+			cands[nc++] = (struct cand){ i, depth_of(x, s->threads[i].tgid) };
+	qsort(cands, nc, sizeof(*cands), cand_cmp);
+	for (int round = 0; round < LOOP_ROUNDS; round++) {
+		memset(next, 0, n * sizeof(*next));
+		for (size_t k = 0; k < nc; k++)
+			if (!under_loop(x, next, cands[k].i))
+				next[cands[k].i] = is_consumer(x, cands[k].i, o, &w);
+		if (!memcmp(next, x->loop, n * sizeof(*next)))
+			break;
+		memcpy(x->loop, next, n * sizeof(*next));
 	}
-	c = o->root_tgid ? thread_idx(s, o->root_tgid) : -1;
-	if (c >= 0 && is_consumer(x, c, o, &w)) {
-		st->how = CONSUMER_ROOT;
-		snprintf(st->why, sizeof(st->why), "the main thread of the traced process");
-		return c;
+	err = 0;
+out_free:
+	free(next);
+	free(cands);
+	return err;
+}
+
+/* --consumer: the loops the user named; how many of them did not run. */
+static int given_loops(struct stall_ctx *x, const struct stall_opts *o)
+{
+	int missing = 0;
+
+	for (size_t g = 0; g < o->nr_given; g++) {
+		const struct consumer_sel *c = &o->given[g];
+		long i = c->tid ? thread_idx(x->s, c->tid) : by_comm(x->s, c->comm);
+
+		if (i >= 0)
+			x->loop[i] = true;
+		else
+			missing++;
 	}
-	for (size_t i = 0; i < s->nr_threads; i++)
-		if (s->threads[i].tid == s->threads[i].tgid && is_consumer(x, i, o, &w) &&
-		    (best < 0 || w > best_w))
-			best = i, best_w = w;
-	st->how = best >= 0 ? CONSUMER_FED : CONSUMER_NONE;
-	snprintf(st->why, sizeof(st->why), best >= 0 ?
-		 "the process main thread the loader woke most" :
-		 "no consumer found: no thread computes while the loader feeds it "
-		 "(a pure reader?): data stall not measured");
-	return best;
+	return missing;
 }
 
 static int waker_cmp(const void *pa, const void *pb)
@@ -208,20 +345,21 @@ static int waker_cmp(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
-/* The consumer's wakers, by thread name, most sleep ended first. */
+/* The loop's wakers, by thread name, most sleep ended first. */
 static void wakers_of(const struct stall_ctx *x, long c, struct stall *st)
 {
 	size_t first, n = wakes_of(x, x->s->threads[c].tid, &first);
 
 	for (size_t k = first; k < first + n; k++) {
 		const struct wake_rec *w = &x->wakes[k];
-		const struct thread_rec *th = w->waker == WAKER_OUTSIDE ? NULL :
-					      store__find_thread(x->s, w->waker);
+		long b = plain_waker(x, w);
 		char name[COMM_LEN];
 		int g;
 
-		if (th)
-			store__comm_group(th->comm, name);
+		if (w->waker & WAKER_FLAGS)
+			continue;	/* a preemption or a stop: no sleep */
+		if (b >= 0)
+			store__comm_group(x->s->threads[b].comm, name);
 		else
 			snprintf(name, sizeof(name), "(outside)");
 		for (g = 0; g < st->nr_wakers && strcmp(st->wakers[g].name, name); g++)
@@ -231,7 +369,7 @@ static void wakers_of(const struct stall_ctx *x, long c, struct stall *st)
 				continue;	/* the totals still hold it */
 			st->nr_wakers++;
 			memcpy(st->wakers[g].name, name, sizeof(name));
-			st->wakers[g].loader = waker_is_loader(x, w->waker);
+			st->wakers[g].loader = b >= 0 && x->loader[b];
 		}
 		st->wakers[g].threads++;
 		st->wakers[g].wakeups += w->wakeups;
@@ -241,29 +379,33 @@ static void wakers_of(const struct stall_ctx *x, long c, struct stall *st)
 }
 
 /*
- * The consumer's time: its file syscalls and the sleeps the loader ended
- * are data wait, and so is I/O wait outside its syscalls (page faults on
- * mapped data: a DataLoader's batch arrives in shared memory).
+ * Loop c's time: its file syscalls and the sleeps the loader ended are
+ * data wait, and so is I/O wait outside its syscalls (page faults on
+ * mapped data: a DataLoader's batch arrives in shared memory); the sleeps
+ * the other loops' side ended are rank wait.
  */
 static void split(struct stall_ctx *x, long c, struct stall *st)
 {
 	const struct thread_rec *th = &x->s->threads[c];
-	__u64 in_sys_cpu, io_out;
+	__u64 in_sys_cpu, io_out, waits;
 
 	st->tid = th->tid;
 	st->tgid = th->tgid;
 	memcpy(st->comm, th->comm, COMM_LEN);
 	loader_side(x, c);
+	peer_side(x, c);
 	st->own_io_ns = th->io.read_ns + th->io.meta_ns;
-	st->loader_wait_ns = loader_wait(x, c, &st->loader_wakeups);
+	st->loader_wait_ns = wait_on(x, c, x->loader, &st->loader_wakeups);
+	st->rank_wait_ns = wait_on(x, c, x->peer, &st->rank_wakeups);
 	io_out = th->io_wait_ns > st->own_io_ns ? th->io_wait_ns - st->own_io_ns : 0;
 	in_sys_cpu = st->own_io_ns > th->io_wait_ns ? st->own_io_ns - th->io_wait_ns : 0;
 	st->data_wait_ns = st->own_io_ns + st->loader_wait_ns + io_out;
 	st->on_cpu_ns = th->cpu_ns > in_sys_cpu ? th->cpu_ns - in_sys_cpu : 0;
 	st->runnable_ns = th->runq_ns;
-	st->other_wait_ns = th->sleep_ns > st->loader_wait_ns ?
-			    th->sleep_ns - st->loader_wait_ns : 0;
-	st->wall_ns = st->data_wait_ns + st->on_cpu_ns + st->runnable_ns + st->other_wait_ns;
+	waits = st->loader_wait_ns + st->rank_wait_ns;
+	st->other_wait_ns = th->sleep_ns > waits ? th->sleep_ns - waits : 0;
+	st->wall_ns = st->data_wait_ns + st->on_cpu_ns + st->runnable_ns + st->rank_wait_ns +
+		      st->other_wait_ns;
 	for (size_t i = 0; i < x->s->nr_threads; i++)
 		st->loader_threads += x->loader[i];
 	wakers_of(x, c, st);
@@ -285,11 +427,9 @@ static int mark_reading(struct stall_ctx *x)
 
 	if (!tgids)
 		return -ENOMEM;
-	for (size_t i = 0; i < s->nr_threads; i++) {
-		x->all_reads += s->threads[i].io.reads;
-		if (s->threads[i].io.reads)
+	for (size_t i = 0; i < s->nr_threads; i++)
+		if (reads_of(&s->threads[i]))
 			tgids[n++] = s->threads[i].tgid;
-	}
 	qsort(tgids, n, sizeof(*tgids), u32_cmp);
 	for (size_t i = 0; i < s->nr_threads; i++)
 		x->reads[i] = bsearch(&s->threads[i].tgid, tgids, n, sizeof(*tgids), u32_cmp);
@@ -297,31 +437,114 @@ static int mark_reading(struct stall_ctx *x)
 	return 0;
 }
 
-int stall__measure(struct stall *st, const struct trace *t, const struct stall_opts *o)
+/* Threads that resumed another from a stop: tracers (strace, gdb). */
+static void mark_tracers(struct stall_ctx *x)
+{
+	for (size_t k = 0; k < x->nr_wakes; k++) {
+		__u32 waker = x->wakes[k].waker;
+		long b;
+
+		if (!(waker & WAKER_STOP) || waker == (WAKER_STOP | WAKER_OUTSIDE))
+			continue;
+		b = thread_idx(x->s, waker & ~WAKER_FLAGS);
+		if (b >= 0)
+			x->tracer[b] = true;
+	}
+}
+
+static int loop_cmp(const void *pa, const void *pb)
+{
+	const struct stall *a = pa, *b = pb;
+	double sa = stall__share(a), sb = stall__share(b);
+
+	if (sa != sb)
+		return sa < sb ? 1 : -1;
+	return (a->tid > b->tid) - (a->tid < b->tid);
+}
+
+/* Split every loop of x->loop into t->loops, the most waiting first. */
+static int split_loops(struct stall_ctx *x, struct trace *t, enum consumer_how how,
+		       __u32 root_tgid)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < x->s->nr_threads; i++)
+		n += x->loop[i];
+	free(t->loops);
+	t->nr_loops = 0;
+	t->loops = calloc(n ? n : 1, sizeof(*t->loops));
+	if (!t->loops)
+		return -ENOMEM;
+	for (size_t i = 0; i < x->s->nr_threads; i++) {
+		struct stall *st = &t->loops[t->nr_loops];
+
+		if (!x->loop[i])
+			continue;
+		split(x, i, st);
+		st->how = how != CONSUMER_FED ? how :
+			  st->tgid == root_tgid ? CONSUMER_ROOT : CONSUMER_FED;
+		snprintf(st->why, sizeof(st->why), "%s",
+			 st->how == CONSUMER_GIVEN ? "given with --consumer" :
+			 st->how == CONSUMER_ROOT ? "the main thread of the traced process" :
+			 "a process main thread the loader feeds");
+		t->nr_loops++;
+	}
+	qsort(t->loops, t->nr_loops, sizeof(*t->loops), loop_cmp);
+	return 0;
+}
+
+/* No loop: t->stall says why. */
+static void no_loop(struct trace *t, bool given)
+{
+	memset(&t->stall, 0, sizeof(t->stall));
+	t->stall.how = CONSUMER_NONE;
+	snprintf(t->stall.why, sizeof(t->stall.why), "%s", given ?
+		 "no consumer found: the thread given with --consumer did not run" :
+		 "no consumer found: no thread computes while the loader feeds it "
+		 "(a pure reader?): data stall not measured");
+}
+
+int stall__measure(struct trace *t, const struct stall_opts *o)
 {
 	struct stall_ctx x = {
-		.s = &t->store, .nr_wakes = t->nr_wakes, .traced_ns = t->duration_s * 1e9,
+		.s = &t->store, .procs = &t->procs, .nr_wakes = t->nr_wakes,
+		.traced_ns = t->duration_s * 1e9,
 	};
 	size_t n = t->store.nr_threads;
-	long c;
-	int err = -ENOMEM;
+	int err = -ENOMEM, missing = 0;
 
-	memset(st, 0, sizeof(*st));
 	x.wakes = malloc((t->nr_wakes ? t->nr_wakes : 1) * sizeof(*x.wakes));
 	x.loader = calloc(n ? n : 1, sizeof(*x.loader));
+	x.peer = calloc(n ? n : 1, sizeof(*x.peer));
+	x.loop = calloc(n ? n : 1, sizeof(*x.loop));
+	x.tracer = calloc(n ? n : 1, sizeof(*x.tracer));
 	x.reads = calloc(n ? n : 1, sizeof(*x.reads));
-	if (!x.wakes || !x.loader || !x.reads)
+	if (!x.wakes || !x.loader || !x.peer || !x.loop || !x.tracer || !x.reads)
 		goto out_free;
 	memcpy(x.wakes, t->wakes, t->nr_wakes * sizeof(*x.wakes));
 	qsort(x.wakes, x.nr_wakes, sizeof(*x.wakes), wake_cmp);
 	if (mark_reading(&x))
 		goto out_free;
-	c = pick(&x, o, st);
-	if (c >= 0)
-		split(&x, c, st);
+	mark_tracers(&x);
+	if (o->nr_given)
+		missing = given_loops(&x, o);
+	else if (find_loops(&x, o))
+		goto out_free;
+	if (split_loops(&x, t, o->nr_given ? CONSUMER_GIVEN : CONSUMER_FED, o->root_tgid))
+		goto out_free;
+	if (t->nr_loops)
+		t->stall = t->loops[0];
+	else
+		no_loop(t, o->nr_given);
+	if (t->nr_loops && missing)
+		snprintf(t->stall.why, sizeof(t->stall.why),
+			 "given with --consumer; %d of those given did not run", missing);
 	err = 0;
 out_free:
 	free(x.reads);
+	free(x.tracer);
+	free(x.loop);
+	free(x.peer);
 	free(x.loader);
 	free(x.wakes);
 	return err;

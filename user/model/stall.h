@@ -9,6 +9,7 @@
  *
  *   data wait   its own file syscalls, sleeps ended by the loader side,
  *               and I/O wait outside syscalls (faults on mapped data)
+ *   rank wait   sleeps ended by another loop's side (see below)
  *   other wait  sleeps ended by anything else (timers, the GPU driver, its
  *               own compute threads, locks) or by nobody seen
  *   runnable    waiting for a CPU after a preemption
@@ -21,11 +22,21 @@
  * preemption while it computes is runnable, which the loop's clock counts
  * as step time too.
  *
- * The loader side: threads that read files, the threads of other target
- * processes that read files (DataLoader workers and their feeder threads),
- * and, transitively, threads that wake or are woken by the loader side
- * (tf.data's decode and prefetch threads), not counting wakeups to or from
- * the consumer, which never is on it.
+ * The loader side: threads that read files or fault mapped data in, the
+ * threads of other target processes that read files (DataLoader workers
+ * and their feeder threads), and, transitively, threads that wake or are
+ * woken by the loader side (tf.data's decode and prefetch threads), never
+ * through a loop or a tracer.
+ *
+ * Several loops: every process of the target that runs its own training
+ * loop (data-parallel ranks under torchrun, mpirun or a shell) has one,
+ * split alone. A process whose ancestor runs a loop is that loop's worker,
+ * never a loop itself (the tree comes from model/procs.h). A loop's sleeps
+ * ended by another loop, or by the threads the other loops wake that are
+ * not on the loader side (collective communication: gloo, NCCL's proxy),
+ * are waiting for other ranks (rank wait), not for data. A thread that
+ * resumed another from a ptrace stop (strace, gdb) is a tracer: never a
+ * loop, never on the loader side.
  */
 #ifndef MODEL_STALL_H
 #define MODEL_STALL_H
@@ -49,7 +60,7 @@ enum consumer_how {
 	CONSUMER_NONE = 0,	/* not found: why says so */
 	CONSUMER_GIVEN,		/* --consumer TID or COMM */
 	CONSUMER_ROOT,		/* the main thread of the traced process */
-	CONSUMER_FED,		/* the process main thread the loader woke most */
+	CONSUMER_FED,		/* a process main thread the loader feeds */
 };
 
 #define STALL_WAKERS	8	/* waker groups kept, most sleep ended first */
@@ -68,31 +79,46 @@ struct stall {
 	__u32 tid;
 	__u32 tgid;
 	char comm[COMM_LEN];
-	__u64 wall_ns;		/* data wait + on CPU + runnable + other wait */
+	__u64 wall_ns;		/* data wait + on CPU + runnable + rank wait + other wait */
 	__u64 data_wait_ns;	/* own_io_ns + loader_wait_ns + I/O wait outside them */
 	__u64 own_io_ns;	/* its own file syscalls (read + metadata) */
 	__u64 loader_wait_ns;	/* asleep until the loader side woke it */
+	__u64 rank_wait_ns;	/* asleep until another loop's side woke it */
 	__u64 other_wait_ns;
 	__u64 runnable_ns;
 	__u64 on_cpu_ns;
 	__u64 loader_wakeups;
+	__u64 rank_wakeups;
 	struct stall_waker wakers[STALL_WAKERS];
 	int nr_wakers;
 	int loader_threads;	/* threads on the loader side */
 };
 
-/* How the consumer is chosen: by the user, or from the traced process. */
+/* A loop named with --consumer: a thread id, or the busiest thread of a name. */
+struct consumer_sel {
+	__u32 tid;		/* 0: by comm */
+	char comm[COMM_LEN];
+};
+
+#define STALL_GIVEN_MAX	64	/* --consumer given this often at most */
+
+/* How the loops are chosen: by the user, or from the traced processes. */
 struct stall_opts {
-	__u32 consumer_tid;	/* --consumer TID; 0: not given */
-	const char *consumer_comm;	/* --consumer COMM; NULL: not given */
+	const struct consumer_sel *given;	/* --consumer; none: iostorm chooses */
+	size_t nr_given;
 	__u32 root_tgid;	/* the process traced (-p's first, the command); 0: none */
 	double min_cpu_share;	/* a consumer computes this share of its time at least */
 	double min_wakeups;	/* and the loader woke it this often, or it did this many
-				 * reads and most of the target's */
+				 * reads and most of its process tree's */
 };
 
-/* Find the consumer of t and split its time into s. 0 or -ENOMEM. */
-int stall__measure(struct stall *s, const struct trace *t, const struct stall_opts *o);
+/*
+ * Find the training loops of t and split each one's time: t->loops, the
+ * most waiting first, and t->stall, the headline: the loop that waits
+ * most for data (the slowest rank), or how CONSUMER_NONE with why none was
+ * found. 0 or -ENOMEM.
+ */
+int stall__measure(struct trace *t, const struct stall_opts *o);
 /* data_wait_ns / wall_ns, the one share every output prints; -1: no consumer. */
 double stall__share(const struct stall *s);
 const char *stall__how_name(enum consumer_how how);

@@ -193,6 +193,7 @@ static const char *const lost_keys[L__MAX] = {
 	[L_ASYNC_UNTRACKED] = "async_untracked",
 	[L_AIO_BATCH] = "aio_batch",
 	[L_ASYNC_THREADS_FULL] = "async_threads_full",
+	[L_FORKS_FULL] = "forks_full",
 };
 
 static const char *const lost_words[L__MAX] = {
@@ -216,6 +217,7 @@ static const char *const lost_words[L__MAX] = {
 	[L_ASYNC_UNTRACKED] = "io_uring/AIO reads whose submit was not seen (submitted before the attach)",
 	[L_AIO_BATCH] = "AIO iocbs past the 64 read per io_submit or io_getevents",
 	[L_ASYNC_THREADS_FULL] = "io_uring/AIO threads map full",
+	[L_FORKS_FULL] = "forks map full",
 };
 
 const char *trace__lost_key(int reason)

@@ -18,6 +18,7 @@
 #include "model/fuse.h"
 #include "model/kernel.h"
 #include "model/mount.h"
+#include "model/procs.h"
 #include "model/store.h"
 #include "model/timeline.h"
 #include "model/view.h"
@@ -43,7 +44,10 @@ struct trace {
 	struct block block;		/* block layer, diskstats included */
 	struct wake_rec *wakes;		/* who ended whose sleeps (cumulative) */
 	size_t nr_wakes;
-	struct stall stall;		/* the training loop's wait for data */
+	struct procs procs;		/* the target's process tree */
+	struct stall stall;		/* the headline loop's wait for data (stall.h) */
+	struct stall *loops;		/* every training loop, the most waiting first */
+	size_t nr_loops;
 	struct timeline timeline;	/* the run, one point per drain interval */
 	struct fuse_layer fuse;		/* FUSE requests per connection and opcode */
 	struct mounts mounts;		/* the target's mounts, by device */

@@ -209,30 +209,55 @@ static void render_threads(struct prom *p, const struct trace *t)
 			 "Threads of the target seen so far.", s->nr_threads);
 }
 
+/* One loop's time by state: the samples of name, with label l first when given. */
+static void consumer_samples(struct prom *p, const char *name, const struct label *l,
+			     const struct stall *st)
+{
+	const struct { const char *state; __u64 ns; } v[] = {
+		{ "data_wait", st->data_wait_ns }, { "on_cpu", st->on_cpu_ns },
+		{ "rank_wait", st->rank_wait_ns }, { "other_wait", st->other_wait_ns },
+		{ "runnable", st->runnable_ns },
+	};
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		struct label lb[2] = { l ? *l : (struct label){ "state", v[i].state },
+				       { "state", v[i].state } };
+
+		prom__sample_secs(p, name, lb, l ? 2 : 1, v[i].ns);
+	}
+}
+
 /*
  * The training loop's time by state: a counter a fleet can rate() into a
  * stall share per job (data_wait over the states but runnable). No series
- * until a consumer is found, so a pure reader has none.
+ * until a consumer is found, so a pure reader has none. With several loops
+ * (data-parallel ranks), the headline's, and each loop's by its index in
+ * the JSON's stall.loops (the most waiting first: 0 is the slowest rank).
  */
 static void render_consumer(struct prom *p, const struct trace *t)
 {
-	const struct stall *st = &t->stall;
-	const struct { const char *state; __u64 ns; } v[] = {
-		{ "data_wait", st->data_wait_ns }, { "on_cpu", st->on_cpu_ns },
-		{ "other_wait", st->other_wait_ns }, { "runnable", st->runnable_ns },
-	};
+	char idx[24];
 
 	prom__family(p, "iostorm_consumer_seconds_total", "counter",
 		     "Time of the training loop's thread by state, seconds: data_wait (its own "
-		     "file I/O, and sleeps the loader ended), on_cpu, other_wait, runnable; "
-		     "no series when no consumer was found.");
-	if (st->how == CONSUMER_NONE)
-		return;
-	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
-		struct label l = { "state", v[i].state };
+		     "file I/O, and sleeps the loader ended), on_cpu, rank_wait (sleeps other "
+		     "ranks' loops ended), other_wait, runnable; the loop that waits most when "
+		     "there are several; no series when no consumer was found.");
+	if (t->stall.how != CONSUMER_NONE)
+		consumer_samples(p, "iostorm_consumer_seconds_total", NULL, &t->stall);
+	prom__family(p, "iostorm_loop_seconds_total", "counter",
+		     "Time of each training loop (one per data-parallel rank) by state, seconds, "
+		     "as iostorm_consumer_seconds_total; loop is its index in the JSON's "
+		     "stall.loops, the most waiting first.");
+	for (size_t i = 0; i < t->nr_loops; i++) {
+		struct label l = { "loop", idx };
 
-		prom__sample_secs(p, "iostorm_consumer_seconds_total", &l, 1, v[i].ns);
+		snprintf(idx, sizeof(idx), "%zu", i);
+		consumer_samples(p, "iostorm_loop_seconds_total", &l, &t->loops[i]);
 	}
+	prom__metric_u64(p, "iostorm_loops", "gauge",
+			 "Training loops found: processes that each run one (data-parallel ranks).",
+			 t->nr_loops);
 }
 
 /* ---- the diagnosis ---- */

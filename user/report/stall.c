@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * The training loop's wait for data, in both reports: which thread is the
- * consumer and how it was chosen, its time split, and who woke it.
+ * consumer and how it was chosen, its time split, and who woke it; every
+ * loop when several processes run one (data-parallel ranks).
  */
 #include <stdio.h>
 #include <string.h>
@@ -11,28 +12,51 @@
 
 /* ---- text ---- */
 
+/* One loop's line: its share and its time split. */
+static void loop_text(FILE *out, const struct stall *s)
+{
+	char wall[16], a[16], b[16], c[16], d[16], e[16], f[16], g[16];
+	double w = s->wall_ns ? s->wall_ns : 1;
+
+	emit__safe(out, s->comm);
+	fprintf(out, " (tid %u, %s) waits for data %s of its %s (own file I/O %s, "
+		"woken by the loader %s); on CPU %s, ",
+		s->tid, s->why, units__pct(a, sizeof(a), s->data_wait_ns / w),
+		units__ns(wall, sizeof(wall), s->wall_ns),
+		units__pct(b, sizeof(b), s->own_io_ns / w),
+		units__pct(c, sizeof(c), s->loader_wait_ns / w),
+		units__pct(d, sizeof(d), s->on_cpu_ns / w));
+	if (s->rank_wait_ns)
+		fprintf(out, "waits for other ranks %s, ",
+			units__pct(g, sizeof(g), s->rank_wait_ns / w));
+	fprintf(out, "other waits %s, runnable %s\n",
+		units__pct(e, sizeof(e), s->other_wait_ns / w),
+		units__pct(f, sizeof(f), s->runnable_ns / w));
+}
+
 void report_stall__text(FILE *out, const struct trace *t)
 {
 	const struct stall *s = &t->stall;
-	char wall[16], a[16], b[16], c[16], d[16], e[16], f[16];
-	double w = s->wall_ns ? s->wall_ns : 1;
+	char a[16], b[16];
 
 	if (s->how == CONSUMER_NONE) {
 		if (s->why[0])		/* empty: not measured at all */
 			fprintf(out, "training loop: %s\n", s->why);
 		return;
 	}
-	fprintf(out, "training loop: ");
-	emit__safe(out, s->comm);
-	fprintf(out, " (tid %u, %s) waits for data %s of its %s (own file I/O %s, "
-		"woken by the loader %s); on CPU %s, other waits %s, runnable %s\n",
-		s->tid, s->why, units__pct(a, sizeof(a), s->data_wait_ns / w),
-		units__ns(wall, sizeof(wall), s->wall_ns),
-		units__pct(b, sizeof(b), s->own_io_ns / w),
-		units__pct(c, sizeof(c), s->loader_wait_ns / w),
-		units__pct(d, sizeof(d), s->on_cpu_ns / w),
-		units__pct(e, sizeof(e), s->other_wait_ns / w),
-		units__pct(f, sizeof(f), s->runnable_ns / w));
+	if (t->nr_loops <= 1) {
+		fprintf(out, "training loop: ");
+		loop_text(out, s);
+		return;
+	}
+	fprintf(out, "training loops: %zu (one per process: data-parallel ranks); the one that "
+		"waits most for data %s, the least %s\n", t->nr_loops,
+		units__pct(a, sizeof(a), stall__share(&t->loops[0])),
+		units__pct(b, sizeof(b), stall__share(&t->loops[t->nr_loops - 1])));
+	for (size_t i = 0; i < t->nr_loops; i++) {
+		fprintf(out, "  loop %zu: ", i);
+		loop_text(out, &t->loops[i]);
+	}
 }
 
 /* ---- JSON ---- */
@@ -56,17 +80,11 @@ static void write_wakers(struct json *j, const struct stall *s)
 	json__end_array(j);
 }
 
-void report_stall__json(struct json *j, const struct trace *t)
+/* One loop's figures, the keys of "stall" and of each of "loops". */
+static void loop_json(struct json *j, const struct stall *s)
 {
-	const struct stall *s = &t->stall;
 	double share = stall__share(s);
 
-	json__key(j, "stall");
-	json__begin_object(j);
-	json__key(j, "found");
-	json__bool(j, s->how != CONSUMER_NONE);
-	json__kv_string(j, "how", stall__how_name(s->how));
-	json__kv_string(j, "why", s->why);
 	json__key(j, "consumer");
 	if (s->how == CONSUMER_NONE) {
 		json__null(j);
@@ -83,9 +101,11 @@ void report_stall__json(struct json *j, const struct trace *t)
 	json__kv_u64(j, "data_wait_ns", s->data_wait_ns);
 	json__kv_u64(j, "own_io_ns", s->own_io_ns);
 	json__kv_u64(j, "loader_wait_ns", s->loader_wait_ns);
+	json__kv_u64(j, "rank_wait_ns", s->rank_wait_ns);
 	json__kv_u64(j, "other_wait_ns", s->other_wait_ns);
 	json__kv_u64(j, "runnable_ns", s->runnable_ns);
 	json__kv_u64(j, "loader_wakeups", s->loader_wakeups);
+	json__kv_u64(j, "rank_wakeups", s->rank_wakeups);
 	json__kv_u64(j, "loader_threads", s->loader_threads);
 	json__key(j, "share");
 	if (share >= 0)
@@ -93,5 +113,27 @@ void report_stall__json(struct json *j, const struct trace *t)
 	else
 		json__null(j);
 	write_wakers(j, s);
+}
+
+void report_stall__json(struct json *j, const struct trace *t)
+{
+	const struct stall *s = &t->stall;
+
+	json__key(j, "stall");
+	json__begin_object(j);
+	json__key(j, "found");
+	json__bool(j, s->how != CONSUMER_NONE);
+	json__kv_string(j, "how", stall__how_name(s->how));
+	json__kv_string(j, "why", s->why);
+	loop_json(j, s);
+	json__key(j, "loops");
+	json__begin_array(j);
+	for (size_t i = 0; i < t->nr_loops; i++) {
+		json__begin_object(j);
+		json__kv_string(j, "how", stall__how_name(t->loops[i].how));
+		loop_json(j, &t->loops[i]);
+		json__end_object(j);
+	}
+	json__end_array(j);
 	json__end_object(j);
 }

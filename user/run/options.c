@@ -67,10 +67,11 @@ static const char usage[] =
 "  -v, --verbose           show libbpf's messages\n"
 "\n"
 "Diagnosis:\n"
-"      --consumer TID|COMM the training loop's thread, when iostorm's choice is\n"
-"                          wrong (the report says how it chose: by default\n"
-"                          the traced process's main thread, if the loader\n"
-"                          feeds it)\n"
+"      --consumer TID|COMM[,...]  the training loop's thread, when iostorm's\n"
+"                          choice is wrong (the report says how it chose: by\n"
+"                          default every process main thread the loader\n"
+"                          feeds, one loop per data-parallel rank);\n"
+"                          repeatable, or comma-separated for several ranks\n"
 "      --threshold NAME=VALUE  change a threshold of the findings (repeatable);\n"
 "                          '--threshold list' lists them with their rationale\n"
 "\n"
@@ -135,6 +136,41 @@ static int bad_value(const char *opt, const char *arg, const char *want)
 {
 	pr_err("invalid value '%s' for %s: %s", arg, opt, want);
 	return -EINVAL;
+}
+
+/* --consumer TID|COMM[,TID|COMM...]: the training loops, one per rank. */
+static int parse_consumers(struct options *o, const char *arg)
+{
+	const char *p = arg;
+
+	do {
+		struct consumer_sel *c = &o->consumers[o->nr_consumers];
+		size_t len = strcspn(p, ",");
+		char one[COMM_LEN];
+		unsigned long v;
+		char *end;
+
+		if (!len || len >= COMM_LEN)
+			return bad_value("--consumer", arg,
+					 "thread ids or names of 1 to 15 characters, comma-separated");
+		if (o->nr_consumers == STALL_GIVEN_MAX)
+			return bad_value("--consumer", arg, "64 training loops at most");
+		memcpy(one, p, len);
+		one[len] = '\0';
+		memset(c, 0, sizeof(*c));
+		if (strspn(one, "0123456789") == len) {
+			errno = 0;
+			v = strtoul(one, &end, 10);
+			if (errno || !v || v > INT_MAX)
+				return bad_value("--consumer", arg, "a thread id from 1 to 2147483647");
+			c->tid = v;
+		} else {
+			memcpy(c->comm, one, len + 1);
+		}
+		o->nr_consumers++;
+		p += len;
+	} while (*p++ == ',');
+	return 0;
 }
 
 static int parse_seconds(const char *opt, const char *arg, double *out)
@@ -245,15 +281,7 @@ static int parse_one(struct options *o, int c, const char *arg)
 		o->json = arg;
 		return 0;
 	case 'c':
-		if (!*arg || strlen(arg) >= COMM_LEN)
-			return bad_value("--consumer", arg, "a thread id or a name of 1 to 15 characters");
-		if (strspn(arg, "0123456789") == strlen(arg)) {
-			err = parse_uint("--consumer", arg, 1, INT_MAX, &v);
-			o->consumer_tid = v;
-			return err;
-		}
-		o->consumer_comm = arg;
-		return 0;
+		return parse_consumers(o, arg);
 	case 'W':
 		o->html = arg;
 		return 0;

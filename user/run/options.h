@@ -7,6 +7,7 @@
 #include <sys/types.h>
 #include <linux/types.h>
 #include "iostorm.h"
+#include "model/stall.h"
 
 struct thresholds;
 
@@ -35,8 +36,8 @@ struct options {
 	bool quiet;		/* -q: no text report (with --json -) */
 	bool verbose;		/* -v: libbpf's messages */
 	struct thresholds *thresholds;	/* defaults, then --threshold */
-	__u32 consumer_tid;	/* --consumer TID; 0: iostorm chooses */
-	const char *consumer_comm;	/* --consumer COMM */
+	struct consumer_sel consumers[STALL_GIVEN_MAX];	/* --consumer; none: iostorm chooses */
+	int nr_consumers;
 	const char *listen;	/* --listen ADDR:PORT: Prometheus /metrics */
 	const char *prom_file;	/* --prom-file PATH: textfile collector */
 	const char *job;	/* --job NAME: training_job label */

@@ -225,14 +225,14 @@ static int measure_stall(struct session *s)
 {
 	const struct options *o = s->o;
 	struct stall_opts so = {
-		.consumer_tid = o->consumer_tid,
-		.consumer_comm = o->consumer_comm,
+		.given = o->consumers,
+		.nr_given = o->nr_consumers,
 		.root_tgid = o->cmd ? s->launch.pid : o->nr_pids ? o->pids[0] : 0,
 		.min_cpu_share = o->thresholds->v[TH_CONSUMER_CPU],
 		.min_wakeups = o->thresholds->v[TH_CONSUMER_WAKES],
 	};
 
-	return stall__measure(&s->trace->stall, s->trace, &so);
+	return stall__measure(s->trace, &so);
 }
 
 /*
@@ -631,6 +631,8 @@ static void session__close(struct session *s)
 		store__free(&s->trace->store);
 		views__free(&s->trace->views);
 		free(s->trace->wakes);
+		procs__free(&s->trace->procs);
+		free(s->trace->loops);
 		timeline__free(&s->trace->timeline);
 	}
 	free(s->trace);

@@ -26,8 +26,19 @@ static struct trace *trace_new(void)
 static void trace_free(struct trace *t)
 {
 	store__free(&t->store);
+	procs__free(&t->procs);
 	free(t->wakes);
+	free(t->loops);
 	free(t);
+}
+
+/* Measure t: its headline loop into s. */
+static int measure(struct stall *s, struct trace *t, const struct stall_opts *o)
+{
+	int err = stall__measure(t, o);
+
+	*s = t->stall;
+	return err;
 }
 
 static void thread(struct trace *t, __u32 tid, __u32 tgid, const char *comm,
@@ -89,7 +100,7 @@ TEST(stall_pipeline_split)
 	struct stall s;
 
 	REQUIRE(t);
-	CHECK_EQ_INT(stall__measure(&s, t, &opts), 0);
+	CHECK_EQ_INT(measure(&s, t, &opts), 0);
 	CHECK_EQ_INT(s.how, CONSUMER_ROOT);
 	CHECK_EQ_INT(s.tid, 100);
 	CHECK_EQ_INT(s.loader_threads, 4);	/* readers and decoders, not omp */
@@ -117,23 +128,26 @@ TEST(stall_pipeline_split)
 TEST(stall_given_consumer)
 {
 	struct trace *t = pipeline();
+	struct consumer_sel sel = {};
 	struct stall_opts o = opts;
 	struct stall s;
 
 	REQUIRE(t);
-	o.consumer_comm = "omp_worker";
-	CHECK_EQ_INT(stall__measure(&s, t, &o), 0);
+	o.given = &sel;
+	o.nr_given = 1;
+	snprintf(sel.comm, sizeof(sel.comm), "omp_worker");
+	CHECK_EQ_INT(measure(&s, t, &o), 0);
 	CHECK_EQ_INT(s.how, CONSUMER_GIVEN);
 	CHECK_EQ_INT(s.tid, 105);
 	/* Seen from it, the loop is fed by the decoders: the loader side. */
 	CHECK_EQ_U64(s.loader_wait_ns, 3 * SEC);
-	o.consumer_comm = NULL;
-	o.consumer_tid = 103;
-	CHECK_EQ_INT(stall__measure(&s, t, &o), 0);
+	sel.comm[0] = 0;
+	sel.tid = 103;
+	CHECK_EQ_INT(measure(&s, t, &o), 0);
 	CHECK_EQ_INT(s.tid, 103);
 	CHECK_EQ_U64(s.loader_wait_ns, SEC);	/* the reader that feeds it */
-	o.consumer_tid = 999;
-	CHECK_EQ_INT(stall__measure(&s, t, &o), 0);
+	sel.tid = 999;
+	CHECK_EQ_INT(measure(&s, t, &o), 0);
 	CHECK_EQ_INT(s.how, CONSUMER_NONE);
 	CHECK(stall__share(&s) < 0);
 	trace_free(t);
@@ -153,7 +167,7 @@ TEST(stall_pure_reader)
 			.read_ns = 4 * SEC, .cpu_ns = SEC, .io_wait_ns = 3 * SEC });
 		wake(t, 100, i, 1, SEC);	/* its exit ends the join */
 	}
-	CHECK_EQ_INT(stall__measure(&s, t, &opts), 0);
+	CHECK_EQ_INT(measure(&s, t, &opts), 0);
 	CHECK_EQ_INT(s.how, CONSUMER_NONE);
 	CHECK(!strncmp(s.why, "no consumer found", 17));
 	trace_free(t);
@@ -169,7 +183,7 @@ TEST(stall_own_reads)
 	thread(t, 100, 100, "python3", (struct thread_stats){ .reads = 2000,
 		.read_ns = 2 * SEC, .meta_ns = 100 * MS, .io_wait_ns = 1500 * MS,
 		.cpu_ns = 3 * SEC, .sleep_ns = 200 * MS });
-	CHECK_EQ_INT(stall__measure(&s, t, &opts), 0);
+	CHECK_EQ_INT(measure(&s, t, &opts), 0);
 	CHECK_EQ_INT(s.how, CONSUMER_ROOT);
 	CHECK_EQ_U64(s.own_io_ns, 2100 * MS);
 	CHECK_EQ_U64(s.data_wait_ns, 2100 * MS);
@@ -204,7 +218,7 @@ TEST(stall_dataloader_workers)
 		wake(t, 200 + w, 100, 40, SEC);		/* the index queue */
 	}
 	wake(t, 90, 100, 1, 9 * SEC);
-	CHECK_EQ_INT(stall__measure(&s, t, &o), 0);
+	CHECK_EQ_INT(measure(&s, t, &o), 0);
 	CHECK_EQ_INT(s.how, CONSUMER_FED);
 	CHECK_EQ_INT(s.tid, 100);
 	CHECK_EQ_U64(s.loader_wakeups, 80);
@@ -233,7 +247,7 @@ TEST(stall_short_helper_is_no_consumer)
 	for (__u32 i = 101; i <= 104; i++)
 		thread(t, i, 100, "iostorm-workloa", (struct thread_stats){ .reads = 500,
 			.read_ns = 6 * SEC, .cpu_ns = SEC / 2, .io_wait_ns = 6 * SEC });
-	CHECK_EQ_INT(stall__measure(&s, t, &o), 0);
+	CHECK_EQ_INT(measure(&s, t, &o), 0);
 	CHECK_EQ_INT(s.how, CONSUMER_NONE);
 	trace_free(t);
 }
@@ -251,7 +265,8 @@ TEST(stall_fio_is_no_loop)
 		.read_ns = 170 * MS, .cpu_ns = 60 * MS, .io_wait_ns = 118 * MS,
 		.sleep_ns = 100 * MS });
 	wake(t, 101, 100, 1, 100 * MS);
-	CHECK_EQ_INT(stall__measure(&s, t, &opts), 0);
+	CHECK_EQ_INT(procs__set(&t->procs, 101, 100), 0);	/* the job is forked */
+	CHECK_EQ_INT(measure(&s, t, &opts), 0);
 	CHECK_EQ_INT(s.how, CONSUMER_NONE);
 	trace_free(t);
 }
