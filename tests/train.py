@@ -11,6 +11,13 @@ io_ns is the time this process spent in open() + read() of images (so with
   train.py gen DIR --images N [--classes C] [--size PIXELS]
   train.py train DIR [--workers W] [--batch B] [--width K] [--steps S]
                      [--gate FIFO] [--ready FILE] [--tally FILE]
+                     [--ddp] [--step-sleep-ms MS]
+
+--ddp makes it one rank of a data-parallel job, as torchrun starts them:
+RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT from the environment, gloo
+over loopback, a DistributedSampler, the model in DistributedDataParallel
+(an all-reduce of the gradients every step). --step-sleep-ms sleeps that
+long each step after the backward pass (a slower GPU: the CPU waits).
 
 --gate waits, after the DataLoader's workers exist, until FIFO is opened for
 writing (so a tracer can attach with -p first); --ready then names the pid.
@@ -67,9 +74,17 @@ def train(args):
     torch.manual_seed(1)
     data = datasets.ImageFolder(args.dir, T.Compose([T.Resize(64), T.ToTensor()]),
                                 loader=load)
-    loader = torch.utils.data.DataLoader(data, batch_size=args.batch, shuffle=True,
+    sampler = None
+    if args.ddp:
+        import torch.distributed as dist
+        dist.init_process_group("gloo")
+        sampler = torch.utils.data.distributed.DistributedSampler(data, seed=1)
+    loader = torch.utils.data.DataLoader(data, batch_size=args.batch,
+                                         shuffle=sampler is None, sampler=sampler,
                                          num_workers=args.workers)
     model = model_of(args.width)
+    if args.ddp:
+        model = torch.nn.parallel.DistributedDataParallel(model)
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
     loss_fn = torch.nn.CrossEntropyLoss()
     it = iter(loader)               # the workers start here
@@ -78,8 +93,9 @@ def train(args):
             with open(args.ready + ".tmp", "w") as f:
                 f.write("%d\n" % os.getpid())
             os.rename(args.ready + ".tmp", args.ready)
-        with open(args.gate) as f:
-            f.read(1)
+        fd = os.open(args.gate, os.O_RDONLY)
+        os.read(fd, 1)              # one byte: each rank of a job takes its own
+        os.close(fd)
     steps = wait = 0
     IO_NS[0] = 0
     t_start = time.perf_counter()
@@ -94,6 +110,8 @@ def train(args):
         loss = loss_fn(model(x) , y % 10)
         loss.backward()
         opt.step()
+        if args.step_sleep_ms:
+            time.sleep(args.step_sleep_ms / 1000)
         steps += 1
     wall = time.perf_counter() - t_start
     del it                          # stop the workers now, not at exit
@@ -121,6 +139,8 @@ def main():
     p.add_argument("--gate")
     p.add_argument("--ready")
     p.add_argument("--tally")
+    p.add_argument("--ddp", action="store_true")
+    p.add_argument("--step-sleep-ms", type=float, default=0)
     args = p.parse_args()
     gen(args) if args.cmd == "gen" else train(args)
     sys.stdout.flush()

@@ -242,3 +242,85 @@ test_stall_io_uring_loop() {
 	# less: not understood yet); either way iostorm must agree with it.
 	expect_cmp "own share" "$(loop_share t.txt)" '>=' 0.05
 }
+
+# ---- data-parallel ranks (issue 21) ----
+
+# ddp_at_gate "RANK0 ARGS" "RANK1 ARGS": two ranks of a data-parallel job
+# (tests/train.py --ddp) started as torchrun starts them (RANK, WORLD_SIZE,
+# MASTER_ADDR and MASTER_PORT on loopback; gloo) by a shell that waits for
+# both, in $CG when set; each held at ./gate once its workers exist.
+ddp_at_gate() {
+	mkfifo gate
+	cat >launch.sh <<-LAUNCH
+	export WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=$((20000 + $$ % 20000))
+	RANK=0 $PYTHON $ROOT/tests/train.py train mnt/img --ddp --gate gate --ready ready.0 \
+		--tally $PWD/t0.txt $1 &
+	RANK=1 $PYTHON $ROOT/tests/train.py train mnt/img --ddp --gate gate --ready ready.1 \
+		--tally $PWD/t1.txt $2 &
+	wait
+	LAUNCH
+	sh -c "${CG:+echo \$\$ > $CG/cgroup.procs && }exec sh launch.sh" &
+	TRAIN=$!
+	on_exit "kill $TRAIN 2>/dev/null || true"	# run_test kills the ranks (their tally paths)
+	for ((i = 0; i < 600; i++)); do
+		[ -f ready.0 ] && [ -f ready.1 ] && return
+		sleep 0.1
+	done
+	fail "the ranks did not reach their gate"
+}
+
+# ddp_trace JSON: iostorm -p the launching shell (ranks and workers
+# included); the gate opens for both ranks (held open for writing, so
+# neither can miss it) once iostorm traces.
+ddp_trace() {
+	"$IOSTORM" -q -j "$1" -p "$TRAIN" 2>ios.txt &
+	local ios=$!
+	wait_for ios.txt "tracing" 30
+	exec 3<>gate
+	printf xx >&3
+	wait "$TRAIN" || fail "the ranks exit $?"
+	exec 3>&-
+	wait "$ios" || fail "iostorm exit $?: $(cat ios.txt)"
+	cat t0.txt t1.txt
+}
+
+# check_ranks JSON: one loop per rank, the launcher none, and each rank's
+# share within 5 points of its own clock.
+check_ranks() {
+	local r pid
+	expect_eq "loops" "$(jqr "$1" '.stall.loops | length')" 2
+	for r in 0 1; do
+		pid=$(cat ready.$r)
+		expect_near "rank $r (pid $pid) share" \
+			"$(jqr "$1" ".stall.loops[] | select(.consumer.pid == $pid) | .share")" \
+			"$(loop_share t$r.txt)" 0.05
+	done
+	expect_eq "headline = the loop that waits most" "$(jqr "$1" .stall.share)" \
+		"$(jqr "$1" '[.stall.loops[].share] | max')"
+}
+
+# Warm cache, rank 1 60 ms slower a step (a slower GPU): both wait little
+# for data; rank 0 waits for rank 1 in the all-reduce, which is no data wait.
+test_stall_ddp_slow_rank() {
+	torch_fs 400
+	"$PYTHON" "$ROOT/tests/train.py" train mnt/img --workers 2 --steps 2 >/dev/null ||
+		fail "warm the cache"
+	ddp_at_gate "--workers 2 --batch 8" "--workers 2 --batch 8 --step-sleep-ms 60"
+	ddp_trace out.json
+	check_ranks out.json
+	expect_cmp "rank 0 waits for rank 1" \
+		"$(jqr out.json ".stall.loops[] | select(.consumer.pid == $(cat ready.0)) | .rank_wait_ns")" \
+		'>' "$(jqr out.json ".stall.loops[] | select(.consumer.pid == $(cat ready.0)) | .data_wait_ns")"
+	[ "$(finding out.json input_bound)" != HIGH ] || fail "input-bound: $(jqr out.json .verdict)"
+}
+
+# Cold, storage capped at 100 read IOPS, balanced: both ranks wait for data.
+test_stall_ddp_capped() {
+	torch_fs 500
+	capped_cgroup 100
+	drop_caches
+	ddp_at_gate "--workers 2 --batch 8" "--workers 2 --batch 8"
+	ddp_trace out.json
+	check_ranks out.json
+	expect_eq "input_bound" "$(finding out.json input_bound)" HIGH
+}

@@ -15,6 +15,7 @@
 
 #define LOOP_ROUNDS	4	/* passes to settle which processes run loops */
 #define TREE_DEPTH	64	/* ancestors followed at most */
+#define JOIN_SHARE	0.1	/* of a thread's wakeups, with a side it joins (spread()) */
 
 /* What the measure works on: the threads, and the wakes sorted by sleeper. */
 struct stall_ctx {
@@ -93,28 +94,50 @@ static bool loop_process(const struct stall_ctx *x, __u32 tgid)
 }
 
 /*
- * Join threads a and b's sides over every sleep one ended for the other,
- * starting from mark[], never through skip(): until nothing changes.
+ * Grow mark[] over the wakeups between threads, never through c or a
+ * thread skip() names: a thread joins when JOIN_SHARE of its wakeups with
+ * the other threads (either way) are with the side, until nothing changes.
+ * A stray wakeup or two (a worker poking a communication thread at start:
+ * 2 of its 151) joins nothing; a communication thread joins its peers (16
+ * of 70 with the rank that drives it).
  */
 static void spread(struct stall_ctx *x, bool *mark, long c,
 		   bool (*skip)(const struct stall_ctx *, long))
 {
+	size_t n = x->s->nr_threads;
+	__u64 *tot = calloc(n ? n : 1, sizeof(*tot)), *with = calloc(n ? n : 1, sizeof(*with));
 	bool changed = true;
 
+	if (!tot || !with)
+		goto out_free;	/* the seeds alone: a smaller side, never a wrong one */
+	for (size_t k = 0; k < x->nr_wakes; k++) {
+		const struct wake_rec *w = &x->wakes[k];
+		long b = plain_waker(x, w), a = thread_idx(x->s, w->wakee);
+
+		if (a < 0 || b < 0 || a == c || b == c || skip(x, a) || skip(x, b))
+			continue;
+		tot[a] += w->wakeups;
+		tot[b] += w->wakeups;
+	}
 	for (int round = 0; changed && round < LOADER_ROUNDS; round++) {
 		changed = false;
+		memset(with, 0, n * sizeof(*with));
 		for (size_t k = 0; k < x->nr_wakes; k++) {
 			const struct wake_rec *w = &x->wakes[k];
-			long b = plain_waker(x, w), a;
+			long b = plain_waker(x, w), a = thread_idx(x->s, w->wakee);
 
-			if (b < 0 || b == c)
+			if (a < 0 || b < 0 || a == c || b == c || mark[a] == mark[b] ||
+			    skip(x, a) || skip(x, b))
 				continue;
-			a = thread_idx(x->s, w->wakee);
-			if (a < 0 || a == c || mark[a] == mark[b] || skip(x, a) || skip(x, b))
-				continue;
-			mark[a] = mark[b] = changed = true;
+			with[mark[a] ? b : a] += w->wakeups;
 		}
+		for (size_t i = 0; i < n; i++)
+			if (!mark[i] && with[i] && with[i] >= JOIN_SHARE * tot[i])
+				mark[i] = changed = true;
 	}
+out_free:
+	free(with);
+	free(tot);
 }
 
 static bool off_loader(const struct stall_ctx *x, long i)
@@ -408,6 +431,16 @@ static void split(struct stall_ctx *x, long c, struct stall *st)
 		      st->other_wait_ns;
 	for (size_t i = 0; i < x->s->nr_threads; i++)
 		st->loader_threads += x->loader[i];
+	if (getenv("IOSTORM_DEBUG_STALL")) {
+		for (size_t i = 0; i < x->s->nr_threads; i++)
+			fprintf(stderr, "loop %u: thread %u/%u %s%s%s%s reads %llu\n", th->tid,
+				x->s->threads[i].tid, x->s->threads[i].tgid, x->loader[i] ? " loader" : "",
+				x->peer[i] ? " peer" : "", x->loop[i] ? " loop" : "", x->reads[i] ? " preads" : "",
+				(unsigned long long)reads_of(&x->s->threads[i]));
+		for (size_t k = 0; k < x->nr_wakes; k++)
+			fprintf(stderr, "wake %u <- %x n %llu ns %llu\n", x->wakes[k].wakee, x->wakes[k].waker,
+				(unsigned long long)x->wakes[k].wakeups, (unsigned long long)x->wakes[k].sleep_ns);
+	}
 	wakers_of(x, c, st);
 }
 

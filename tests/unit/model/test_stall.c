@@ -5,6 +5,7 @@
  * the loader side, and the exact split of the consumer's time.
  */
 #include <stdlib.h>
+#include "model/procs.h"
 #include "model/stall.h"
 #include "model/trace.h"
 #include "unit.h"
@@ -268,5 +269,166 @@ TEST(stall_fio_is_no_loop)
 	CHECK_EQ_INT(procs__set(&t->procs, 101, 100), 0);	/* the job is forked */
 	CHECK_EQ_INT(measure(&s, t, &opts), 0);
 	CHECK_EQ_INT(s.how, CONSUMER_NONE);
+	trace_free(t);
+}
+
+/*
+ * Two data-parallel ranks under a launcher (torchrun's shape): each rank
+ * has two DataLoader workers (its children) and a communication thread;
+ * rank 0 waits in the all-reduce for rank 1, whose loop is slower. Each
+ * rank is its own loop; a sleep its communication thread ended is rank
+ * wait, not data wait; the workers are no loops; a worker's stray wakeup
+ * of a communication thread joins it to nothing.
+ */
+static struct trace *two_ranks(void)
+{
+	struct trace *t = trace_new();
+
+	if (!t)
+		return NULL;
+	t->duration_s = 10;
+	thread(t, 90, 90, "torchrun", (struct thread_stats){ .cpu_ns = 50 * MS,
+		.sleep_ns = 10 * SEC });
+	for (__u32 r = 0; r < 2; r++) {
+		__u32 rank = 100 + 100 * r, comm = rank + 1;
+
+		CHECK_EQ_INT(procs__set(&t->procs, rank, 90), 0);
+		thread(t, rank, rank, "python3", (struct thread_stats){ .cpu_ns = 4 * SEC,
+			.sleep_ns = 6 * SEC });
+		thread(t, comm, rank, "python3", (struct thread_stats){ .cpu_ns = SEC,
+			.sleep_ns = 9 * SEC });
+		for (__u32 w = 0; w < 2; w++) {
+			__u32 wk = rank + 10 + 10 * w;
+
+			CHECK_EQ_INT(procs__set(&t->procs, wk, rank), 0);
+			thread(t, wk, wk, "python3", (struct thread_stats){ .reads = 200,
+				.read_ns = 2 * SEC, .cpu_ns = 3 * SEC, .io_wait_ns = SEC,
+				.sleep_ns = 6 * SEC });
+			thread(t, wk + 1, wk, "python3", (struct thread_stats){
+				.cpu_ns = 100 * MS, .sleep_ns = 9 * SEC });
+			wake(t, rank, wk + 1, 50, r ? 2 * SEC : 500 * MS);	/* batches */
+			wake(t, wk, rank, 50, SEC);			/* indices */
+		}
+		wake(t, comm, rank, 100, SEC);		/* its gradients */
+		wake(t, rank, comm, 100, r ? 200 * MS : 4 * SEC);	/* all-reduce done */
+	}
+	wake(t, 101, 201, 300, 2 * SEC);		/* the ranks' communication */
+	wake(t, 201, 101, 300, 2 * SEC);
+	wake(t, 201, 110, 2, 10 * MS);			/* a stray wakeup */
+	return t;
+}
+
+TEST(stall_ranks)
+{
+	struct trace *t = two_ranks();
+	struct stall s;
+
+	REQUIRE(t);
+	t->duration_s = 10;
+	CHECK_EQ_INT(measure(&s, t, &opts), 0);
+	REQUIRE(t->nr_loops == 2);
+	/* The headline is the loop that waits most for data: rank 1. */
+	CHECK_EQ_INT(s.tid, 200);
+	CHECK_EQ_INT(s.how, CONSUMER_FED);
+	CHECK_EQ_U64(s.loader_wait_ns, 4 * SEC);
+	CHECK_EQ_U64(s.rank_wait_ns, 200 * MS);
+	CHECK_EQ_INT(t->loops[1].tid, 100);
+	CHECK_EQ_U64(t->loops[1].loader_wait_ns, SEC);
+	CHECK_EQ_U64(t->loops[1].rank_wait_ns, 4 * SEC);
+	CHECK_EQ_U64(t->loops[1].other_wait_ns, SEC);
+	CHECK_EQ_U64(t->loops[1].data_wait_ns, SEC);
+	CHECK_REL(stall__share(&t->loops[1]), 1.0 / 10.0);
+	CHECK_EQ_INT(t->loops[1].loader_threads, 8);	/* the 4 workers and their feeders */
+	trace_free(t);
+}
+
+/* Without the tree, a worker would be a loop of its own: the tree keeps it out. */
+TEST(stall_ranks_given)
+{
+	struct trace *t = two_ranks();
+	struct consumer_sel sel[2] = { { .tid = 100 }, { .tid = 999 } };
+	struct stall_opts o = opts;
+	struct stall s;
+
+	REQUIRE(t);
+	o.given = sel;
+	o.nr_given = 2;
+	CHECK_EQ_INT(measure(&s, t, &o), 0);
+	REQUIRE(t->nr_loops == 1);
+	CHECK_EQ_INT(s.how, CONSUMER_GIVEN);
+	CHECK_EQ_INT(s.tid, 100);
+	CHECK(strstr(s.why, "1 of those given did not run"));
+	/* Alone, rank 1 is no loop: its sleeps the communication ended are other waits. */
+	CHECK_EQ_U64(s.rank_wait_ns, 0);
+	trace_free(t);
+}
+
+/*
+ * strace over a reader: the tracer is woken by its tracee at every stop and
+ * computes, but it resumed the tracee from its ptrace stops: never a loop.
+ */
+TEST(stall_tracer_is_no_loop)
+{
+	struct trace *t = trace_new();
+	struct stall s;
+
+	REQUIRE(t);
+	t->duration_s = 5;
+	thread(t, 90, 90, "strace", (struct thread_stats){ .cpu_ns = 2 * SEC,
+		.sleep_ns = 3 * SEC });
+	REQUIRE(!procs__set(&t->procs, 91, 90));
+	thread(t, 91, 91, "cat", (struct thread_stats){ .reads = 5000,
+		.read_ns = SEC, .io_wait_ns = 500 * MS, .cpu_ns = 200 * MS,
+		.sleep_ns = 3300 * MS });
+	wake(t, 90, 91, 10000, 3 * SEC);
+	wake(t, 91, 90 | WAKER_STOP, 10000, 3300 * MS);
+	CHECK_EQ_INT(measure(&s, t, &opts), 0);
+	CHECK_EQ_INT(s.how, CONSUMER_NONE);
+	CHECK_EQ_INT(t->nr_loops, 0);
+	trace_free(t);
+}
+
+/*
+ * A mapped dataset (LMDB): the workers only fault their data in. They are
+ * the loader side, and the loop they feed is found.
+ */
+TEST(stall_mapped_loader)
+{
+	struct trace *t = trace_new();
+	struct stall s;
+
+	REQUIRE(t);
+	t->duration_s = 10;
+	thread(t, 100, 100, "python3", (struct thread_stats){ .cpu_ns = SEC,
+		.sleep_ns = 9 * SEC });
+	for (__u32 w = 200; w < 202; w++) {
+		REQUIRE(!procs__set(&t->procs, w, 100));
+		thread(t, w, w, "python3", (struct thread_stats){ .fault_reads = 3000,
+			.io_wait_ns = 9 * SEC, .cpu_ns = 500 * MS });
+		thread(t, w + 10, w, "python3", (struct thread_stats){ .cpu_ns = 10 * MS,
+			.sleep_ns = 9 * SEC });
+		wake(t, 100, w + 10, 40, 4 * SEC);
+		wake(t, w, 100, 40, 100 * MS);
+	}
+	CHECK_EQ_INT(measure(&s, t, &opts), 0);
+	CHECK_EQ_INT(s.tid, 100);
+	CHECK_EQ_INT(s.how, CONSUMER_ROOT);
+	CHECK_EQ_U64(s.loader_wait_ns, 8 * SEC);
+	CHECK_EQ_U64(s.loader_threads, 4);
+	trace_free(t);
+}
+
+/* A preemption is no sleep: a loop crowded off its CPU keeps its runnable time. */
+TEST(stall_preempted_is_runnable)
+{
+	struct trace *t = pipeline();
+	struct stall s;
+
+	REQUIRE(t);
+	wake(t, 100, 103 | WAKER_PREEMPT, 20, 500 * MS);
+	CHECK_EQ_INT(measure(&s, t, &opts), 0);
+	CHECK_EQ_U64(s.loader_wait_ns, 3 * SEC);
+	CHECK_EQ_U64(s.runnable_ns, 500 * MS);
+	CHECK_EQ_INT(s.nr_wakers, 3);
 	trace_free(t);
 }
