@@ -10,6 +10,26 @@ fio_total() {
 	jq -r ".jobs[0].read.$2" "$1" 2>/dev/null
 }
 
+# async_files NAME DIR BASE: the async reads of each file under DIR, those
+# fio asked for: every read of each file went through the engine, the files'
+# depth at submit is at most fio's iodepth (8), none is in flight at the end,
+# and every file was known at its reads' submit.
+async_files() {
+	local name=$1 dir=$2 base=$3 j=$1.json
+	check_eq "$name: async reads under $base = fio's" "$(sum_under "$j" "$dir" async_reads)" \
+		"$(fio_total "$name.fio.json" total_ios)"
+	check_eq "$name: files under $base whose async reads are not their reads" \
+		"$(jq --arg p "$dir" '[.files[] | select(.path != null and (.path | startswith($p)))
+			| select(.async_reads != .reads)] | length' "$j")" 0
+	check_cmp "$name: deepest file queue under $base" "$(jq --arg p "$dir" '[.files[] |
+		select(.path != null and (.path | startswith($p))) | .async_depth_max] | max' "$j")" \
+		'<=' 8
+	check_eq "$name: file reads in flight at the end" \
+		"$(sum_under "$j" "$dir" async_inflight_end)" 0
+	check_eq "$name: reads whose file was known only at completion" \
+		"$(jqr "$j" .vfs.async.file_unresolved)" 0
+}
+
 async_engine() {
 	local name=$1 dir=$2 base=$3 want iface
 	shift 3
@@ -22,6 +42,9 @@ async_engine() {
 				"$(jqr "$name.json" .vfs.interfaces.io_uring.reads)" null
 			check_eq "$name: io_uring layer said not measured" \
 				"$(jqr "$name.json" .kernel.layers.io_uring.measured)" false
+			check_eq "$name: files' async reads not measured (null)" \
+				"$(jq '[.files[] | select(.async_reads != null)] | length' \
+					"$name.json")" 0
 			return 0
 		fi
 	esac
@@ -41,6 +64,7 @@ async_engine() {
 	check_eq "$name: $iface reads = fio's" "$(jqr "$name.json" ".vfs.interfaces.$iface.reads")" \
 		"$want"
 	check_eq "$name: async reads untracked" "$(jqr "$name.json" .lost.async_untracked)" 0
+	async_files "$name" "$dir" "$base"
 }
 
 # The project's io_uring loader (tests/uring.c): STATX, OPENAT, READs and
@@ -64,6 +88,14 @@ async_meta() {
 				"$(jqr m.json ".vfs.interfaces.io_uring.$k")" \
 				"$(awk -v k=$k '$1 == k { print $2 }' m.tally)"
 		done
+		check_eq "async-meta: async reads under ${dir#"$DATA"/} = the loader's" \
+			"$(sum_under m.json "$dir" async_reads)" \
+			"$(awk '$1 == "reads" { print $2 }' m.tally)"
+		check_cmp "async-meta: deepest file queue" "$(jq --arg p "$dir" '[.files[] |
+			select(.path != null and (.path | startswith($p))) | .async_depth_max] |
+			max' m.json)" '<=' 8
+		check_eq "async-meta: reads whose file was known only at completion" \
+			"$(jqr m.json .vfs.async.file_unresolved)" 0
 	else
 		check_eq "async-meta: io_uring opens not measured (null)" \
 			"$(jqr m.json .vfs.interfaces.io_uring.opens)" null
