@@ -124,6 +124,10 @@ check_async() {
 	done
 	async_engine async-io_uring-sqpoll "$d/" fio/ --directory="$d" --nrfiles=50 \
 		--filesize=64k --io_size=2m --ioengine=io_uring --sqthread_poll=1
+	# Registered files: each read's file found at submit in the ring's
+	# fixed-file table, whose layout differs between 6.1/6.12 and 6.13+.
+	async_engine async-io_uring-registerfiles "$d/" fio/ --directory="$d" --nrfiles=4 \
+		--filesize=64k --io_size=2m --ioengine=io_uring --registerfiles=1
 	for e in libaio io_uring; do
 		async_engine "async-$e-direct" "$DATA/big" big --filename="$DATA/big" \
 			--readonly --direct=1 --io_size=4m --ioengine="$e"
