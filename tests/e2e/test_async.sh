@@ -381,3 +381,37 @@ test_async_file_depth_exact() {
 	expect_eq "file reads in flight at the end" "$(sum_under u.json "$dir" async_inflight_end)" 0
 	expect_eq "lost" "$(jqr u.json .lost.total)" 0
 }
+
+# A read whose file is not there at its submit: the loader opens each file
+# into a fixed-file slot and submits its first READ of that slot linked to
+# the OPENAT, in one io_uring_enter (--direct). That READ's file is found
+# only at its completion: it counts in the file's async_reads and in
+# async_unresolved and vfs.async.file_unresolved (one per file, exactly),
+# in no depth. The other reads are submitted once the slot is filled: found
+# at submit, up to 7 at once (8 in flight, the first one's completion not
+# yet taken), so a file of n chunks has its max depth exactly min(n - 1, 7).
+test_async_file_unresolved() {
+	local uring=$ROOT/.output/iostorm-uring dir
+	[ -x "$uring" ] || fail "no $uring: make all (liburing-dev, scripts/deps.sh)"
+	"$WORKLOAD" gen data --files 30 --dirs 1 --min-size 8000 --max-size 60000 \
+		>/dev/null || fail "gen"
+	dir=$(ls -d "$PWD"/data/*/ | head -n 1)
+	cat "$dir"* >/dev/null
+	(cd "$dir" && stat -c '%n %s' *) | awk -v d="$dir" '{ n = int(($2 + 4095) / 4096)
+		printf "%s%s %d 1 %d\n", d, $1, n, n - 1 < 7 ? n - 1 : 7 }' | sort >want.txt
+	"$IOSTORM" -q -j u.json -- "$uring" "$dir" --chunk 4096 --depth 8 --direct \
+		--tally u.tally 2>u.err || fail "iostorm exit $?: $(cat u.err)"
+	need_uring_layer u.json
+	jq -r --arg p "$dir" '.files[] | select(.path != null and (.path | startswith($p))
+		and .reads > 0) | "\(.path) \(.async_reads) \(.async_unresolved) \(.async_depth_max)"' \
+		u.json | sort >got.txt
+	expect_eq "files read" "$(wc -l <got.txt)" 30
+	cmp -s want.txt got.txt ||
+		fail "per file async reads, unresolved and max depth (>) are not chunks, 1 and min(chunks - 1, 7) (<): $(diff want.txt got.txt | head -10)"
+	echo "  each file: async_reads = its chunks, async_unresolved = 1, async_depth_max = min(chunks - 1, 7)"
+	expect_eq "vfs.async.file_unresolved = the files" "$(jqr u.json .vfs.async.file_unresolved)" 30
+	expect_eq "vfs.interfaces.io_uring.reads = the loader's" \
+		"$(jqr u.json .vfs.interfaces.io_uring.reads)" "$(awk '$1 == "reads" { print $2 }' u.tally)"
+	expect_eq "file reads in flight at the end" "$(sum_under u.json "$dir" async_inflight_end)" 0
+	expect_eq "lost" "$(jqr u.json .lost.total)" 0
+}

@@ -102,6 +102,25 @@ async_meta() {
 	fi
 }
 
+# The loader with --direct: each file opened into a fixed-file slot, its
+# first READ linked to the open and submitted with it, the slot still empty
+# then: one read a file found only at its completion, counted so, exactly.
+async_direct() {
+	local dir n
+	kernel_has_layer io_uring || return 0
+	dir=$(ls -d "$DATA"/data/*/ | sed -n 2p)
+	n=$(ls "$dir" | wc -l)
+	traced async-direct -q -j d.json -- "$ROOT/.output/iostorm-uring" "$dir" --direct \
+		--tally d.tally || return 1
+	check_eq "async-direct: async reads under ${dir#"$DATA"/} = the loader's" \
+		"$(sum_under d.json "$dir" async_reads)" "$(awk '$1 == "reads" { print $2 }' d.tally)"
+	check_eq "async-direct: reads whose file was known only at completion = files" \
+		"$(jqr d.json .vfs.async.file_unresolved)" "$n"
+	check_eq "async-direct: files with one such read" "$(jq --arg p "$dir" '[.files[] |
+		select(.path != null and (.path | startswith($p))) | select(.async_unresolved == 1)] |
+		length' d.json)" "$n"
+}
+
 check_async() {
 	local f0=$FAILED d=$PWD/fio
 	if ! command -v fio >/dev/null; then
@@ -133,5 +152,6 @@ check_async() {
 			--readonly --direct=1 --io_size=4m --ioengine="$e"
 	done
 	async_meta
+	async_direct
 	[ "$FAILED" = "$f0" ]
 }
