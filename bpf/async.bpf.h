@@ -52,7 +52,8 @@ struct {
  * Each file's async reads and its reads in flight (struct async_file), for
  * the whole trace: read by user space at the end. 32,768 files, as one
  * files map holds by default; entries are made on use (most traces read no
- * file so), at most 3.5 MB. A file beyond is counted lost
+ * file so): 0.5 MB empty, 3.7 MB full (96 bytes an entry). A file beyond
+ * is counted lost
  * (L_ASYNC_FILES_FULL), its reads still in every other figure.
  */
 struct {
