@@ -148,8 +148,9 @@ static __always_inline __u64 fixed_file(struct io_ring_ctx *ctx, __u32 i)
  * SQE's fd, from the submitting task's table (an io-wq worker's or the
  * SQPOLL thread's is its process's: they share it), or with
  * IOSQE_FIXED_FILE an index into the ring's table. 0 when not there yet
- * (the completion takes it then). req->flags is an unsigned int before
- * 6.10 and 64 bits since (io_req_flags_t): read at its size.
+ * (the completion takes it then). req->flags is an unsigned int in 6.1
+ * and a 64-bit io_req_flags_t in 6.12 (io_uring ran out of 32 request
+ * flags): read at the size the kernel's BTF gives.
  */
 static __noinline __u64 uring_file(struct io_kiocb *req)
 {
