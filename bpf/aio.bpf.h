@@ -83,8 +83,10 @@ __weak __noinline __u64 aio_track(__u64 ring, __u64 iocbs, __u32 i, __u64 start)
 	rec->op = AOP_READ;
 	rec_owner(rec, task->pid, thread_of(st, task));
 	rec->depth = depth_up(aio_ring(ring));
+	async_file_submit(rec, file);
 	if (bpf_map_update_elem(&async_reqs, &key, rec, BPF_ANY)) {
 		depth_down(aio_ring(ring));
+		async_file_out(rec);
 		count_lost(L_ASYNC_FULL);
 		return 0;
 	}
@@ -95,11 +97,16 @@ __weak __noinline __u64 aio_track(__u64 ring, __u64 iocbs, __u32 i, __u64 start)
 __weak __noinline int aio_untrack(__u64 ring, __u64 iocbs, __u32 i)
 {
 	struct async_key key;
+	struct async_rec *rec;
 	__u64 iocb;
 
 	if (bpf_probe_read_user(&iocb, 8, (void *)(iocbs + i * 8)))
 		return 0;
 	aio_key(&key, ring, iocb);
+	rec = bpf_map_lookup_elem(&async_reqs, &key);
+	if (!rec)
+		return 0;
+	async_file_out(rec);
 	if (!bpf_map_delete_elem(&async_reqs, &key))
 		depth_down(aio_ring(ring));
 	return 0;
@@ -128,6 +135,7 @@ __weak __noinline int aio_reap(__u64 ring, __u64 events, __u32 i, __u64 now)
 	}
 	async_read_done(rec, rec->file, rec->off, res, now, false);
 	depth_down(aio_ring(ring));
+	async_file_out(rec);
 	bpf_map_delete_elem(&async_reqs, &key);
 	return 0;
 }

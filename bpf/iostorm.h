@@ -133,6 +133,8 @@ enum counter {
 	C_URING_OPENS,		/* IORING_OP_OPENAT(2): in C_OPENS too */
 	C_URING_STATS,		/* IORING_OP_STATX: in C_STATS too */
 	C_URING_CLOSES,		/* IORING_OP_CLOSE: in C_CLOSES too */
+	C_ASYNC_FILE_LATE,	/* async reads whose file was known only at completion:
+				 * in their file's async_reads, not in its depth */
 	C__MAX,
 };
 
@@ -161,6 +163,7 @@ enum lost_reason {
 	L_ASYNC_UNTRACKED,	/* a read completed whose submit was not seen (before the attach) */
 	L_AIO_BATCH,		/* iocbs of one io_submit beyond the AIO_BATCH read: not tracked */
 	L_ASYNC_THREADS_FULL,	/* async_threads full: a thread's async reads not in its figures */
+	L_ASYNC_FILES_FULL,	/* async_files full: a file's async reads not in its figures */
 	L_FORKS_FULL,		/* forks full: a process forked into the target without its parent */
 	L__MAX,
 };
@@ -543,6 +546,29 @@ struct async_thread {
 	__u64 depth;		/* their depth at submit, summed */
 };
 
+/*
+ * A file's io_uring and AIO reads (async_files, keyed by struct file_key),
+ * for the whole trace: read by user space at the end. The depth is the
+ * file's own: its async reads in flight at a read's submit, itself
+ * included. A read whose file was not known at its submit (an fd not yet
+ * in the table, a fixed-file slot not yet filled) is counted in late at
+ * its completion, on the file it completed on, with no depth.
+ */
+struct async_file {
+	__u64 reads;		/* completed, the file known at submit */
+	__u64 depth;		/* their depth at submit, summed */
+	__u64 late;		/* completed, the file known only then */
+	__u32 inflight;		/* submitted, not completed (nor reaped: AIO) */
+	__u32 depth_max;	/* the deepest at a submit */
+};
+
+/* How a request's file was taken at its submit (async_rec.fstate). */
+enum async_fstate {
+	AFILE_NONE = 0,		/* not known: taken at the completion */
+	AFILE_KEYED = 1,	/* key holds it, counted in flight in async_files */
+	AFILE_FULL = 2,		/* known, but async_files was full: counted lost */
+};
+
 #define ASYNC_POS_FILE	((__u64)-1)	/* read at the file position (offset -1) */
 #define AIO_BATCH	64		/* iocbs read per io_submit or io_getevents */
 
@@ -550,14 +576,16 @@ struct async_rec {
 	__u64 start_ns;
 	__u64 off;		/* read: the offset asked for, or ASYNC_POS_FILE */
 	__u64 file;		/* struct file at submit when known (AIO, close), else 0 */
-	struct file_key key;	/* close: the file closed */
+	struct file_key key;	/* close: the file closed; read: its file (fstate) */
 	__u64 cgid;		/* the owner's, for a completion counted elsewhere */
 	__u32 owner;		/* tid of the thread that submitted (see uring.bpf.c) */
 	__u32 tgid;
 	__u32 depth;		/* reads in flight on the ring at submit, itself included */
+	__u32 fdepth;		/* read, AFILE_KEYED: on its file, likewise */
 	__u8 iface;		/* enum async_iface */
 	__u8 op;		/* enum async_op */
-	__u16 pad;
+	__u8 fstate;		/* enum async_fstate */
+	__u8 pad[5];
 	char comm[COMM_LEN];
 };
 

@@ -8,9 +8,11 @@
  * request is the thread that submits it, or for a submit by one of the
  * kernel's io threads of the process, the thread that created the ring.
  *
- * The file comes from the request at its completion: the kernel assigns it
- * when it issues the request (fixed files included), after the submit;
- * the offset from the read's kiocb at the submit (prepared by then).
+ * The file a read is counted on comes from the request at its completion:
+ * the kernel assigns it when it issues the request (fixed files included),
+ * after the submit; the offset from the read's kiocb at the submit
+ * (prepared by then). Its file's queue depth needs the file at the submit:
+ * it is looked up there as the kernel will, from the SQE's fd (uring_file()).
  *
  * Variants, chosen before the load (collect/features.c): the submit is
  * io_uring_submit_req from 6.0 (io_uring_submit_sqe before), and the
@@ -89,6 +91,78 @@ int BPF_PROG(handle_uring_create, int fd, void *ring_ctx)
 	return 0;
 }
 
+/*
+ * The fixed-file table up to 6.12: ctx->file_table.files[i].file_ptr,
+ * bounded by ctx->nr_user_files. 6.13 gave each fixed file a resource
+ * node of its own: ctx->file_table.data.nodes[i]->file_ptr, bounded by
+ * data.nr (struct io_rsrc_data), the layout vmlinux.h has. The two are
+ * told apart by the fields the kernel's BTF has, never by its version.
+ */
+struct io_fixed_file___files {
+	unsigned long file_ptr;
+} __attribute__((preserve_access_index));
+
+struct io_file_table___files {
+	struct io_fixed_file___files *files;
+} __attribute__((preserve_access_index));
+
+struct io_ring_ctx___files {
+	struct io_file_table___files file_table;
+	unsigned int nr_user_files;
+} __attribute__((preserve_access_index));
+
+/* A fixed file's slot holds flags (FFS_NOWAIT, FFS_ISREG, FFS_SCM) in its low 3 bits. */
+#define FFS_FLAGS	7UL
+
+/* The file in slot i of ring ctx's fixed-file table, or 0. */
+static __always_inline __u64 fixed_file(struct io_ring_ctx *ctx, __u32 i)
+{
+	struct io_ring_ctx___files *old = (void *)ctx;
+	struct io_fixed_file___files *files;
+	struct io_rsrc_node *node = NULL, **nodes;
+	unsigned long ptr = 0;
+
+	if (bpf_core_field_exists(struct io_file_table, data)) {
+		if (i >= BPF_CORE_READ(ctx, file_table.data.nr))
+			return 0;
+		nodes = BPF_CORE_READ(ctx, file_table.data.nodes);
+		if (!nodes || bpf_core_read(&node, sizeof(node), &nodes[i]) || !node)
+			return 0;
+		ptr = BPF_CORE_READ(node, file_ptr);
+	} else if (bpf_core_field_exists(struct io_file_table___files, files)) {
+		if (i >= BPF_CORE_READ(old, nr_user_files))
+			return 0;
+		files = BPF_CORE_READ(old, file_table.files);
+		if (!files || bpf_core_read(&ptr, sizeof(ptr), &files[i].file_ptr))
+			return 0;
+	}
+	return ptr & ~FFS_FLAGS;
+}
+
+/* REQ_F_FIXED_FILE: IOSQE_FIXED_FILE, bit 0 of the SQE's flags (uapi) and of req->flags. */
+#define REQ_FIXED_FILE	1ULL
+
+/*
+ * The file a read request will read, at its submit, as the kernel will
+ * assign it at the issue (io_file_get_normal(), io_file_get_fixed()): the
+ * SQE's fd, from the submitting task's table (an io-wq worker's or the
+ * SQPOLL thread's is its process's: they share it), or with
+ * IOSQE_FIXED_FILE an index into the ring's table. 0 when not there yet
+ * (the completion takes it then). req->flags is an unsigned int in 6.1
+ * and a 64-bit io_req_flags_t in 6.12 (io_uring ran out of 32 request
+ * flags): read at the size the kernel's BTF gives.
+ */
+static __noinline __u64 uring_file(struct io_kiocb *req)
+{
+	__u64 flags = 0;
+	int fd = BPF_CORE_READ(req, cqe.fd);
+
+	bpf_core_read(&flags, bpf_core_field_size(req->flags), &req->flags);
+	if (flags & REQ_FIXED_FILE)
+		return fixed_file(BPF_CORE_READ(req, ctx), fd);
+	return fd_file_addr(fd);
+}
+
 /* What a close closes, taken at its submit: at the completion the file is gone. */
 static __always_inline bool close_key(struct io_kiocb *req, struct async_rec *rec)
 {
@@ -111,6 +185,7 @@ static __always_inline int uring_submit(struct io_kiocb *req)
 	struct async_rec rec = {};
 	struct ring_owner *o;
 	struct task_state *st;
+	__u64 file;
 	int op;
 
 	if (!is_target())
@@ -139,13 +214,19 @@ static __always_inline int uring_submit(struct io_kiocb *req)
 	if (op == AOP_READ) {
 		rec.off = BPF_CORE_READ((struct io_rw *)req, kiocb.ki_pos);
 		rec.depth = depth_up(key.ring);
+		file = uring_file(req);
+		if (file && file_mode(BTF_CAST(struct file, file)) != S_IFREG)
+			file = 0;	/* a pipe's, a socket's: not counted at the completion */
+		async_file_submit(&rec, file);
 	} else if (op == AOP_CLOSE && !close_key(req, &rec)) {
 		return 0;
 	}
 	rec.start_ns = bpf_ktime_get_ns();
 	if (bpf_map_update_elem(&async_reqs, &key, &rec, BPF_ANY)) {
-		if (op == AOP_READ)
+		if (op == AOP_READ) {
 			depth_down(key.ring);
+			async_file_out(&rec);
+		}
 		count_lost(L_ASYNC_FULL);
 	}
 	return 0;
@@ -266,6 +347,7 @@ static __always_inline int uring_complete(void *ring, struct io_kiocb *req, long
 			off = BPF_CORE_READ((struct file *)file, f_pos) - res;
 		async_read_done(rec, file, off, res, now, true);
 		depth_down(key.ring);
+		async_file_out(rec);
 		break;
 	case AOP_OPEN:
 		open_complete(req, rec, res, now);

@@ -3,19 +3,25 @@
  * alone, as an io_uring data loader does, and tallies what it asked for,
  * so a test can check iostorm's io_uring counts against its own:
  *
- *   iostorm-uring DIR... [--chunk BYTES] [--depth N] [--cpu-us N] --tally FILE
+ *   iostorm-uring DIR... [--chunk BYTES] [--depth N] [--cpu-us N] [--direct] --tally FILE
  *
  * For each file of each DIR, in readdir order: IORING_OP_STATX of its path, then
  * IORING_OP_OPENAT, then its bytes in chunks of BYTES (default 16384) by
  * IORING_OP_READ at explicit offsets, up to N (default 8) in flight, then
  * IORING_OP_CLOSE; then, with --cpu-us, it computes N us (a training step
- * on the file). The tally file has one "name count" per line: opens,
+ * on the file). With --direct, the file is opened into slot 0 of the
+ * ring's fixed-file table (registered empty) and read from that slot
+ * (IOSQE_FIXED_FILE), its first READ linked to the OPENAT and submitted
+ * with it, so that the slot is still empty when that READ is submitted;
+ * the others are submitted once the open completed; the CLOSE closes the
+ * slot. The tally file has one "name count" per line: opens,
  * stats, reads (completions with a result > 0), read_bytes, closes; and
  * a line "loop wait_share=S": the share of its wall time it waited in
  * io_uring_enter for completions, by its own clock, as a training loop
  * times its wait for data. Exits 1 on any error, which it prints.
  */
 #include <dirent.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -28,8 +34,12 @@
 
 #define PROG "iostorm-uring"
 
+#define OPEN_TAG	1	/* user_data of a --direct OPENAT */
+
 static struct io_uring ring;
 static unsigned long long opens, stats, reads, read_bytes, closes, wait_ns;
+static unsigned long long last_data;	/* user_data of one()'s completion */
+static bool direct;
 
 static unsigned long long now_ns(void)
 {
@@ -77,15 +87,47 @@ static int one(void)
 	if (err < 0)
 		die("io_uring_wait_cqe", err);
 	res = c->res;
+	last_data = c->user_data;
 	io_uring_cqe_seen(&ring, c);
 	wait_ns += now_ns() - t0;
 	return res;
+}
+
+/* Queue a read of chunk bytes of fd (with --direct: of slot fd) at off. */
+static struct io_uring_sqe *prep_read(int fd, char *buf, size_t chunk,
+				      unsigned long long off)
+{
+	struct io_uring_sqe *s = sqe();
+
+	io_uring_prep_read(s, fd, buf, chunk, off);
+	io_uring_sqe_set_data64(s, 0);
+	if (direct)
+		s->flags |= IOSQE_FIXED_FILE;
+	return s;
+}
+
+/*
+ * --direct: queue the open of path into slot 0, and when size > 0 the read
+ * of its first chunk linked to it. Returns the slot.
+ */
+static int open_direct(const char *path, unsigned long long size, char *buf, size_t chunk)
+{
+	struct io_uring_sqe *s = sqe();
+
+	io_uring_prep_openat_direct(s, AT_FDCWD, path, O_RDONLY, 0, 0);
+	io_uring_sqe_set_data64(s, OPEN_TAG);
+	if (size) {
+		s->flags |= IOSQE_IO_LINK;
+		prep_read(0, buf, chunk, 0);
+	}
+	return 0;
 }
 
 static void read_file(const char *path, size_t chunk, unsigned depth, char *buf)
 {
 	unsigned long long size, off = 0, done = 0;
 	unsigned inflight = 0;
+	bool opening = false;
 	struct statx sx;
 	int fd, res;
 
@@ -97,28 +139,46 @@ static void read_file(const char *path, size_t chunk, unsigned depth, char *buf)
 	if (!S_ISREG(sx.stx_mode))
 		return;
 	size = sx.stx_size;
-	io_uring_prep_openat(sqe(), AT_FDCWD, path, O_RDONLY, 0);
-	fd = one();
-	if (fd < 0)
-		die(path, fd);
-	opens++;
+	if (direct && size) {
+		fd = open_direct(path, size, buf, chunk);
+		off = chunk;
+		inflight = 1;
+		opening = true;
+	} else {
+		if (direct)
+			open_direct(path, 0, buf, chunk);
+		else
+			io_uring_prep_openat(sqe(), AT_FDCWD, path, O_RDONLY, 0);
+		fd = one();
+		if (fd < 0)
+			die(path, fd);
+		fd = direct ? 0 : fd;
+		opens++;
+	}
 	while (done < size) {
-		while (off < size && inflight < depth) {
+		while (off < size && inflight < depth && !opening) {
 			/* Into one of depth buffers: the data is not looked at. */
-			io_uring_prep_read(sqe(), fd, buf + (off / chunk % depth) * chunk, chunk,
-					   off);
+			prep_read(fd, buf + (off / chunk % depth) * chunk, chunk, off);
 			off += chunk;
 			inflight++;
 		}
 		res = one();
 		if (res < 0)
 			die(path, res);
+		if (last_data == OPEN_TAG) {
+			opens++;
+			opening = false;
+			continue;
+		}
 		inflight--;
 		reads++;
 		read_bytes += res;
 		done += res;
 	}
-	io_uring_prep_close(sqe(), fd);
+	if (direct)
+		io_uring_prep_close_direct(sqe(), fd);
+	else
+		io_uring_prep_close(sqe(), fd);
 	res = one();
 	if (res < 0)
 		die(path, res);
@@ -146,6 +206,8 @@ int main(int argc, char **argv)
 			depth = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--cpu-us") && i + 1 < argc)
 			cpu_us = strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--direct"))
+			direct = true;
 		else if (!strcmp(argv[i], "--tally") && i + 1 < argc)
 			tally = argv[++i];
 		else if (argv[i][0] != '-' && ndirs < 64)
@@ -155,7 +217,7 @@ int main(int argc, char **argv)
 	}
 	if (!ndirs || !tally || !chunk || !depth) {
 		fprintf(stderr, "usage: " PROG " DIR... [--chunk BYTES] [--depth N] [--cpu-us N] "
-			"--tally FILE\n");
+			"[--direct] --tally FILE\n");
 		return 2;
 	}
 	buf = malloc(chunk * depth);
@@ -164,6 +226,11 @@ int main(int argc, char **argv)
 	err = io_uring_queue_init(2 * depth, &ring, 0);
 	if (err < 0)
 		die("io_uring_queue_init", err);
+	if (direct) {
+		err = io_uring_register_files_sparse(&ring, 1);
+		if (err < 0)
+			die("io_uring_register_files_sparse", err);
+	}
 	t0 = now_ns();
 	for (int i = 0; i < ndirs; i++) {
 		dp = opendir(dirs[i]);

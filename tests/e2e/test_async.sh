@@ -12,10 +12,11 @@ need_fio() {
 	command -v fio >/dev/null || skip "fio not installed (scripts/deps.sh installs it)"
 }
 
-# async_job: JOB, fio's job on ./f without its engine.
+# async_job: JOB, fio's job on ./f without its engine: ASYNC_NRFILES files
+# (200) of ASYNC_FILESIZE (64k).
 async_job() {
-	JOB=(--name=j --directory="$PWD/f" --nrfiles=200 --filesize=64k --bs=16k
-		--rw=randread --direct=1 --io_size=8m)
+	JOB=(--name=j --directory="$PWD/f" --nrfiles="${ASYNC_NRFILES:-200}"
+		--filesize="${ASYNC_FILESIZE:-64k}" --bs=16k --rw=randread --direct=1 --io_size=8m)
 }
 
 # async_layout: the job's files, laid out untraced, so the traced runs only read.
@@ -278,4 +279,139 @@ test_async_libaio_forked_jobs() {
 	expect_eq "two owners, one per job" "$(jqr r.json '[.threads[] | select(.async_reads > 0)] | length')" 2
 	expect_eq "vfs.async.in_flight_at_end" "$(jqr r.json .vfs.async.in_flight_at_end)" 0
 	expect_eq "lost.async_untracked" "$(jqr r.json .lost.async_untracked)" 0
+}
+
+# check_file_depth NAME: the async reads of each of fio's files, and their
+# queue depth on the file: each file's async_reads equals its reads in
+# fio's I/O log; its mean depth at submit is in (1, 8] (fio keeps 8 in
+# flight over few files) and its max at most 8; none is in flight at the
+# end, and every file was known at its reads' submit.
+check_file_depth() {
+	local j=$1.json dir=$PWD/f/
+	need_uring_layer "$j"
+	iolog_files "$1.iolog" | awk '{ print $1, $2 }' >"$1.fio.txt"
+	jq -r --arg p "$dir" '.files[] | select(.path != null and (.path | startswith($p))
+		and .reads > 0) | "\(.path) \(.async_reads)"' "$j" | sort >"$1.ios.txt"
+	expect_eq "files fio read" "$(wc -l <"$1.fio.txt")" "${ASYNC_NRFILES:-200}"
+	cmp -s "$1.fio.txt" "$1.ios.txt" ||
+		fail "iostorm's async reads per file (>) are not fio's (<): $(diff "$1.fio.txt" "$1.ios.txt" | head -10)"
+	echo "  each file's async_reads = its reads in fio's log: $(tr '\n' ' ' <"$1.ios.txt")"
+	local sel='.files[] | select(.path != null and (.path | startswith($p)) and .reads > 0)'
+	expect_eq "files whose mean depth at submit is not in (1, $ASYNC_DEPTH]" \
+		"$(jq --arg p "$dir" "[$sel | select(.async_depth_mean <= 1 or
+			.async_depth_mean > $ASYNC_DEPTH)] | length" "$j")" 0
+	echo "  means: $(jq -r --arg p "$dir" "[$sel | .async_depth_mean] | map(. * 100 | round / 100) | join(\" \")" "$j")"
+	expect_cmp "deepest file queue" "$(jq --arg p "$dir" "[$sel | .async_depth_max] | max" "$j")" \
+		'<=' $ASYNC_DEPTH
+	expect_cmp "shallowest file max" "$(jq --arg p "$dir" "[$sel | .async_depth_max] | min" "$j")" \
+		'>' 1
+	expect_eq "file reads in flight at the end" "$(sum_under "$j" "$dir" async_inflight_end)" 0
+	expect_eq "file reads unresolved at submit" "$(sum_under "$j" "$dir" async_unresolved)" 0
+	expect_eq "vfs.async.file_unresolved" "$(jqr "$j" .vfs.async.file_unresolved)" 0
+	expect_cmp "vfs.async.file_depth_mean" "$(jqr "$j" .vfs.async.file_depth_mean)" '>' 1
+	expect_cmp "vfs.async.file_depth_max" "$(jqr "$j" .vfs.async.file_depth_max)" '<=' $ASYNC_DEPTH
+	expect_eq "lost.async_files_full" "$(jqr "$j" .lost.async_files_full)" 0
+	expect_eq "vfs.async.in_flight_at_end" "$(jqr "$j" .vfs.async.in_flight_at_end)" 0
+}
+
+# Queue depth per file: 512 reads over 4 files of 1 MiB, 8 in flight; fio
+# takes the files in turn, so each has about 2 in flight. One test per
+# engine: AIO, io_uring entered by the job, with registered files (the
+# file found in the ring's fixed-file table at submit), and with SQPOLL
+# (the kernel's thread submits, with the process's fd table).
+test_async_file_depth_libaio() {
+	local ASYNC_NRFILES=4 ASYNC_FILESIZE=1m
+	async_layout
+	async_run r libaio
+	check_file_depth r
+}
+
+test_async_file_depth_io_uring() {
+	local ASYNC_NRFILES=4 ASYNC_FILESIZE=1m
+	async_layout
+	async_run r io_uring
+	check_file_depth r
+}
+
+test_async_file_depth_io_uring_registerfiles() {
+	local ASYNC_NRFILES=4 ASYNC_FILESIZE=1m
+	need_uring_opt registerfiles
+	async_layout
+	async_run r io_uring --registerfiles=1
+	check_file_depth r
+}
+
+test_async_file_depth_io_uring_sqthread_poll() {
+	local ASYNC_NRFILES=4 ASYNC_FILESIZE=1m
+	need_uring_opt sqthread_poll
+	async_layout
+	async_run r io_uring --sqthread_poll=1
+	check_file_depth r
+}
+
+# The depth per file, exactly: the loader (tests/uring.c) reads each file
+# in 4 KiB READs, 8 in flight, its first 8 (or all, when fewer) submitted
+# in one io_uring_enter. The files are cached, so each read completes at
+# once but its completion is posted only when the batch is in: the batch's
+# k-th read finds k on its file, and a file of n chunks has its max depth
+# exactly min(n, 8). Its async_reads are its n chunks.
+test_async_file_depth_exact() {
+	local uring=$ROOT/.output/iostorm-uring dir
+	[ -x "$uring" ] || fail "no $uring: make all (liburing-dev, scripts/deps.sh)"
+	"$WORKLOAD" gen data --files 40 --dirs 1 --min-size 8000 --max-size 60000 \
+		>/dev/null || fail "gen"
+	dir=$(ls -d "$PWD"/data/*/ | head -n 1)
+	cat "$dir"* >/dev/null
+	(cd "$dir" && stat -c '%n %s' *) | awk -v d="$dir" '{ n = int(($2 + 4095) / 4096)
+		printf "%s%s %d %d\n", d, $1, n, n < 8 ? n : 8 }' | sort >want.txt
+	"$IOSTORM" -q -j u.json -- "$uring" "$dir" --chunk 4096 --depth 8 --tally u.tally \
+		2>u.err || fail "iostorm exit $?: $(cat u.err)"
+	need_uring_layer u.json
+	jq -r --arg p "$dir" '.files[] | select(.path != null and (.path | startswith($p))
+		and .reads > 0) | "\(.path) \(.async_reads) \(.async_depth_max)"' u.json |
+		sort >got.txt
+	expect_eq "files read" "$(wc -l <got.txt)" 40
+	expect_cmp "files of fewer than 8 chunks" "$(awk '$3 < 8' want.txt | wc -l)" '>' 0
+	expect_cmp "files of 8 chunks or more" "$(awk '$3 == 8' want.txt | wc -l)" '>' 0
+	cmp -s want.txt got.txt ||
+		fail "per file async reads and max depth (>) are not the chunks and min(chunks, 8) (<): $(diff want.txt got.txt | head -10)"
+	echo "  each file: async_reads = its chunks, async_depth_max = min(chunks, 8): $(awk '{ print $3 }' got.txt | sort -n | uniq -c | awk '{ printf "%s files at %s; ", $1, $2 }')"
+	expect_eq "reads whose file was known only at completion" \
+		"$(jqr u.json .vfs.async.file_unresolved)" 0
+	expect_eq "file reads in flight at the end" "$(sum_under u.json "$dir" async_inflight_end)" 0
+	expect_eq "lost" "$(jqr u.json .lost.total)" 0
+}
+
+# A read whose file is not there at its submit: the loader opens each file
+# into a fixed-file slot and submits its first READ of that slot linked to
+# the OPENAT, in one io_uring_enter (--direct). That READ's file is found
+# only at its completion: it counts in the file's async_reads and in
+# async_unresolved and vfs.async.file_unresolved (one per file, exactly),
+# in no depth. The other reads are submitted once the slot is filled: found
+# at submit, up to 7 at once (8 in flight, the first one's completion not
+# yet taken), so a file of n chunks has its max depth exactly min(n - 1, 7).
+test_async_file_unresolved() {
+	local uring=$ROOT/.output/iostorm-uring dir
+	[ -x "$uring" ] || fail "no $uring: make all (liburing-dev, scripts/deps.sh)"
+	"$WORKLOAD" gen data --files 30 --dirs 1 --min-size 8000 --max-size 60000 \
+		>/dev/null || fail "gen"
+	dir=$(ls -d "$PWD"/data/*/ | head -n 1)
+	cat "$dir"* >/dev/null
+	(cd "$dir" && stat -c '%n %s' *) | awk -v d="$dir" '{ n = int(($2 + 4095) / 4096)
+		printf "%s%s %d 1 %d\n", d, $1, n, n - 1 < 7 ? n - 1 : 7 }' | sort >want.txt
+	"$IOSTORM" -q -j u.json -- "$uring" "$dir" --chunk 4096 --depth 8 --direct \
+		--tally u.tally 2>u.err || fail "iostorm exit $?: $(cat u.err)"
+	need_uring_layer u.json
+	jq -r --arg p "$dir" '.files[] | select(.path != null and (.path | startswith($p))
+		and .reads > 0) | "\(.path) \(.async_reads) \(.async_unresolved) \(.async_depth_max)"' \
+		u.json | sort >got.txt
+	expect_eq "files read" "$(wc -l <got.txt)" 30
+	cmp -s want.txt got.txt ||
+		fail "per file async reads, unresolved and max depth (>) are not chunks, 1 and min(chunks - 1, 7) (<): $(diff want.txt got.txt | head -10)"
+	echo "  each file: async_reads = its chunks, async_unresolved = 1, async_depth_max = min(chunks - 1, 7)"
+	expect_eq "vfs.async.file_unresolved = the files" "$(jqr u.json .vfs.async.file_unresolved)" 30
+	expect_eq "vfs.interfaces.io_uring.reads = the loader's" \
+		"$(jqr u.json .vfs.interfaces.io_uring.reads)" "$(awk '$1 == "reads" { print $2 }' u.tally)"
+	expect_eq "file reads in flight at the end" "$(sum_under u.json "$dir" async_inflight_end)" 0
+	expect_eq "lost" "$(jqr u.json .lost.total)" 0
 }

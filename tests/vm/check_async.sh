@@ -10,6 +10,33 @@ fio_total() {
 	jq -r ".jobs[0].read.$2" "$1" 2>/dev/null
 }
 
+# async_files NAME DIR BASE: the async reads of each file under DIR, those
+# fio asked for: every read of each file went through the engine, the files'
+# depth at submit is at most fio's iodepth (8), none is in flight at the end,
+# and every file was known at its reads' submit. Where io_uring is not
+# measured, a file's async figures are null (its io_uring reads would be
+# missing from them), AIO's too.
+async_files() {
+	local name=$1 dir=$2 base=$3 j=$1.json
+	if ! kernel_has_layer io_uring; then
+		check_eq "$name: files' async reads not measured (null)" \
+			"$(jq '[.files[] | select(.async_reads != null)] | length' "$j")" 0
+		return 0
+	fi
+	check_eq "$name: async reads under $base = fio's" "$(sum_under "$j" "$dir" async_reads)" \
+		"$(fio_total "$name.fio.json" total_ios)"
+	check_eq "$name: files under $base whose async reads are not their reads" \
+		"$(jq --arg p "$dir" '[.files[] | select(.path != null and (.path | startswith($p)))
+			| select(.async_reads != .reads)] | length' "$j")" 0
+	check_cmp "$name: deepest file queue under $base" "$(jq --arg p "$dir" '[.files[] |
+		select(.path != null and (.path | startswith($p))) | .async_depth_max] | max' "$j")" \
+		'<=' 8
+	check_eq "$name: file reads in flight at the end" \
+		"$(sum_under "$j" "$dir" async_inflight_end)" 0
+	check_eq "$name: reads whose file was known only at completion" \
+		"$(jqr "$j" .vfs.async.file_unresolved)" 0
+}
+
 async_engine() {
 	local name=$1 dir=$2 base=$3 want iface
 	shift 3
@@ -22,6 +49,9 @@ async_engine() {
 				"$(jqr "$name.json" .vfs.interfaces.io_uring.reads)" null
 			check_eq "$name: io_uring layer said not measured" \
 				"$(jqr "$name.json" .kernel.layers.io_uring.measured)" false
+			check_eq "$name: files' async reads not measured (null)" \
+				"$(jq '[.files[] | select(.async_reads != null)] | length' \
+					"$name.json")" 0
 			return 0
 		fi
 	esac
@@ -41,6 +71,7 @@ async_engine() {
 	check_eq "$name: $iface reads = fio's" "$(jqr "$name.json" ".vfs.interfaces.$iface.reads")" \
 		"$want"
 	check_eq "$name: async reads untracked" "$(jqr "$name.json" .lost.async_untracked)" 0
+	async_files "$name" "$dir" "$base"
 }
 
 # The project's io_uring loader (tests/uring.c): STATX, OPENAT, READs and
@@ -64,10 +95,37 @@ async_meta() {
 				"$(jqr m.json ".vfs.interfaces.io_uring.$k")" \
 				"$(awk -v k=$k '$1 == k { print $2 }' m.tally)"
 		done
+		check_eq "async-meta: async reads under ${dir#"$DATA"/} = the loader's" \
+			"$(sum_under m.json "$dir" async_reads)" \
+			"$(awk '$1 == "reads" { print $2 }' m.tally)"
+		check_cmp "async-meta: deepest file queue" "$(jq --arg p "$dir" '[.files[] |
+			select(.path != null and (.path | startswith($p))) | .async_depth_max] |
+			max' m.json)" '<=' 8
+		check_eq "async-meta: reads whose file was known only at completion" \
+			"$(jqr m.json .vfs.async.file_unresolved)" 0
 	else
 		check_eq "async-meta: io_uring opens not measured (null)" \
 			"$(jqr m.json .vfs.interfaces.io_uring.opens)" null
 	fi
+}
+
+# The loader with --direct: each file opened into a fixed-file slot, its
+# first READ linked to the open and submitted with it, the slot still empty
+# then: one read a file found only at its completion, counted so, exactly.
+async_direct() {
+	local dir n
+	kernel_has_layer io_uring || return 0
+	dir=$(ls -d "$DATA"/data/*/ | sed -n 2p)
+	n=$(ls "$dir" | wc -l)
+	traced async-direct -q -j d.json -- "$ROOT/.output/iostorm-uring" "$dir" --direct \
+		--tally d.tally || return 1
+	check_eq "async-direct: async reads under ${dir#"$DATA"/} = the loader's" \
+		"$(sum_under d.json "$dir" async_reads)" "$(awk '$1 == "reads" { print $2 }' d.tally)"
+	check_eq "async-direct: reads whose file was known only at completion = files" \
+		"$(jqr d.json .vfs.async.file_unresolved)" "$n"
+	check_eq "async-direct: files with one such read" "$(jq --arg p "$dir" '[.files[] |
+		select(.path != null and (.path | startswith($p))) | select(.async_unresolved == 1)] |
+		length' d.json)" "$n"
 }
 
 check_async() {
@@ -92,10 +150,15 @@ check_async() {
 	done
 	async_engine async-io_uring-sqpoll "$d/" fio/ --directory="$d" --nrfiles=50 \
 		--filesize=64k --io_size=2m --ioengine=io_uring --sqthread_poll=1
+	# Registered files: each read's file found at submit in the ring's
+	# fixed-file table, whose layout differs between 6.1/6.12 and 6.13+.
+	async_engine async-io_uring-registerfiles "$d/" fio/ --directory="$d" --nrfiles=4 \
+		--filesize=64k --io_size=2m --ioengine=io_uring --registerfiles=1
 	for e in libaio io_uring; do
 		async_engine "async-$e-direct" "$DATA/big" big --filename="$DATA/big" \
 			--readonly --direct=1 --io_size=4m --ioengine="$e"
 	done
 	async_meta
+	async_direct
 	[ "$FAILED" = "$f0" ]
 }

@@ -158,7 +158,7 @@ int drain__wakes(struct drain *d, struct iostorm_bpf *skel, struct trace *t);
 int drain__globals(struct drain *d, struct iostorm_bpf *skel, struct trace *t);
 /*
  * At the end: the io_uring and AIO reads still in flight (t->async_in_flight),
- * and each thread's async reads onto its record.
+ * and each thread's and each file's async reads onto its record.
  */
 int drain__async(struct iostorm_bpf *skel, struct trace *t);
 /* What drain__block() reads beyond counts and busy time. */

@@ -385,10 +385,24 @@ static int add_async_thread(const void *key, void *value, void *ctx)
 	return 0;
 }
 
+/*
+ * A file's async reads, onto its record (none: it was evicted from the
+ * store, or its reads were all lost to a full files map).
+ */
+static int add_async_file(const void *key, void *value, void *ctx)
+{
+	const struct file_key *k = key;
+	struct file_rec *f = store__find(ctx, k->dev, k->ino);
+
+	return f ? store__set_async(ctx, f, value) : 0;
+}
+
 int drain__async(struct iostorm_bpf *skel, struct trace *t)
 {
 	struct async_thread at;
+	struct async_file af;
 	struct async_key key;
+	struct file_key fk;
 	struct async_rec rec;
 	__u32 tid;
 	int err;
@@ -399,6 +413,9 @@ int drain__async(struct iostorm_bpf *skel, struct trace *t)
 	if (!err)
 		err = map_each(bpf_map__fd(skel->maps.async_threads), &tid, sizeof(tid), &at,
 			       0, add_async_thread, &t->store);
+	if (!err)
+		err = map_each(bpf_map__fd(skel->maps.async_files), &fk, sizeof(fk), &af,
+			       0, add_async_file, &t->store);
 	return err;
 }
 

@@ -33,7 +33,7 @@ static void interfaces(struct page *p)
 {
 	const json_t *i = jget(p->root, "vfs.interfaces"), *a = jget(p->root, "vfs.async");
 	const json_t *u = jget(i, "io_uring");
-	char n[24];
+	char n[24], f[24];
 
 	if (!i)
 		return;		/* a report from before the interfaces were counted */
@@ -49,6 +49,12 @@ static void interfaces(struct page *p)
 	fprintf(p->out, "<tr><th>io_uring and AIO reads: queue depth mean, in flight at the "
 		"end</th><td class=\"num\">%s, %llu</td></tr>\n",
 		units__page_num(n, sizeof(n), jnum(a, "depth_mean")), jcount(a, "in_flight_at_end"));
+	if (!json_object_get(a, "file_depth_max"))
+		return;		/* a report from before the files' depth was kept */
+	fprintf(p->out, "<tr><th>their depth on their file: mean, max; reads whose file was "
+		"known only at completion</th><td class=\"num\">%s, %llu; %llu</td></tr>\n",
+		units__page_num(f, sizeof(f), jnum(a, "file_depth_mean")),
+		jcount(a, "file_depth_max"), jcount(a, "file_unresolved"));
 }
 
 static void summary(struct page *p)

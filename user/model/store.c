@@ -61,6 +61,7 @@ void store__free(struct store *s)
 			continue;
 		free(s->files[i]->path);
 		free(s->files[i]->job_path);
+		free(s->files[i]->async);
 		free(s->files[i]);
 	}
 	free(s->files);
@@ -326,11 +327,25 @@ int store__set_path(struct store *s, struct file_rec *f, const char *path)
 	return 0;
 }
 
+int store__set_async(struct store *s, struct file_rec *f, const struct async_file *a)
+{
+	if (!f->async) {
+		f->async = malloc(sizeof(*f->async));
+		if (!f->async)
+			return -ENOMEM;
+		s->nr_async++;
+	}
+	*f->async = *a;
+	return 0;
+}
+
 static void file_free(struct store *s, struct file_rec *f)
 {
 	s->path_bytes -= path_size(f->path) + path_size(f->job_path);
+	s->nr_async -= !!f->async;
 	free(f->path);
 	free(f->job_path);
+	free(f->async);
 	free(f);
 }
 
@@ -509,6 +524,29 @@ static int by_ino_path(const void *a, const void *b)
 	return c ? c : path_rank(y->flags) - path_rank(x->flags);
 }
 
+/* Add o's async reads to k's: k takes o's record when it has none. */
+static void async_join(struct store *s, struct file_rec *k, struct file_rec *o)
+{
+	struct async_file *a = k->async, *b = o->async;
+
+	if (!b)
+		return;
+	if (!a) {
+		k->async = b;
+		o->async = NULL;
+		return;
+	}
+	a->reads += b->reads;
+	a->depth += b->depth;
+	a->late += b->late;
+	a->inflight += b->inflight;
+	if (b->depth_max > a->depth_max)
+		a->depth_max = b->depth_max;
+	free(b);
+	o->async = NULL;
+	s->nr_async--;
+}
+
 /* Add record o's counts to k's, as file_sum() adds an interval's. */
 static void rec_join(struct file_rec *k, const struct file_rec *o)
 {
@@ -546,6 +584,7 @@ int store__join_aliases(struct store *s)
 			if (v[i]->dev >> 20 && v[j]->dev >> 20)
 				continue;	/* two real devices: two files */
 			rec_join(v[i], v[j]);
+			async_join(s, v[i], v[j]);
 			s->path_bytes -= path_size(v[j]->path) + path_size(v[j]->job_path);
 			free(v[j]->path);
 			free(v[j]->job_path);
@@ -665,6 +704,7 @@ size_t store__bytes(const struct store *s)
 {
 	return s->files_cap * sizeof(*s->files) +
 	       s->nr_files * sizeof(struct file_rec) + s->path_bytes +
+	       s->nr_async * sizeof(struct async_file) +
 	       s->threads_cap * sizeof(*s->threads) +
 	       s->thread_index_cap * sizeof(*s->thread_index);
 }

@@ -34,6 +34,9 @@ struct file_rec {
 	__u32 view;		/* the job's view (model/view.h), 0: the host's */
 	bool code;		/* kind__is_code(path, flags), kept current: the
 				 * totals ask at every refresh, 300k files deep */
+	struct async_file *async;	/* its io_uring and AIO reads and their
+					 * depth on it (bpf/iostorm.h), given at
+					 * the end; NULL: none */
 };
 
 /* A file_rec flag of user space's own: path is NULL, job_path holds the job's. */
@@ -83,6 +86,7 @@ struct store {
 	size_t files_cap;		/* power of two */
 	size_t nr_files;
 	size_t path_bytes;		/* bytes held by paths */
+	size_t nr_async;		/* file records with an async figure */
 	__u64 reg_opens;		/* opens of regular files, summed as merged */
 	bool unnamed_faults;		/* a merge saw faults on a file with no path */
 	struct mapped_file *mapped;	/* remembered by mapfiles__scan() */
@@ -117,6 +121,8 @@ struct file_rec *store__find(const struct store *s, __u32 dev, __u64 ino);
  * Before the first merge. 0, -ENOSPC past STORE_CODE_PATHS, or -ENOMEM.
  */
 int store__add_code_path(struct store *s, const char *path);
+/* Give f its async reads a (copied over any it had). 0 or -ENOMEM. */
+int store__set_async(struct store *s, struct file_rec *f, const struct async_file *a);
 /* Give f, which has none, the absolute path path (copied). 0 or -ENOMEM. */
 int store__set_path(struct store *s, struct file_rec *f, const char *path);
 /*

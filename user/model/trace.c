@@ -71,6 +71,16 @@ static void mapped_add(struct file_totals *tot, const struct file_rec *f)
 	tot->fault_ns += f->c.fault_ns;
 }
 
+static void async_add(struct file_totals *tot, const struct async_file *a)
+{
+	tot->async_files++;
+	tot->async_reads += a->reads;
+	tot->async_depth += a->depth;
+	tot->async_late += a->late;
+	if (a->depth_max > tot->async_depth_max)
+		tot->async_depth_max = a->depth_max;
+}
+
 void trace__file_totals(const struct store *s, struct file_totals *tot)
 {
 	memset(tot, 0, sizeof(*tot));
@@ -79,6 +89,8 @@ void trace__file_totals(const struct store *s, struct file_totals *tot)
 
 		if (!f || file_rec__is_device(f))	/* file system metadata */
 			continue;
+		if (f->async)
+			async_add(tot, f->async);
 		if (f->flags & FILE_F_DIR)
 			tot->dirs++;
 		if (!(f->flags & FILE_F_REG)) {
@@ -193,6 +205,7 @@ static const char *const lost_keys[L__MAX] = {
 	[L_ASYNC_UNTRACKED] = "async_untracked",
 	[L_AIO_BATCH] = "aio_batch",
 	[L_ASYNC_THREADS_FULL] = "async_threads_full",
+	[L_ASYNC_FILES_FULL] = "async_files_full",
 	[L_FORKS_FULL] = "forks_full",
 };
 
@@ -217,6 +230,7 @@ static const char *const lost_words[L__MAX] = {
 	[L_ASYNC_UNTRACKED] = "io_uring/AIO reads whose submit was not seen (submitted before the attach)",
 	[L_AIO_BATCH] = "AIO iocbs past the 64 read per io_submit or io_getevents",
 	[L_ASYNC_THREADS_FULL] = "io_uring/AIO threads map full",
+	[L_ASYNC_FILES_FULL] = "io_uring/AIO files map full",
 	[L_FORKS_FULL] = "forks map full",
 };
 

@@ -94,6 +94,12 @@ struct file_totals {
 	__u64 code_meta_ns;
 	__u64 code_ns;		/* read + metadata time */
 	__u64 code_fault_pages;
+	/* io_uring and AIO reads by file (struct async_file), at the end. */
+	__u64 async_files;	/* files with any */
+	__u64 async_reads;	/* their reads whose file was known at submit */
+	__u64 async_depth;	/* those reads' depth on their file at submit, summed */
+	__u64 async_late;	/* their reads whose file was known only at completion */
+	__u64 async_depth_max;	/* the deepest any file's queue was at a submit */
 };
 
 /* The trace at an instant, what interval lines are made of: counters and block counts. */

@@ -72,6 +72,26 @@ static void print_more_files(FILE *out, struct file_rec **files, size_t n, size_
 	fputc('\n', out);
 }
 
+/*
+ * Under a file's row, its io_uring and AIO reads: how many were in flight
+ * on the file at each one's submit (itself included), and those not seen
+ * whole: still in flight at the end, or whose file was known only at
+ * their completion (no depth).
+ */
+static void print_file_async(FILE *out, const struct async_file *a)
+{
+	if (!a || !(a->reads + a->late + a->inflight))
+		return;
+	fprintf(out, "  async %llu reads, depth on the file at submit mean %.1f, max %u",
+		a->reads + a->late, a->reads ? (double)a->depth / a->reads : 0.0,
+		a->depth_max);
+	if (a->inflight)
+		fprintf(out, "; %u still in flight at the end", a->inflight);
+	if (a->late)
+		fprintf(out, "; %llu whose file was known only at completion", a->late);
+	fputc('\n', out);
+}
+
 static void print_files(FILE *out, struct file_rec **files, size_t n, size_t top)
 {
 	size_t k = n < top ? n : top;
@@ -85,6 +105,7 @@ static void print_files(FILE *out, struct file_rec **files, size_t n, size_t top
 		emit__path(out, f, PATH_COLS);
 		print_io_cells(out, f->size, f->c.opens, f->c.reads, f->c.read_bytes,
 			       f->c.read_ns, f->c.meta_ns, f->c.reads_seq);
+		print_file_async(out, f->async);
 	}
 	print_more_files(out, files, n, k);
 }
@@ -172,9 +193,33 @@ int report_lists__text(FILE *out, const struct report *r, size_t top)
 
 /* ---- JSON ---- */
 
-/* faults: did the kernel give that layer? Its figures are null where not. */
+/*
+ * A file's io_uring and AIO reads (see print_file_async()); null where
+ * io_uring is not measured: its reads would be missing.
+ */
+static void write_file_async(struct json *j, const struct async_file *a, bool uring)
+{
+	const struct async_file none = { 0 };
+
+	if (!a)
+		a = &none;
+	json__kv_u64_known(j, "async_reads", a->reads + a->late, uring);
+	json__key(j, "async_depth_mean");
+	if (uring)
+		json__double(j, a->reads ? (double)a->depth / a->reads : 0.0);
+	else
+		json__null(j);
+	json__kv_u64_known(j, "async_depth_max", a->depth_max, uring);
+	json__kv_u64_known(j, "async_inflight_end", a->inflight, uring);
+	json__kv_u64_known(j, "async_unresolved", a->late, uring);
+}
+
+/*
+ * faults, uring: did the kernel give that layer? Their figures are null
+ * where not.
+ */
 static void write_file(struct json *j, const struct file_rec *f, const struct mounts *m,
-		       bool faults)
+		       bool faults, bool uring)
 {
 	const struct mount_rec *mr = mounts__find(m, f->dev);
 	bool device = file_rec__is_device(f);
@@ -218,6 +263,7 @@ static void write_file(struct json *j, const struct file_rec *f, const struct mo
 	json__kv_u64_known(j, "fault_reads_sequential", f->c.fault_seq, faults);
 	json__kv_u64_known(j, "fault_reads_random", f->c.fault_rand, faults);
 	json__kv_u64_known(j, "fault_ns", f->c.fault_ns, faults);
+	write_file_async(j, f->async, uring);
 	json__kv_u64(j, "first_ts_ns", f->first_ts);
 	json__kv_u64(j, "last_ts_ns", f->last_ts);
 	json__end_object(j);
@@ -288,12 +334,13 @@ int report_lists__json(struct json *j, const struct report *r)
 	const struct report_lists *l = &r->lists;
 	const struct trace *t = r->t;
 	bool faults = kernel__measured(&t->kernel, KL_FAULTS);
+	bool uring = kernel__measured(&t->kernel, KL_URING);
 	size_t i;
 
 	json__key(j, "files");
 	json__begin_array(j);
 	for (i = 0; i < l->nr_files; i++)
-		write_file(j, l->files[i], &t->mounts, faults);
+		write_file(j, l->files[i], &t->mounts, faults, uring);
 	json__end_array(j);
 	write_views(j, &t->views);
 	json__key(j, "dirs");

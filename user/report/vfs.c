@@ -68,8 +68,11 @@ static void print_interfaces(FILE *out, const struct trace *t)
 	fprintf(out, ", AIO %llu\n", c[C_AIO_READS]);
 }
 
-/* io_uring and AIO reads: their queue depth, latency, and those not seen whole. */
-static void print_async(FILE *out, const struct trace *t)
+/*
+ * io_uring and AIO reads: their queue depth (on their ring, and on their
+ * file), latency, and those not seen whole.
+ */
+static void print_async(FILE *out, const struct trace *t, const struct file_totals *tot)
 {
 	const __u64 *c = t->counters;
 	const struct hist *h = t->hists;
@@ -81,6 +84,9 @@ static void print_async(FILE *out, const struct trace *t)
 		"(p99 %llu)", c[C_ASYNC_SUBMITS],
 		c[C_ASYNC_SUBMITS] ? (double)c[C_ASYNC_DEPTH_SUM] / c[C_ASYNC_SUBMITS] : 0.0,
 		hist__quantile(&h[H_ASYNC_DEPTH], 0.99));
+	if (tot->async_reads)
+		fprintf(out, ", on their file %.1f (max %llu)",
+			(double)tot->async_depth / tot->async_reads, tot->async_depth_max);
 	if (c[C_URING_READS])
 		fprintf(out, "; io_uring %s p50, %s p99",
 			units__ns(p50, sizeof(p50), hist__quantile(&h[H_URING_LAT], 0.5)),
@@ -94,6 +100,9 @@ static void print_async(FILE *out, const struct trace *t)
 	if (t->lost[L_ASYNC_UNTRACKED])
 		fprintf(out, "; %llu completed whose submit was not seen (before the attach)",
 			t->lost[L_ASYNC_UNTRACKED]);
+	if (c[C_ASYNC_FILE_LATE])
+		fprintf(out, "; %llu whose file was known only at completion (no depth on it)",
+			c[C_ASYNC_FILE_LATE]);
 	fputc('\n', out);
 }
 
@@ -167,7 +176,7 @@ static void print_totals(FILE *out, const struct trace *t, const struct file_tot
 		fprintf(out, ", %llu errors", c[C_READ_ERRORS]);
 	fputc('\n', out);
 	print_interfaces(out, t);
-	print_async(out, t);
+	print_async(out, t, tot);
 	fprintf(out, "metadata  stats %llu", c[C_STATS]);
 	if (c[C_STAT_ERRORS])
 		fprintf(out, " (%llu errors)", c[C_STAT_ERRORS]);
@@ -289,6 +298,10 @@ static void write_interfaces(struct json *j, const struct trace *t,
 			(double)c[C_ASYNC_DEPTH_SUM] / c[C_ASYNC_SUBMITS] : 0.0);
 	json__kv_u64(j, "in_flight_at_end", t->async_in_flight);
 	json__kv_u64(j, "untracked", t->lost[L_ASYNC_UNTRACKED]);
+	json__kv_double(j, "file_depth_mean", tot->async_reads ?
+			(double)tot->async_depth / tot->async_reads : 0.0);
+	json__kv_u64(j, "file_depth_max", tot->async_depth_max);
+	json__kv_u64(j, "file_unresolved", c[C_ASYNC_FILE_LATE]);
 	json__end_object(j);
 }
 

@@ -313,6 +313,57 @@ TEST(store_join_aliases)
 }
 
 /*
+ * A file's async figures: given once, replaced when given again, counted
+ * in store__bytes(); joined with an alias's (sums, the larger max), or
+ * taken over when the kept record has none; freed with the record.
+ */
+TEST(store_async_join)
+{
+	struct file_stats open = { .opens = 1, .reads = 3 }, stat = { .stats = 1 };
+	struct file_key ko = key_of(0 << 20 | 40, 257), ks = key_of(0 << 20 | 41, 257);
+	struct file_key kp = key_of(0 << 20 | 40, 300), kq = key_of(0 << 20 | 41, 300);
+	struct async_file a = { .reads = 3, .depth = 5, .depth_max = 2, .inflight = 1 };
+	struct async_file b = { .reads = 1, .depth = 4, .late = 2, .depth_max = 4 };
+	struct file_rec *f;
+	struct store s;
+	size_t bytes;
+
+	REQUIRE(!store__init(&s));
+	set_path(&open, "/data/a.bin", FILE_F_REG);
+	set_path(&stat, "/data/./a.bin", FILE_F_REG | FILE_F_RELPATH);
+	REQUIRE(!store__merge_file(&s, &ko, &open));
+	REQUIRE(!store__merge_file(&s, &ks, &stat));
+	set_path(&open, "/data/p.bin", FILE_F_REG);
+	set_path(&stat, "/data/./p.bin", FILE_F_REG | FILE_F_RELPATH);
+	REQUIRE(!store__merge_file(&s, &kp, &open));
+	REQUIRE(!store__merge_file(&s, &kq, &stat));
+	bytes = store__bytes(&s);
+	REQUIRE(!store__set_async(&s, store__find(&s, ko.dev, ko.ino), &b));
+	REQUIRE(!store__set_async(&s, store__find(&s, ko.dev, ko.ino), &a));	/* replaces */
+	REQUIRE(!store__set_async(&s, store__find(&s, ks.dev, ks.ino), &b));
+	REQUIRE(!store__set_async(&s, store__find(&s, kq.dev, kq.ino), &b));	/* the alias only */
+	CHECK_EQ_U64(s.nr_async, 3);
+	CHECK_EQ_U64(store__bytes(&s), bytes + 3 * sizeof(struct async_file));
+
+	CHECK_EQ_INT(store__join_aliases(&s), 2);
+	CHECK_EQ_U64(s.nr_async, 2);
+	f = store__find(&s, ko.dev, ko.ino);
+	REQUIRE(f && f->async);
+	CHECK_EQ_U64(f->async->reads, 4);
+	CHECK_EQ_U64(f->async->depth, 9);
+	CHECK_EQ_U64(f->async->late, 2);
+	CHECK_EQ_U64(f->async->inflight, 1);
+	CHECK_EQ_U64(f->async->depth_max, 4);
+	f = store__find(&s, kp.dev, kp.ino);
+	REQUIRE(f && f->async);
+	CHECK_EQ_U64(f->async->reads, 1);
+	CHECK_EQ_U64(f->async->late, 2);
+	CHECK_EQ_U64(store__bytes(&s), bytes - 2 * sizeof(struct file_rec) +
+		     2 * sizeof(struct async_file) - strlen("/data/a.bin") - strlen("/data/p.bin") - 2);
+	store__free(&s);
+}
+
+/*
  * A million files, each with a path as long as a typical dataset's
  * ("/data/imagenet/train/n01440764/n01440764_10026.JPEG" is 51 bytes):
  * all findable after every doubling; memory per file printed.

@@ -92,6 +92,10 @@ static struct trace *trace_sample(void)
 	c[C_ASYNC_DEPTH_SUM] = 3;
 	hist__add(&t->hists[H_URING_LAT], 500000, 2);
 	t->async_in_flight = 1;
+	/* On b.bin: depths 1 and 2 at submit, one more still in flight. */
+	CHECK(!store__set_async(&t->store, store__find(&t->store, DEV_8_1, 101),
+				&(struct async_file){ .reads = 2, .depth = 3, .depth_max = 2,
+						      .inflight = 1 }));
 	c[C_STATS] = 1;
 	c[C_CLOSES] = 2;
 	c[C_GETDENTS] = 3;
@@ -255,7 +259,12 @@ static void check_sample_json(json_t *root, const struct trace *t)
 	CHECK_EQ_U64(u64_at(json_object_get(json_object_get(vfs, "interfaces"), "aio"),
 			    "reads"), 0);
 	CHECK_KEYS(json_object_get(vfs, "async"), "async", "reads", "depth_mean",
-		   "in_flight_at_end", "untracked");
+		   "in_flight_at_end", "untracked", "file_depth_mean", "file_depth_max",
+		   "file_unresolved");
+	CHECK(json_number_value(json_object_get(json_object_get(vfs, "async"),
+						"file_depth_mean")) == 1.5);
+	CHECK_EQ_U64(u64_at(json_object_get(vfs, "async"), "file_depth_max"), 2);
+	CHECK_EQ_U64(u64_at(json_object_get(vfs, "async"), "file_unresolved"), 0);
 	CHECK(json_number_value(json_object_get(json_object_get(vfs, "async"),
 						"depth_mean")) == 1.5);
 	CHECK_EQ_U64(u64_at(json_object_get(vfs, "async"), "in_flight_at_end"), 1);
@@ -293,7 +302,10 @@ static void check_sample_json(json_t *root, const struct trace *t)
 		   "reads_consecutive", "reads_sequential", "reads_random",
 		   "max_byte_read", "meta_ns", "getdents", "mmaps", "faults",
 		   "cache_pages", "fault_reads", "fault_pages", "fault_reads_sequential",
-		   "fault_reads_random", "fault_ns", "kind", "first_ts_ns", "last_ts_ns");
+		   "fault_reads_random", "fault_ns", "async_reads", "async_depth_mean",
+		   "async_depth_max", "async_inflight_end", "async_unresolved", "kind",
+		   "first_ts_ns", "last_ts_ns");
+	CHECK_EQ_U64(u64_at(f, "async_reads"), 0);
 	CHECK_STR(str_at(f, "path"), "/data/train/a.bin");
 	CHECK_STR(str_at(f, "dev"), "8:1");
 	CHECK_EQ_U64(u64_at(f, "ino"), 100);
@@ -307,6 +319,11 @@ static void check_sample_json(json_t *root, const struct trace *t)
 	f = json_array_get(files, 1);
 	CHECK_STR(str_at(f, "path"), "/data/train/b.bin");
 	CHECK_EQ_U64(u64_at(f, "reads_random"), 2);
+	CHECK_EQ_U64(u64_at(f, "async_reads"), 2);
+	CHECK(json_number_value(json_object_get(f, "async_depth_mean")) == 1.5);
+	CHECK_EQ_U64(u64_at(f, "async_depth_max"), 2);
+	CHECK_EQ_U64(u64_at(f, "async_inflight_end"), 1);
+	CHECK_EQ_U64(u64_at(f, "async_unresolved"), 0);
 	f = json_array_get(files, 2);
 	CHECK_STR(str_at(f, "type"), "dir");
 	CHECK_EQ_U64(u64_at(f, "getdents"), 3);
@@ -348,8 +365,8 @@ static void check_sample_json(json_t *root, const struct trace *t)
 		   "block_reqs_full", "block_stats_full", "block_hists_full",
 		   "block_devs_full", "block_missed_full", "wakes_full", "fuse_reqs_full",
 		   "fuse_stats_full", "fuse_hists_full", "fuse_conns_full", "fuse_ends_missed",
-		   "async_reqs_full", "async_untracked", "aio_batch", "async_threads_full", "forks_full",
-		   "prog_misses");
+		   "async_reqs_full", "async_untracked", "aio_batch", "async_threads_full",
+		   "async_files_full", "forks_full", "prog_misses");
 	CHECK_EQ_U64(u64_at(lost, "total"), trace__lost_total(t));
 	CHECK_EQ_U64(u64_at(lost, "files_map_full"), t->lost[L_FILES_FULL]);
 	CHECK_EQ_U64(u64_at(lost, "prog_misses"), t->prog_misses);
@@ -424,6 +441,24 @@ TEST(report_json_sample)
 	CHECK_EQ_U64(u64_at(json_object_get(root, "lost"), "statbuf"), 1);
 	CHECK_EQ_U64(u64_at(root, "exit_status"), 3);
 	CHECK_STR(str_at(root, "stopped_by"), "target_exit");
+	json_decref(root);
+
+	/* io_uring not measured (no_uring): a file's async figures are null, never 0. */
+	t->kernel.probed = true;
+	for (int l = 0; l < KL__MAX; l++)
+		t->kernel.layers[l].measured = l != KL_URING;
+	CHECK_EQ_INT(json_written(path, t, NULL), 0);
+	root = load(path);
+	REQUIRE(root);
+	for (size_t i = 0; i < 2; i++) {
+		json_t *f = json_array_get(json_object_get(root, "files"), i);
+
+		CHECK(json_is_null(json_object_get(f, "async_reads")));
+		CHECK(json_is_null(json_object_get(f, "async_depth_mean")));
+		CHECK(json_is_null(json_object_get(f, "async_depth_max")));
+		CHECK(json_is_null(json_object_get(f, "async_inflight_end")));
+		CHECK(json_is_null(json_object_get(f, "async_unresolved")));
+	}
 	json_decref(root);
 	unlink(path);
 	rmdir(dir);
