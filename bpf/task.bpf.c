@@ -28,6 +28,7 @@ const volatile __u32 targ_cg_level = 0;	/* of targ_cgid: 0 for the root */
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);	/* forks are rare: no 1.3 MB up front */
 	__uint(max_entries, 16384);
 	__type(key, __u32);	/* the child's tgid */
 	__type(value, __u32);	/* its parent's */
