@@ -15,7 +15,8 @@ set -eu
 # the PyTorch training loop of tests/e2e/test_stall.sh; fio a pure reader
 # there (no training loop), and the io_uring and AIO reader of
 # tests/e2e/test_async.sh, with liburing-dev for its own io_uring loader
-# (tests/uring.c); qemu-system-x86,
+# (tests/uring.c); strace the tracer test_stall.sh wraps around a reader
+# and a loop (no loop of its own); qemu-system-x86,
 # busybox-static, cpio, e2fsprogs, xfsprogs and xz-utils boot Debian's kernels for
 # `make vm-test` (scripts/vm/: initramfs, dataset disk, modules).
 # Shipping (`make static dist image`, tests/e2e/test_ship.sh): dpkg-dev
@@ -26,7 +27,7 @@ set -eu
 PKGS="make gcc clang llvm pkg-config libbpf-dev libelf-dev zlib1g-dev bpftool
 libjansson-dev jq util-linux libmicrohttpd-dev prometheus valgrind btrfs-progs
 chromium python3-html5lib libfuse3-dev fuse3 sshfs openssh-server
-python3-torch python3-torchvision python3-pil fio liburing-dev
+python3-torch python3-torchvision python3-pil fio liburing-dev strace
 qemu-system-x86 cpio e2fsprogs xfsprogs xz-utils dpkg-dev podman runc busybox-static"
 
 # `apt-get source` needs deb-src lines: the same archive as the deb lines.
