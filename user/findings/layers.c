@@ -2,17 +2,22 @@
 /* Where a read's time goes, see layers.h. */
 #include "findings/layers.h"
 
+/*
+ * A mapped dataset's faults that read from storage are reads too: their
+ * wait (fault_ns) against the block time of the requests they issued shows
+ * a cap above the device as read()'s time does.
+ */
 enum layer_verdict layers__judge(const struct layer_sums *s)
 {
-	__u64 above;
+	__u64 reads = s->reads + s->faults, read_ns = s->read_ns + s->fault_ns;
+	__u64 read_bytes = s->read_bytes + s->fault_bytes, above;
 
-	if (!s->reads)
+	if (!reads)
 		return LAYER_NONE;
-	above = s->read_ns > s->blk_ns ? s->read_ns - s->blk_ns : 0;
-	if (s->read_ns >= LAYER_ABOVE_RATIO * s->blk_ns &&
-	    above >= LAYER_ABOVE_MIN_NS * s->reads)
+	above = read_ns > s->blk_ns ? read_ns - s->blk_ns : 0;
+	if (read_ns >= LAYER_ABOVE_RATIO * s->blk_ns && above >= LAYER_ABOVE_MIN_NS * reads)
 		return LAYER_ABOVE;
-	if (s->blk_bytes * 100 < s->read_bytes * LAYER_CACHE_PCT)
+	if (s->blk_bytes * 100 < read_bytes * LAYER_CACHE_PCT)
 		return LAYER_CACHE;
 	if (!s->blk_reqs || s->blk_ns < LAYER_SLOW_NS * s->blk_reqs)
 		return LAYER_OK;

@@ -20,11 +20,12 @@ enum layer_verdict {
 
 /*
  * Thresholds of layers__judge(), in the order the rules are tried:
- * ABOVE: read() time is at least LAYER_ABOVE_RATIO times the block time and
- *        exceeds it by LAYER_ABOVE_MIN_NS per read on average (a copy from
- *        the page cache costs ~0.1 ms per MiB, far less);
+ * ABOVE: read() time, with mapped data's faults' wait, is at least
+ *        LAYER_ABOVE_RATIO times the block time and exceeds it by
+ *        LAYER_ABOVE_MIN_NS per read or fault on average (a copy from the
+ *        page cache costs ~0.1 ms per MiB, far less);
  * CACHE: the target's block reads brought less than LAYER_CACHE_PCT % of
- *        the bytes read() returned;
+ *        the bytes read() returned and the faults brought in;
  * QUEUE / DEVICE: a block read takes LAYER_SLOW_NS or more on average, and
  *        queue time is more (QUEUE) or not (DEVICE) than device time;
  * OK:    the rest.

@@ -24,6 +24,9 @@ void layers__measure(const struct trace *t, struct layers *l)
 		.reads = t->counters[C_READS],
 		.read_bytes = t->counters[C_READ_BYTES],
 		.read_ns = t->counters[C_READ_NS],
+		.faults = t->counters[C_FAULT_READS],
+		.fault_bytes = t->counters[C_FAULT_PAGES] * (t->page_size ? t->page_size : 4096),
+		.fault_ns = t->counters[C_FAULT_NS],
 		.blk_reqs = mine.reqs,
 		.blk_bytes = mine.bytes,
 		.blk_ns = mine.total_ns,
@@ -31,6 +34,8 @@ void layers__measure(const struct trace *t, struct layers *l)
 		.device_ns = mine.device_ns,
 	};
 	lat_fill(&l->read, &t->hists[H_READ_LAT], l->sums.read_ns);
+	l->fault.count = l->sums.faults;
+	l->fault.mean = l->sums.faults ? (double)l->sums.fault_ns / l->sums.faults : 0;
 	block__hist(&t->block, BLK_READ, H_BLK_TOTAL_LAT, BLK_SCOPE_TARGET, &h);
 	lat_fill(&l->total, &h, mine.total_ns);
 	block__hist(&t->block, BLK_READ, H_BLK_QUEUE_LAT, BLK_SCOPE_TARGET, &h);

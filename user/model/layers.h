@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Latency by layer, measured: the time the target's read() calls took,
- * next to the time its block read requests took (queue and device). Where
- * a read's time goes, the verdict, is judged in findings/layers.h.
+ * Latency by layer, measured: the time the target's read() calls took, and
+ * its faults on mapped data waited, next to the time its block read
+ * requests took (queue and device). Where a read's time goes, the verdict,
+ * is judged in findings/layers.h.
  */
 #ifndef MODEL_LAYERS_H
 #define MODEL_LAYERS_H
@@ -16,6 +17,9 @@ struct layer_sums {
 	__u64 reads;		/* read-family syscalls on regular files */
 	__u64 read_bytes;
 	__u64 read_ns;
+	__u64 faults;		/* faults on file mappings that read from storage */
+	__u64 fault_bytes;	/* the pages they brought in */
+	__u64 fault_ns;		/* their threads' wait for those pages (D state) */
 	__u64 blk_reqs;
 	__u64 blk_bytes;
 	__u64 blk_ns;		/* start -> done */
@@ -34,6 +38,7 @@ struct layer_lat {
 struct layers {
 	struct layer_sums sums;
 	struct layer_lat read;		/* read() */
+	struct layer_lat fault;		/* faults that read: count and mean only */
 	struct layer_lat total;		/* block requests: start -> done */
 	struct layer_lat queue;
 	struct layer_lat device;

@@ -201,12 +201,23 @@ static void json_lat(struct json *j, const char *key, const struct layer_lat *l)
 }
 
 /* The measurement, and findings' verdict on it (null when not judged). */
-static void json_layers(struct json *j, const struct layers *l, const struct findings *f)
+static void json_layers(struct json *j, const struct layers *l, const struct findings *f,
+			bool faults)
 {
 	json__key(j, "layers");
 	json__begin_object(j);
 	json_lat(j, "read", &l->read);
 	json__kv_u64(j, "read_bytes", l->sums.read_bytes);
+	json__key(j, "fault");
+	if (faults) {
+		json__begin_object(j);
+		json__kv_u64(j, "count", l->fault.count);
+		json__kv_double(j, "mean", l->fault.mean);
+		json__kv_u64(j, "bytes", l->sums.fault_bytes);
+		json__end_object(j);
+	} else {
+		json__null(j);	/* the kernel gives no fault tracepoints */
+	}
 	json_lat(j, "block_total", &l->total);
 	json_lat(j, "block_queue", &l->queue);
 	json_lat(j, "block_device", &l->device);
@@ -230,7 +241,7 @@ void report_block__json(struct json *j, const struct report *r)
 			json_device(j, b, &b->devs[i]);
 	json__end_array(j);
 	json__end_object(j);
-	json_layers(j, &r->layers, r->f);
+	json_layers(j, &r->layers, r->f, kernel__measured(&r->t->kernel, KL_FAULTS));
 }
 
 /* ---- text ---- */
@@ -329,6 +340,12 @@ static void text_layers(FILE *out, const struct layers *l, const struct findings
 	fprintf(out, "\nlatency by layer, reads          %8s %8s %8s %8s\n",
 		"count", "p50", "p99", "mean");
 	text_lat_row(out, "read() syscalls", &l->read);
+	if (l->fault.count) {
+		fprintf(out, "  %-28s %8llu %8s %8s", "faults on mapped data", l->fault.count,
+			"-", "-");
+		ns_cell(out, l->fault.mean, 8);
+		fputc('\n', out);
+	}
 	text_lat_row(out, "block requests (target)", &l->total);
 	text_lat_row(out, "  queue (start -> issue)", &l->queue);
 	text_lat_row(out, "  device (issue -> done)", &l->device);
