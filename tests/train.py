@@ -9,9 +9,16 @@ io_ns is the time this process spent in open() + read() of images (so with
 --workers 0 the loop's own file I/O, apart from decoding).
 
   train.py gen DIR --images N [--classes C] [--size PIXELS]
+  train.py pack DIR FILE
   train.py train DIR [--workers W] [--batch B] [--width K] [--steps S]
                      [--gate FIFO] [--ready FILE] [--tally FILE]
-                     [--ddp] [--step-sleep-ms MS]
+                     [--ddp] [--step-sleep-ms MS] [--mmap FILE]
+
+pack writes DIR's JPEGs into one file (an LMDB-like mapped dataset): a count,
+then (offset, length, label) per image, then the images. train --mmap FILE
+reads that file instead of DIR: each DataLoader worker maps it with
+MADV_RANDOM (no readahead) and copies each image out of the mapping, so its
+reads are page faults only.
 
 --ddp makes it one rank of a data-parallel job, as torchrun starts them:
 RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT from the environment, gloo
@@ -26,8 +33,10 @@ loop happens while it is traced.
 """
 import argparse
 import io
+import mmap
 import os
 import random
+import struct
 import sys
 import time
 
@@ -56,6 +65,50 @@ def load(path):
     return Image.open(io.BytesIO(data)).convert("RGB")
 
 
+INDEX = struct.Struct("<QIH")
+
+
+def pack(args):
+    """DIR's images, as ImageFolder orders them, into one file."""
+    import torchvision.datasets as datasets
+    files = datasets.ImageFolder(args.dir).samples
+    blobs = []
+    for path, label in files:
+        with open(path, "rb") as f:
+            blobs.append((f.read(), label))
+    off = 4 + INDEX.size * len(blobs)
+    with open(args.file, "wb") as f:
+        f.write(struct.pack("<I", len(blobs)))
+        for data, label in blobs:
+            f.write(INDEX.pack(off, len(data), label))
+            off += len(data)
+        for data, _ in blobs:
+            f.write(data)
+
+
+class Mapped:
+    """A packed file read through a mapping, opened lazily in each worker."""
+
+    def __init__(self, path, transform):
+        self.path, self.transform, self.mm = path, transform, None
+        with open(path, "rb") as f:
+            n = struct.unpack("<I", f.read(4))[0]
+            self.index = [INDEX.unpack(f.read(INDEX.size)) for _ in range(n)]
+
+    def __len__(self):
+        return len(self.index)
+
+    def __getitem__(self, i):
+        from PIL import Image
+        if self.mm is None:
+            with open(self.path, "rb") as f:
+                self.mm = mmap.mmap(f.fileno(), 0, prot=mmap.PROT_READ)
+            self.mm.madvise(mmap.MADV_RANDOM)
+        off, n, label = self.index[i]
+        data = self.mm[off:off + n]         # page faults: the only reads
+        return self.transform(Image.open(io.BytesIO(data)).convert("RGB")), label
+
+
 def model_of(width):
     import torch.nn as nn
     return nn.Sequential(
@@ -72,8 +125,8 @@ def train(args):
 
     torch.set_num_threads(1)
     torch.manual_seed(1)
-    data = datasets.ImageFolder(args.dir, T.Compose([T.Resize(64), T.ToTensor()]),
-                                loader=load)
+    tf = T.Compose([T.Resize(64), T.ToTensor()])
+    data = Mapped(args.mmap, tf) if args.mmap else datasets.ImageFolder(args.dir, tf, loader=load)
     sampler = None
     if args.ddp:
         import torch.distributed as dist
@@ -127,8 +180,9 @@ def train(args):
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("cmd", choices=["gen", "train"])
+    p.add_argument("cmd", choices=["gen", "pack", "train"])
     p.add_argument("dir")
+    p.add_argument("file", nargs="?")
     p.add_argument("--images", type=int, default=600)
     p.add_argument("--classes", type=int, default=10)
     p.add_argument("--size", type=int, default=128)
@@ -141,8 +195,9 @@ def main():
     p.add_argument("--tally")
     p.add_argument("--ddp", action="store_true")
     p.add_argument("--step-sleep-ms", type=float, default=0)
+    p.add_argument("--mmap")
     args = p.parse_args()
-    gen(args) if args.cmd == "gen" else train(args)
+    {"gen": gen, "pack": pack, "train": train}[args.cmd](args)
     sys.stdout.flush()
     os._exit(0)                     # no interpreter teardown after the loop
 

@@ -368,3 +368,25 @@ test_stall_shell_wrapper() {
 	expect_eq "chosen as" "$(jqr out.json .stall.how)" fed
 	expect_near "stall share" "$(jqr out.json .stall.share)" "$(loop_share t.txt)" 0.05
 }
+
+# ---- a mapped dataset (issue 21) ----
+
+# LMDB-like: the images packed in one file that each DataLoader worker maps
+# (MADV_RANDOM) and copies out, cold, behind a 300-IOPS cap: the workers only
+# fault, and they are the loader; the loop is found and its share agrees
+# with its clock; the faults' wait against the block time shows the cap
+# above the device, as read()'s does.
+test_stall_torch_mapped() {
+	torch_fs 1200 64
+	"$PYTHON" "$ROOT/tests/train.py" pack mnt/img mnt/data.pack || fail "pack"
+	capped_cgroup 300
+	drop_caches
+	train_at_gate --mmap mnt/data.pack --workers 2 --batch 8
+	attach_and_release out.json
+	check_stall out.json t.txt root
+	expect_cmp "own share" "$(loop_share t.txt)" '>=' 0.5
+	expect_cmp "loader threads" "$(jqr out.json .stall.loader_threads)" '>=' 2
+	expect_cmp "faults that read" "$(jqr out.json .layers.fault.count)" '>' 300
+	expect_eq "layer verdict" "$(jqr out.json .layers.verdict)" above_block
+	expect_eq "input_bound" "$(finding out.json input_bound)" HIGH
+}
