@@ -99,6 +99,12 @@ int collector__open(struct collector **c, const struct probe_config *pc,
 __u64 collector__maps_bytes(const struct collector *c);
 /* Add processes (and their descendants) to the target. 0 or -errno. */
 int collector__seed(struct collector *c, const pid_t *pids, int n);
+/*
+ * The parents of the target's processes as they are now, into t->procs:
+ * workers forked before the attach are known as such (model/stall.h).
+ * Those forked later come from the programs. 0 or -ENOMEM.
+ */
+int collector__parents(struct collector *c, struct trace *t);
 /* Attach every program. 0 or -errno, said on stderr. */
 int collector__attach(struct collector *c);
 /* The window opens: block requests from now_ns (CLOCK_MONOTONIC) on are tracked. */

@@ -84,6 +84,8 @@ __u64 *target__map(int map_fd);
 void target__unmap(__u64 *bits);
 /* Add every pid and all its current descendants to the target. 0 or -errno. */
 int target__seed(__u64 *bits, const pid_t *pids, int n);
+/* Each target process's parent, as /proc says now, into p. 0 or -ENOMEM. */
+int target__parents(const __u64 *bits, struct procs *p);
 /*
  * Is any process still in the target? *hint, the word where one was found
  * last (0 at first), is looked at first: a tick pays one load.

@@ -97,6 +97,11 @@ int collector__seed(struct collector *c, const pid_t *pids, int n)
 	return target__seed(c->targets, pids, n);
 }
 
+int collector__parents(struct collector *c, struct trace *t)
+{
+	return target__parents(c->targets, &t->procs);
+}
+
 int collector__attach(struct collector *c)
 {
 	int err = probe__attach(c->skel);

@@ -224,6 +224,22 @@ static void prune_exited(__u64 *bits)
 	}
 }
 
+int target__parents(const __u64 *bits, struct procs *p)
+{
+	for (__u32 i = 0; i < TARGET_WORDS; i++) {
+		__u64 w = __atomic_load_n(&bits[i], __ATOMIC_RELAXED);
+
+		while (w) {
+			pid_t pid = i * 64 + __builtin_ctzll(w), ppid = parent_of(pid);
+
+			w &= w - 1;
+			if (ppid > 0 && procs__set(p, pid, ppid))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 int target__seed(__u64 *bits, const pid_t *pids, int n)
 {
 	int err = 0;

@@ -431,16 +431,6 @@ static void split(struct stall_ctx *x, long c, struct stall *st)
 		      st->other_wait_ns;
 	for (size_t i = 0; i < x->s->nr_threads; i++)
 		st->loader_threads += x->loader[i];
-	if (getenv("IOSTORM_DEBUG_STALL")) {
-		for (size_t i = 0; i < x->s->nr_threads; i++)
-			fprintf(stderr, "loop %u: thread %u/%u %s%s%s%s reads %llu\n", th->tid,
-				x->s->threads[i].tid, x->s->threads[i].tgid, x->loader[i] ? " loader" : "",
-				x->peer[i] ? " peer" : "", x->loop[i] ? " loop" : "", x->reads[i] ? " preads" : "",
-				(unsigned long long)reads_of(&x->s->threads[i]));
-		for (size_t k = 0; k < x->nr_wakes; k++)
-			fprintf(stderr, "wake %u <- %x n %llu ns %llu\n", x->wakes[k].wakee, x->wakes[k].waker,
-				(unsigned long long)x->wakes[k].wakeups, (unsigned long long)x->wakes[k].sleep_ns);
-	}
 	wakers_of(x, c, st);
 }
 

@@ -305,7 +305,7 @@ static int start_tracing(struct session *s)
 	if (!err)
 		err = collector__attach(s->c);
 	if (!err && o->mode == TARGET_PIDS)
-		err = collector__seed(s->c, pids, n);
+		err = collector__seed(s->c, pids, n) ?: collector__parents(s->c, s->trace);
 	/* Files mapped before the attach: their faults carry no path. */
 	for (int i = 0; !err && o->mode == TARGET_PIDS && i < n; i++)
 		err = mapfiles__scan(&s->trace->store, pids[i], NULL) < 0 ? -ENOMEM : 0;
