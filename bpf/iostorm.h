@@ -165,6 +165,7 @@ enum lost_reason {
 	L_ASYNC_THREADS_FULL,	/* async_threads full: a thread's async reads not in its figures */
 	L_ASYNC_FILES_FULL,	/* async_files full: a file's async reads not in its figures */
 	L_FORKS_FULL,		/* forks full: a process forked into the target without its parent */
+	L_RECV_FULL,		/* recv_threads full: a thread's receive bursts not kept */
 	L__MAX,
 };
 
@@ -544,6 +545,18 @@ struct async_key {
 struct async_thread {
 	__u64 reads;
 	__u64 depth;		/* their depth at submit, summed */
+};
+
+/*
+ * A thread's time receiving data from other threads (bpf/recv.bpf.h):
+ * bursts of reads of pipes and sockets and of closes and mmaps of those
+ * and of shared memory (tmpfs) files, as a PyTorch loop takes a batch from
+ * its DataLoader workers. For the whole trace, by tid.
+ */
+struct recv_thread {
+	__u64 bursts;
+	__u64 cpu_ns;		/* on a CPU inside them */
+	__u64 runq_ns;		/* runnable inside them (preempted) */
 };
 
 /*

@@ -173,9 +173,25 @@ struct fault_state {
  * the syscall in flight). The thread's counters are kept by drain
  * generation, see thread.bpf.h: no hash lookup per event.
  */
+/*
+ * A burst of receiving (recv.bpf.h): from the entry of a read of a pipe or
+ * socket to the exit of its last syscall on a pipe, socket or shared
+ * memory file; the time off CPU in it, committed when the burst goes on
+ * past it.
+ */
+struct recv_state {
+	__u64 start;		/* 0: no burst */
+	__u64 last;
+	__u64 sleep_ns;		/* asleep inside it */
+	__u64 runq_ns;		/* runnable inside it */
+	__u64 sleep_pend;	/* off CPU since its last syscall */
+	__u64 runq_pend;
+};
+
 struct task_state {
 	struct inflight in;
 	struct switch_state sw;
+	struct recv_state recv;
 	struct fault_state fault;
 	struct thread_stats gen[2];
 };
@@ -199,6 +215,8 @@ static __always_inline struct task_state *task_state_of(struct task_struct *task
 #define S_IFREG		0100000
 #define S_IFDIR		0040000
 #define S_IFBLK		0060000
+#define S_IFIFO		0010000
+#define S_IFSOCK	0140000
 
 /*
  * The path walk's per-CPU buffer (laid out in path.bpf.h): PATH_SCRATCH

@@ -159,6 +159,10 @@ static __always_inline void switch_in(struct task_struct *next, __u64 now)
 	off = now - st->off_ts;
 	st->off_ts = 0;
 	ts = thread_of(tst, next);
+	if (st->off_kind == OFF_RUNQ)		/* for a receive burst (recv.bpf.h) */
+		tst->recv.runq_pend += off;
+	else
+		tst->recv.sleep_pend += off;
 	switch (st->off_kind) {
 	case OFF_IO:
 		ts->io_wait_ns += off;

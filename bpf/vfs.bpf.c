@@ -18,6 +18,7 @@
 #include "hist.bpf.h"
 #include "read.bpf.h"
 #include "aio.bpf.h"
+#include "recv.bpf.h"
 
 #define AT_EMPTY_PATH	0x1000
 #define MAX_ERRNO	4095
@@ -150,6 +151,7 @@ int BPF_PROG(handle_sys_enter, struct pt_regs *regs, long id)
 	in->flags = 0;
 	in->fd = -1;
 	record_entry(in, regs);
+	recv_enter(st, in->kind);
 	in->ts = bpf_ktime_get_ns();
 	if (in->kind == SK_AIO_SUBMIT)
 		aio_submit_enter(in);
@@ -368,6 +370,7 @@ int BPF_PROG(handle_sys_exit, struct pt_regs *regs, long ret)
 		ts->read_ns += lat;	/* submitting (reads issued inline) and waiting */
 		break;
 	}
+	recv_note(st, task->pid, in->kind, in->file, ret, in->ts, now);
 	in->kind = SK_NONE;
 	return 0;
 }

@@ -395,11 +395,10 @@ test_stall_torch_mapped() {
 
 # Warm cache, 4 workers decoding on 2 CPUs, attached after the workers were
 # forked: the loop is the main thread, never a worker (their parents come
-# from /proc at the attach). Its clock says 12-13% in next(); iostorm says
-# 1-3%: the loop's own CPU time receiving each batch (a pipe read, then per
-# tensor a unix-socket handshake, SCM_RIGHTS and an mmap of the shared
-# memory) is counted as computing, which the README says. So this checks
-# only that iostorm never says more than the clock.
+# from /proc at the attach), and its share agrees with its clock: most of
+# its wait is its own CPU taking each batch (a pipe read, then per tensor a
+# unix-socket handshake, SCM_RIGHTS and an mmap of the shared memory), the
+# receive bursts of bpf/recv.bpf.h (1-3% without them, against 12-13%).
 test_stall_torch_cpu_starved() {
 	torch_fs 800
 	"$PYTHON" "$ROOT/tests/train.py" train mnt/img --workers 2 --steps 2 >/dev/null ||
@@ -407,7 +406,6 @@ test_stall_torch_cpu_starved() {
 	train_at_gate --workers 4 --batch 16
 	attach_and_release out.json
 	expect_eq "loops" "$(jqr out.json '.stall.loops | length')" 1
-	expect_eq "chosen as" "$(jqr out.json .stall.how)" root
-	expect_cmp "stall share <= own wait share + 0.05" "$(jqr out.json .stall.share)" '<=' \
-		"$(awk -v s="$(loop_share t.txt)" 'BEGIN { print s + 0.05 }')"
+	check_stall out.json t.txt root
+	expect_cmp "receiving batches" "$(jqr out.json .stall.receive_ns)" '>' 0
 }

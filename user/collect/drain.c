@@ -445,14 +445,32 @@ static int add_wake(const void *key, void *value, void *ctx)
 }
 
 /* The (sleeper, waker) pairs, replacing what t held: the map is cumulative. */
+/* A thread's receive bursts, onto its record (none: it was evicted from the store). */
+static int add_recv(const void *key, void *value, void *ctx)
+{
+	const struct recv_thread *r = value;
+	struct thread_rec *th = store__find_thread(ctx, *(const __u32 *)key);
+
+	if (th) {
+		th->recv_cpu_ns = r->cpu_ns;
+		th->recv_runq_ns = r->runq_ns;
+	}
+	return 0;
+}
+
 int drain__wakes(struct drain *d, struct iostorm_bpf *skel, struct trace *t)
 {
 	struct wakes_walk w = { d, t, 0 };
+	struct recv_thread rt;
 	struct wake_key key;
 	struct wake_stats v;
+	__u32 tid;
 	int err;
 
 	err = map_each(bpf_map__fd(skel->maps.wakes), &key, sizeof(key), &v, 0, add_wake, &w);
 	t->nr_wakes = w.n;
+	if (!err)
+		err = map_each(bpf_map__fd(skel->maps.recv_threads), &tid, sizeof(tid), &rt, 0,
+			       add_recv, &t->store);
 	return err;
 }

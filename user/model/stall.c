@@ -75,6 +75,11 @@ static long plain_waker(const struct stall_ctx *x, const struct wake_rec *w)
 	return thread_idx(x->s, w->waker);
 }
 
+static __u64 min_u64(__u64 a, __u64 b)
+{
+	return a < b ? a : b;
+}
+
 static __u64 wall_of(const struct thread_rec *th)
 {
 	return th->cpu_ns + th->io_wait_ns + th->runq_ns + th->sleep_ns;
@@ -403,14 +408,14 @@ static void wakers_of(const struct stall_ctx *x, long c, struct stall *st)
 
 /*
  * Loop c's time: its file syscalls and the sleeps the loader ended are
- * data wait, and so is I/O wait outside its syscalls (page faults on
- * mapped data: a DataLoader's batch arrives in shared memory); the sleeps
- * the other loops' side ended are rank wait.
+ * data wait, and so are I/O wait outside its syscalls (page faults on
+ * mapped data) and its time receiving batches (on CPU or runnable in its
+ * receive bursts); the sleeps the other loops' side ended are rank wait.
  */
 static void split(struct stall_ctx *x, long c, struct stall *st)
 {
 	const struct thread_rec *th = &x->s->threads[c];
-	__u64 in_sys_cpu, io_out, waits;
+	__u64 in_sys_cpu, io_out, waits, recv_cpu, recv_runq;
 
 	st->tid = th->tid;
 	st->tgid = th->tgid;
@@ -422,9 +427,14 @@ static void split(struct stall_ctx *x, long c, struct stall *st)
 	st->rank_wait_ns = wait_on(x, c, x->peer, &st->rank_wakeups);
 	io_out = th->io_wait_ns > st->own_io_ns ? th->io_wait_ns - st->own_io_ns : 0;
 	in_sys_cpu = st->own_io_ns > th->io_wait_ns ? st->own_io_ns - th->io_wait_ns : 0;
-	st->data_wait_ns = st->own_io_ns + st->loader_wait_ns + io_out;
 	st->on_cpu_ns = th->cpu_ns > in_sys_cpu ? th->cpu_ns - in_sys_cpu : 0;
 	st->runnable_ns = th->runq_ns;
+	recv_cpu = min_u64(th->recv_cpu_ns, st->on_cpu_ns);
+	recv_runq = min_u64(th->recv_runq_ns, st->runnable_ns);
+	st->on_cpu_ns -= recv_cpu;
+	st->runnable_ns -= recv_runq;
+	st->receive_ns = recv_cpu + recv_runq;
+	st->data_wait_ns = st->own_io_ns + st->loader_wait_ns + io_out + st->receive_ns;
 	waits = st->loader_wait_ns + st->rank_wait_ns;
 	st->other_wait_ns = th->sleep_ns > waits ? th->sleep_ns - waits : 0;
 	st->wall_ns = st->data_wait_ns + st->on_cpu_ns + st->runnable_ns + st->rank_wait_ns +

@@ -8,7 +8,10 @@
  * its sleeps (sched_waking), into:
  *
  *   data wait   its own file syscalls, sleeps ended by the loader side,
- *               and I/O wait outside syscalls (faults on mapped data)
+ *               I/O wait outside syscalls (faults on mapped data), and
+ *               its time receiving batches from the loader side (the
+ *               bursts of bpf/recv.bpf.h: a pipe read, then sockets and
+ *               shared memory), on CPU or runnable
  *   rank wait   sleeps ended by another loop's side (see below)
  *   other wait  sleeps ended by anything else (timers, the GPU driver, its
  *               own compute threads, locks) or by nobody seen
@@ -84,6 +87,7 @@ struct stall {
 	__u64 own_io_ns;	/* its own file syscalls (read + metadata) */
 	__u64 loader_wait_ns;	/* asleep until the loader side woke it */
 	__u64 rank_wait_ns;	/* asleep until another loop's side woke it */
+	__u64 receive_ns;	/* on CPU or runnable taking batches from the loader */
 	__u64 other_wait_ns;
 	__u64 runnable_ns;
 	__u64 on_cpu_ns;

@@ -66,6 +66,8 @@ struct thread_rec {
 	__u64 seen;		/* store.thread_clock at its last merge */
 	__u64 async_reads;	/* of io.reads, through io_uring or AIO (at the end) */
 	__u64 async_depth;	/* their depth at submit, summed */
+	__u64 recv_cpu_ns;	/* receiving from other threads, on CPU (bpf/recv.bpf.h) */
+	__u64 recv_runq_ns;	/* and runnable */
 };
 
 /* A file in a target's /proc/PID/maps, for naming faulted files (mapfiles.h). */

@@ -207,6 +207,7 @@ static const char *const lost_keys[L__MAX] = {
 	[L_ASYNC_THREADS_FULL] = "async_threads_full",
 	[L_ASYNC_FILES_FULL] = "async_files_full",
 	[L_FORKS_FULL] = "forks_full",
+	[L_RECV_FULL] = "recv_threads_full",
 };
 
 static const char *const lost_words[L__MAX] = {
@@ -232,6 +233,7 @@ static const char *const lost_words[L__MAX] = {
 	[L_ASYNC_THREADS_FULL] = "io_uring/AIO threads map full",
 	[L_ASYNC_FILES_FULL] = "io_uring/AIO files map full",
 	[L_FORKS_FULL] = "forks map full",
+	[L_RECV_FULL] = "receive bursts map full",
 };
 
 const char *trace__lost_key(int reason)

@@ -15,17 +15,19 @@
 /* One loop's line: its share and its time split. */
 static void loop_text(FILE *out, const struct stall *s)
 {
-	char wall[16], a[16], b[16], c[16], d[16], e[16], f[16], g[16];
+	char wall[16], a[16], b[16], c[16], d[16], e[16], f[16], g[16], h[16];
 	double w = s->wall_ns ? s->wall_ns : 1;
 
 	emit__safe(out, s->comm);
 	fprintf(out, " (tid %u, %s) waits for data %s of its %s (own file I/O %s, "
-		"woken by the loader %s); on CPU %s, ",
-		s->tid, s->why, units__pct(a, sizeof(a), s->data_wait_ns / w),
+		"woken by the loader %s", s->tid, s->why,
+		units__pct(a, sizeof(a), s->data_wait_ns / w),
 		units__ns(wall, sizeof(wall), s->wall_ns),
 		units__pct(b, sizeof(b), s->own_io_ns / w),
-		units__pct(c, sizeof(c), s->loader_wait_ns / w),
-		units__pct(d, sizeof(d), s->on_cpu_ns / w));
+		units__pct(c, sizeof(c), s->loader_wait_ns / w));
+	if (s->receive_ns)
+		fprintf(out, ", receiving batches %s", units__pct(h, sizeof(h), s->receive_ns / w));
+	fprintf(out, "); on CPU %s, ", units__pct(d, sizeof(d), s->on_cpu_ns / w));
 	if (s->rank_wait_ns)
 		fprintf(out, "waits for other ranks %s, ",
 			units__pct(g, sizeof(g), s->rank_wait_ns / w));
@@ -101,6 +103,7 @@ static void loop_json(struct json *j, const struct stall *s)
 	json__kv_u64(j, "data_wait_ns", s->data_wait_ns);
 	json__kv_u64(j, "own_io_ns", s->own_io_ns);
 	json__kv_u64(j, "loader_wait_ns", s->loader_wait_ns);
+	json__kv_u64(j, "receive_ns", s->receive_ns);
 	json__kv_u64(j, "rank_wait_ns", s->rank_wait_ns);
 	json__kv_u64(j, "other_wait_ns", s->other_wait_ns);
 	json__kv_u64(j, "runnable_ns", s->runnable_ns);

@@ -432,3 +432,27 @@ TEST(stall_preempted_is_runnable)
 	CHECK_EQ_INT(s.nr_wakers, 3);
 	trace_free(t);
 }
+
+/*
+ * A loop short of CPU: its wait is its own CPU taking batches (receive
+ * bursts), on CPU and runnable, which is data wait and no longer computing.
+ */
+TEST(stall_receive_is_data_wait)
+{
+	struct trace *t = pipeline();
+	struct thread_rec *th;
+	struct stall s;
+
+	REQUIRE(t);
+	th = store__find_thread(&t->store, 100);
+	REQUIRE(th);
+	th->recv_cpu_ns = SEC;
+	th->recv_runq_ns = 100 * MS;
+	CHECK_EQ_INT(measure(&s, t, &opts), 0);
+	CHECK_EQ_U64(s.receive_ns, 1100 * MS);
+	CHECK_EQ_U64(s.data_wait_ns, 4100 * MS);	/* 3 s woken by the loader + 1.1 s */
+	CHECK_EQ_U64(s.on_cpu_ns, 4 * SEC);
+	CHECK_EQ_U64(s.runnable_ns, 400 * MS);
+	CHECK_EQ_U64(s.wall_ns, 9500 * MS);		/* moved, not added */
+	trace_free(t);
+}

@@ -366,7 +366,7 @@ static void check_sample_json(json_t *root, const struct trace *t)
 		   "block_devs_full", "block_missed_full", "wakes_full", "fuse_reqs_full",
 		   "fuse_stats_full", "fuse_hists_full", "fuse_conns_full", "fuse_ends_missed",
 		   "async_reqs_full", "async_untracked", "aio_batch", "async_threads_full",
-		   "async_files_full", "forks_full", "prog_misses");
+		   "async_files_full", "forks_full", "recv_threads_full", "prog_misses");
 	CHECK_EQ_U64(u64_at(lost, "total"), trace__lost_total(t));
 	CHECK_EQ_U64(u64_at(lost, "files_map_full"), t->lost[L_FILES_FULL]);
 	CHECK_EQ_U64(u64_at(lost, "prog_misses"), t->prog_misses);
