@@ -14,6 +14,22 @@ test_cli_bad_input() {
 	expect_fail 2 "-q without --json" "$IOSTORM" -q -a
 }
 
+# --consumer names the training loops, one per data-parallel rank:
+# repeatable or comma-separated, each a thread id or a name.
+test_cli_consumers() {
+	local many
+	expect_fail 2 "invalid value '' for --consumer" "$IOSTORM" --consumer '' -a
+	expect_fail 2 "invalid value '1,,2' for --consumer" "$IOSTORM" --consumer 1,,2 -a
+	expect_fail 2 "invalid value '12,' for --consumer" "$IOSTORM" --consumer 12, -a
+	expect_fail 2 "names of 1 to 15 characters" "$IOSTORM" --consumer 1,pt_data_worker_0 -a
+	expect_fail 2 "a thread id from 1" "$IOSTORM" --consumer 0 -a
+	many=$(seq -s, 1 65)
+	expect_fail 2 "64 training loops at most" "$IOSTORM" --consumer "$many" -a
+	# Accepted: the next complaint is about another flag.
+	expect_fail 2 "-q without --json" "$IOSTORM" --consumer 4242,python3 --consumer 7 -q -a
+	expect_fail 2 "-q without --json" "$IOSTORM" --consumer "$(seq -s, 1 64)" -q -a
+}
+
 # A label is on every sample: a 100,000-byte --job made a 36 MB metrics
 # file. Over 128 bytes it is refused, without echoing it back.
 test_cli_job_bounded() {

@@ -205,15 +205,16 @@ static void loader_headline(const struct finding *f, int n, char *buf, size_t le
 }
 
 /*
- * The verdict line leads with the training loop's wait when it is known,
- * then what the loader's findings say (without input_bound itself).
+ * The verdict line leads with the training loop's wait when it is known
+ * (of several, the one that waits most for data: the slowest rank), then
+ * what the loader's findings say (without input_bound itself).
  */
 void judge__headline(const struct finding *f, int n, char *buf, size_t len)
 {
 	const struct finding *ib = find(f, n, "input_bound");
-	const struct figure *share = ib ? finding__figure(ib, "stall_share") : NULL;
+	const struct figure *share = ib ? finding__figure(ib, "stall_share") : NULL, *loops;
 	struct finding rest[FINDINGS_MAX];
-	char loader[256], pct[16];
+	char loader[256], pct[16], who[48];
 	int k = 0;
 
 	if (!ib || !share) {
@@ -225,13 +226,18 @@ void judge__headline(const struct finding *f, int n, char *buf, size_t len)
 			rest[k++] = f[i];
 	loader_headline(rest, k, loader, sizeof(loader));
 	units__pct(pct, sizeof(pct), share->value);
+	loops = finding__figure(ib, "loops");
+	if (loops)
+		snprintf(who, sizeof(who), "the slowest of %.0f training loops", loops->value);
+	else
+		snprintf(who, sizeof(who), "the training loop");
 	if (ib->severity >= SEV_WARN)
-		snprintf(buf, len, "VERDICT: the training loop waits for data %s of its time "
-			 "(input-bound, %s): %s", pct, severity__name(ib->severity),
+		snprintf(buf, len, "VERDICT: %s waits for data %s of its time "
+			 "(input-bound, %s): %s", who, pct, severity__name(ib->severity),
 			 loader + strlen("VERDICT: "));
 	else
-		snprintf(buf, len, "VERDICT: the loader keeps up: the training loop waits for "
-			 "data %s of its time; %s", pct, loader + strlen("VERDICT: "));
+		snprintf(buf, len, "VERDICT: the loader keeps up: %s waits for "
+			 "data %s of its time; %s", who, pct, loader + strlen("VERDICT: "));
 }
 
 const char *severity__name(enum severity s)
