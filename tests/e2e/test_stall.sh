@@ -323,6 +323,8 @@ test_stall_ddp_capped() {
 	ddp_trace out.json
 	check_ranks out.json
 	expect_eq "input_bound" "$(finding out.json input_bound)" HIGH
+	jqr out.json .verdict | grep -q "^VERDICT: the slowest of 2 training loops waits for data" ||
+		fail "verdict: $(jqr out.json .verdict)"
 }
 
 # ---- wrappers (issue 21): no loop where there is none ----
