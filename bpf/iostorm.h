@@ -491,13 +491,11 @@ struct thread_out {
  */
 #define WAKER_OUTSIDE	0	/* woken by a task outside the target, or an interrupt */
 /*
- * Flags in a waker (tids stay below 2^22, PID_MAX_LIMIT): what the wait
- * was. Without them, a sleep ended by the waker.
+ * A flag in a waker (tids stay below 2^22, PID_MAX_LIMIT): the wait was a
+ * stop (SIGSTOP, or a ptrace stop), which the waker, a tracer, resumed.
  */
-#define WAKER_PREEMPT	(1u << 31)	/* runnable after a preemption: the waker is the
-					 * task that took the CPU (WAKER_OUTSIDE: not a target's) */
-#define WAKER_STOP	(1u << 30)	/* stopped or ptrace-stopped: the waker resumed it */
-#define WAKER_FLAGS	(WAKER_PREEMPT | WAKER_STOP)
+#define WAKER_STOP	(1u << 30)
+#define WAKER_FLAGS	WAKER_STOP
 
 struct wake_key {
 	__u32 wakee;		/* tid that slept */
@@ -505,9 +503,8 @@ struct wake_key {
 };
 
 struct wake_stats {
-	__u64 wakeups;		/* or preemptions, or stops */
-	__u64 sleep_ns;		/* off CPU until this waker woke it (run queue included),
-				 * or runnable until switched in (WAKER_PREEMPT) */
+	__u64 wakeups;		/* or stops (WAKER_STOP) */
+	__u64 sleep_ns;		/* off CPU until this waker woke it (run queue included) */
 };
 
 /*

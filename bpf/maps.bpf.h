@@ -167,13 +167,6 @@ struct fault_state {
 };
 
 /*
- * Everything iostorm keeps per task of the target, in one task-storage
- * slot: one lookup gives each program its part (sys_exit its syscall and
- * the thread's counters, sched_switch the switch state, the counters and
- * the syscall in flight). The thread's counters are kept by drain
- * generation, see thread.bpf.h: no hash lookup per event.
- */
-/*
  * A burst of receiving (recv.bpf.h): from the entry of a read of a pipe or
  * socket to the exit of its last syscall on a pipe, socket or shared
  * memory file; the time off CPU in it, committed when the burst goes on
@@ -188,6 +181,13 @@ struct recv_state {
 	__u64 runq_pend;
 };
 
+/*
+ * Everything iostorm keeps per task of the target, in one task-storage
+ * slot: one lookup gives each program its part (sys_exit its syscall and
+ * the thread's counters, sched_switch the switch state, the counters and
+ * the syscall in flight). The thread's counters are kept by drain
+ * generation, see thread.bpf.h: no hash lookup per event.
+ */
 struct task_state {
 	struct inflight in;
 	struct switch_state sw;

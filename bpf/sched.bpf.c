@@ -15,8 +15,7 @@
  * A sleep is also charged to the thread that ended it (sched_waking runs in
  * the waker: current wakes p), per (sleeper, waker) pair: that is how the
  * training loop's wait for data is told from its other waits. So is a
- * preempted thread's run-queue wait, to the task that took its CPU, and a
- * stop's, to the thread that resumed it (a tracer): see WAKER_FLAGS.
+ * stop, to the thread that resumed it (a tracer): see WAKER_STOP.
  */
 #include "maps.bpf.h"
 #include "target.bpf.h"
@@ -76,13 +75,8 @@ static __always_inline __u64 since_window(struct task_struct *task, __u64 now)
 	return t < now ? t : now;
 }
 
-/*
- * A preempted thread's run-queue wait is charged to the task that took its
- * CPU (a loader thread crowding the training loop off a CPU), in the wakes
- * map under WAKER_PREEMPT: no sched_waking comes for a runnable task.
- */
 static __always_inline void switch_out(struct task_struct *prev, bool preempt,
-				       unsigned int state, __u32 next_tid, __u64 now)
+				       unsigned int state, __u64 now)
 {
 	struct task_state *tst;
 	struct switch_state *st;
@@ -101,7 +95,7 @@ static __always_inline void switch_out(struct task_struct *prev, bool preempt,
 	st->on_ts = 0;
 	st->off_ts = now;
 	st->off_kind = off_kind(tst, preempt, state);
-	st->waker = st->off_kind == OFF_RUNQ ? WAKER_PREEMPT | next_tid : WAKER_UNSEEN;
+	st->waker = WAKER_UNSEEN;
 }
 
 /* A wait ended by waker: one writer per sleeper, so plain adds. */
@@ -173,8 +167,6 @@ static __always_inline void switch_in(struct task_struct *next, __u64 now)
 		break;
 	case OFF_RUNQ:
 		ts->runq_ns += off;
-		if (st->waker != WAKER_UNSEEN)
-			charge_waker(next, st->waker, off);
 		break;
 	case OFF_SLEEP:
 		ts->sleep_ns += off;
@@ -202,8 +194,8 @@ int BPF_PROG(handle_sched_waking, struct task_struct *p)
 	if (!task_is_target(p))
 		return 0;
 	st = task_state_of(p, true);
-	if (!st || st->sw.off_kind == OFF_RUNQ)
-		return 0;	/* preempted while going to sleep: its waker is who took the CPU */
+	if (!st)
+		return 0;
 	/* In an interrupt, current is whoever was interrupted: rare for data waits. */
 	st->sw.waker = task_is_target(waker) ? waker->pid : WAKER_OUTSIDE;
 	return 0;
@@ -217,11 +209,10 @@ static __always_inline void sched_switch(bool preempt, struct task_struct *prev,
 					 struct task_struct *next, unsigned int prev_state)
 {
 	__u64 now = bpf_ktime_get_ns();
-	bool next_in = task_is_target(next);
 
 	if (task_is_target(prev))
-		switch_out(prev, preempt, prev_state, next_in ? next->pid : WAKER_OUTSIDE, now);
-	if (next_in)
+		switch_out(prev, preempt, prev_state, now);
+	if (task_is_target(next))
 		switch_in(next, now);
 }
 

@@ -67,7 +67,7 @@ static long thread_idx(const struct store *s, __u32 tid)
 	return th ? th - s->threads : -1;
 }
 
-/* A sleep ended by a target thread (no preemption, no stop): its index, or -1. */
+/* A sleep ended by a target thread (not a stop): its index, or -1. */
 static long plain_waker(const struct stall_ctx *x, const struct wake_rec *w)
 {
 	if (w->waker == WAKER_OUTSIDE || (w->waker & WAKER_FLAGS))
@@ -385,7 +385,7 @@ static void wakers_of(const struct stall_ctx *x, long c, struct stall *st)
 		int g;
 
 		if (w->waker & WAKER_FLAGS)
-			continue;	/* a preemption or a stop: no sleep */
+			continue;	/* a stop: a tracer's */
 		if (b >= 0)
 			store__comm_group(x->s->threads[b].comm, name);
 		else

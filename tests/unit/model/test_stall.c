@@ -418,21 +418,6 @@ TEST(stall_mapped_loader)
 	trace_free(t);
 }
 
-/* A preemption is no sleep: a loop crowded off its CPU keeps its runnable time. */
-TEST(stall_preempted_is_runnable)
-{
-	struct trace *t = pipeline();
-	struct stall s;
-
-	REQUIRE(t);
-	wake(t, 100, 103 | WAKER_PREEMPT, 20, 500 * MS);
-	CHECK_EQ_INT(measure(&s, t, &opts), 0);
-	CHECK_EQ_U64(s.loader_wait_ns, 3 * SEC);
-	CHECK_EQ_U64(s.runnable_ns, 500 * MS);
-	CHECK_EQ_INT(s.nr_wakers, 3);
-	trace_free(t);
-}
-
 /*
  * A loop short of CPU: its wait is its own CPU taking batches (receive
  * bursts), on CPU and runnable, which is data wait and no longer computing.
