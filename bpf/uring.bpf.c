@@ -98,12 +98,14 @@ int BPF_PROG(handle_uring_create, int fd, void *ring_ctx)
  * data.nr (struct io_rsrc_data), the layout vmlinux.h has. The two are
  * told apart by the fields the kernel's BTF has, never by its version.
  */
-struct io_fixed_file___files {
-	unsigned long file_ptr;
-} __attribute__((preserve_access_index));
-
+/*
+ * files[] is struct io_fixed_file { unsigned long file_ptr; }, read as its
+ * one word: a relocation against io_fixed_file, which 6.13 removed, sends
+ * libbpf to the modules' BTF, which it may not list without CAP_SYS_ADMIN
+ * (libbpf 1.1: the load fails with EPERM under CAP_BPF and CAP_PERFMON).
+ */
 struct io_file_table___files {
-	struct io_fixed_file___files *files;
+	unsigned long *files;
 } __attribute__((preserve_access_index));
 
 struct io_ring_ctx___files {
@@ -118,8 +120,8 @@ struct io_ring_ctx___files {
 static __always_inline __u64 fixed_file(struct io_ring_ctx *ctx, __u32 i)
 {
 	struct io_ring_ctx___files *old = (void *)ctx;
-	struct io_fixed_file___files *files;
 	struct io_rsrc_node *node = NULL, **nodes;
+	unsigned long *files;
 	unsigned long ptr = 0;
 
 	if (bpf_core_field_exists(struct io_file_table, data)) {
@@ -133,7 +135,7 @@ static __always_inline __u64 fixed_file(struct io_ring_ctx *ctx, __u32 i)
 		if (i >= BPF_CORE_READ(old, nr_user_files))
 			return 0;
 		files = BPF_CORE_READ(old, file_table.files);
-		if (!files || bpf_core_read(&ptr, sizeof(ptr), &files[i].file_ptr))
+		if (!files || bpf_core_read(&ptr, sizeof(ptr), &files[i]))
 			return 0;
 	}
 	return ptr & ~FFS_FLAGS;

@@ -861,6 +861,9 @@ void fixture__free(struct trace *t)
 	store__free(&t->store);
 	free(t->wakes);
 	t->wakes = NULL;
+	free(t->loops);
+	t->loops = NULL;
+	procs__free(&t->procs);
 }
 
 /* ---- interval snapshots ---- */
