@@ -196,8 +196,8 @@ TEST(stall_own_reads)
 /*
  * PyTorch: workers in their own processes read; their feeder threads,
  * which read nothing, wake the loop through a pipe. The root given is a
- * launcher that only waits: the loop is found as the process main thread
- * the loader woke most.
+ * launcher that only waits: the loop is found as a process main thread
+ * the loader feeds.
  */
 TEST(stall_dataloader_workers)
 {
