@@ -179,6 +179,7 @@ struct recv_state {
 	__u64 runq_ns;		/* runnable inside it */
 	__u64 sleep_pend;	/* off CPU since its last syscall */
 	__u64 runq_pend;
+	__u64 pad[2];		/* to 64 bytes: see struct task_state */
 };
 
 /*
@@ -191,7 +192,7 @@ struct recv_state {
 struct task_state {
 	struct inflight in;
 	struct switch_state sw;
-	struct recv_state recv;
+	struct recv_state recv;		/* 64 bytes: the counters keep their cache lines */
 	struct fault_state fault;
 	struct thread_stats gen[2];
 };

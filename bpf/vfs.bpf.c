@@ -158,23 +158,25 @@ int BPF_PROG(handle_sys_enter, struct pt_regs *regs, long id)
 	return 0;
 }
 
-static __always_inline void read_exit(struct inflight *in, struct thread_stats *ts,
+/* A read-family call's end. True when it read a pipe, a socket or a device. */
+static __always_inline bool read_exit(struct inflight *in, struct thread_stats *ts,
 				      long ret, __u64 lat, __u64 now)
 {
 	if (!in->file) {
 		if (ret >= 0)
 			count_lost(L_FD_UNRESOLVED);
-		return;
+		return false;
 	}
 	if (file_mode(BTF_CAST(struct file, in->file)) != S_IFREG) {
 		count(C_READS_OTHER, 1);
-		return;
+		return true;
 	}
 	if (ret < 0) {
 		count(C_READ_ERRORS, 1);
-		return;
+		return false;
 	}
 	read_done(ts, in->file, in->off, ret, lat, now, true, true);
+	return false;
 }
 
 /* Key and mode of a stat result, from the buffer the kernel just filled. */
@@ -313,6 +315,7 @@ int BPF_PROG(handle_sys_exit, struct pt_regs *regs, long ret)
 	struct thread_stats *ts;
 	struct task_state *st;
 	struct inflight *in;
+	bool other = false;
 	__u64 now, lat;
 
 	/*
@@ -341,7 +344,7 @@ int BPF_PROG(handle_sys_exit, struct pt_regs *regs, long ret)
 	case SK_PREADV2:
 	case SK_COPY:
 	case SK_SENDFILE:
-		read_exit(in, ts, ret, lat, now);
+		other = read_exit(in, ts, ret, lat, now);
 		break;
 	case SK_STAT:
 	case SK_FSTATAT:
@@ -370,7 +373,9 @@ int BPF_PROG(handle_sys_exit, struct pt_regs *regs, long ret)
 		ts->read_ns += lat;	/* submitting (reads issued inline) and waiting */
 		break;
 	}
-	recv_note(st, task->pid, in->kind, in->file, ret, in->ts, now);
+	/* A regular file's read pays one test; a close or an mmap, one outside a burst. */
+	if (other || (st->recv.start && (in->kind == SK_CLOSE || in->kind == SK_MMAP)))
+		recv_note(st, task->pid, in->kind, in->file, ret, in->ts, now);
 	in->kind = SK_NONE;
 	return 0;
 }
