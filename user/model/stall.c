@@ -28,6 +28,7 @@ struct stall_ctx {
 	bool *loop;		/* runs a training loop */
 	bool *tracer;		/* resumed a thread from a ptrace stop */
 	bool *reads;		/* the thread's process read files */
+	__u64 *tot, *with;	/* spread()'s scratch: wakeups per thread */
 	double traced_ns;	/* the trace's duration; 0 when not known */
 };
 
@@ -110,11 +111,10 @@ static void spread(struct stall_ctx *x, bool *mark, long c,
 		   bool (*skip)(const struct stall_ctx *, long))
 {
 	size_t n = x->s->nr_threads;
-	__u64 *tot = calloc(n ? n : 1, sizeof(*tot)), *with = calloc(n ? n : 1, sizeof(*with));
+	__u64 *tot = x->tot, *with = x->with;
 	bool changed = true;
 
-	if (!tot || !with)
-		goto out_free;	/* the seeds alone: a smaller side, never a wrong one */
+	memset(tot, 0, n * sizeof(*tot));
 	for (size_t k = 0; k < x->nr_wakes; k++) {
 		const struct wake_rec *w = &x->wakes[k];
 		long b = plain_waker(x, w), a = thread_idx(x->s, w->wakee);
@@ -140,9 +140,6 @@ static void spread(struct stall_ctx *x, bool *mark, long c,
 			if (!mark[i] && with[i] && with[i] >= JOIN_SHARE * tot[i])
 				mark[i] = changed = true;
 	}
-out_free:
-	free(with);
-	free(tot);
 }
 
 static bool off_loader(const struct stall_ctx *x, long i)
@@ -526,15 +523,23 @@ static int split_loops(struct stall_ctx *x, struct trace *t, enum consumer_how h
 	return 0;
 }
 
-/* No loop: t->stall says why. */
+/*
+ * No loop: t->stall says why. Where the kernel gives no fault tracepoints,
+ * a loader that only maps its data (LMDB) reads nothing iostorm sees: say so.
+ */
 static void no_loop(struct trace *t, bool given)
 {
+	bool faults = kernel__measured(&t->kernel, KL_FAULTS);
+
 	memset(&t->stall, 0, sizeof(t->stall));
 	t->stall.how = CONSUMER_NONE;
 	snprintf(t->stall.why, sizeof(t->stall.why), "%s", given ?
 		 "no consumer found: the thread given with --consumer did not run" :
-		 "no consumer found: no thread computes while the loader feeds it "
-		 "(a pure reader?): data stall not measured");
+		 faults ? "no consumer found: no thread computes while the loader feeds it "
+			  "(a pure reader?): data stall not measured" :
+		 "no consumer found: no thread computes while the loader feeds it (a pure "
+		 "reader, or one of mapped data: faults not measured here): data stall not "
+		 "measured");
 }
 
 int stall__measure(struct trace *t, const struct stall_opts *o)
@@ -552,7 +557,10 @@ int stall__measure(struct trace *t, const struct stall_opts *o)
 	x.loop = calloc(n ? n : 1, sizeof(*x.loop));
 	x.tracer = calloc(n ? n : 1, sizeof(*x.tracer));
 	x.reads = calloc(n ? n : 1, sizeof(*x.reads));
-	if (!x.wakes || !x.loader || !x.peer || !x.loop || !x.tracer || !x.reads)
+	x.tot = calloc(n ? n : 1, sizeof(*x.tot));
+	x.with = calloc(n ? n : 1, sizeof(*x.with));
+	if (!x.wakes || !x.loader || !x.peer || !x.loop || !x.tracer || !x.reads || !x.tot ||
+	    !x.with)
 		goto out_free;
 	memcpy(x.wakes, t->wakes, t->nr_wakes * sizeof(*x.wakes));
 	qsort(x.wakes, x.nr_wakes, sizeof(*x.wakes), wake_cmp);
@@ -574,6 +582,8 @@ int stall__measure(struct trace *t, const struct stall_opts *o)
 			 "given with --consumer; %d of those given did not run", missing);
 	err = 0;
 out_free:
+	free(x.with);
+	free(x.tot);
 	free(x.reads);
 	free(x.tracer);
 	free(x.loop);

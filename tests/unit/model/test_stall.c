@@ -441,3 +441,24 @@ TEST(stall_receive_is_data_wait)
 	CHECK_EQ_U64(s.wall_ns, 9500 * MS);		/* moved, not added */
 	trace_free(t);
 }
+
+/* A kernel without fault tracepoints: "no consumer" says a mapped loader may be unseen. */
+TEST(stall_none_says_faults_unmeasured)
+{
+	struct trace *t = trace_new();
+	struct stall s;
+
+	REQUIRE(t);
+	t->kernel.probed = true;
+	for (int l = 0; l < KL__MAX; l++)
+		t->kernel.layers[l].measured = l != KL_FAULTS;
+	thread(t, 100, 100, "python3", (struct thread_stats){ .cpu_ns = SEC,
+		.sleep_ns = 9 * SEC });
+	CHECK_EQ_INT(measure(&s, t, &opts), 0);
+	CHECK_EQ_INT(s.how, CONSUMER_NONE);
+	CHECK(strstr(s.why, "faults not measured here"));
+	t->kernel.layers[KL_FAULTS].measured = true;
+	CHECK_EQ_INT(measure(&s, t, &opts), 0);
+	CHECK(!strstr(s.why, "faults not measured"));
+	trace_free(t);
+}
