@@ -416,6 +416,7 @@ struct file_stats {
 	__u64 fault_end;	/* BPF only: the end of what it brought in; 0 none */
 	__u64 first_ts;		/* ns, CLOCK_MONOTONIC (bpf_ktime_get_ns) */
 	__u64 last_ts;
+	__u64 read_ts;		/* the interval's first read; 0 without */
 	/*
 	 * The view path[] is in: the resolving task's root (its chroot or
 	 * pivot_root) and mount namespace. Its last anchor_len bytes lie below

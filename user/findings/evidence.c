@@ -95,13 +95,20 @@ static int u64_cmp(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
+/* When a file was first read; its first touch for a read the kernel did not time. */
+static __u64 read_ts(const struct file_rec *f)
+{
+	return f->read_ts ? f->read_ts : f->first_ts;
+}
+
+/* By first read: stats and opens before it (an index built at start-up) do not count. */
 static int ts_cmp(const void *pa, const void *pb)
 {
 	const struct file_rec *a = *(struct file_rec *const *)pa;
 	const struct file_rec *b = *(struct file_rec *const *)pb;
 
-	if (a->first_ts != b->first_ts)
-		return a->first_ts < b->first_ts ? -1 : 1;
+	if (read_ts(a) != read_ts(b))
+		return read_ts(a) < read_ts(b) ? -1 : 1;
 	if (a->dev != b->dev)
 		return a->dev < b->dev ? -1 : 1;
 	return a->ino < b->ino ? -1 : a->ino > b->ino;
@@ -244,6 +251,22 @@ static void threads_fill(struct evidence *e, const struct store *s)
 	e->sleep_share = evidence__ratio(sleep, sum);
 }
 
+/* The loop's loader working threads, as shares of their summed time. */
+static void loader_fill(struct evidence *e, const struct stall *s)
+{
+	double sum = (double)s->loader_cpu_ns + s->loader_runq_ns + s->loader_io_ns +
+		     s->loader_sleep_ns;
+
+	e->ld_workers = s->loader_workers;
+	e->ld_procs = s->loader_procs;
+	e->ld_cpu_share = evidence__ratio(s->loader_cpu_ns, sum);
+	e->ld_runq_share = evidence__ratio(s->loader_runq_ns, sum);
+	e->ld_io_share = evidence__ratio(s->loader_io_ns, sum);
+	e->ld_sleep_share = evidence__ratio(s->loader_sleep_ns, sum);
+	e->ld_runnable = e->duration_s > 0 ?
+		((double)s->loader_cpu_ns + s->loader_runq_ns) / (e->duration_s * 1e9) : 0;
+}
+
 /* The training loop's split, as shares of its wall time. */
 static void stall_fill(struct evidence *e, const struct trace *t)
 {
@@ -264,6 +287,7 @@ static void stall_fill(struct evidence *e, const struct trace *t)
 	e->stall_loops = t->nr_loops;
 	e->stall_least_share = t->nr_loops ? stall__share(&t->loops[t->nr_loops - 1]) :
 			       e->stall_share;
+	loader_fill(e, s);
 }
 
 int evidence__from_trace(struct evidence *e, const struct trace *t)
@@ -273,6 +297,8 @@ int evidence__from_trace(struct evidence *e, const struct trace *t)
 
 	memset(e, 0, sizeof(*e));
 	e->duration_s = t->duration_s;
+	e->nr_cpus = t->nr_cpus;
+	e->ld_cpu_share = e->ld_runq_share = e->ld_io_share = e->ld_sleep_share = -1;
 	trace__file_totals(&t->store, &tot);
 	vfs_fill(e, t, &tot);
 	mapped_fill(e, t, &tot);

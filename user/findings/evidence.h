@@ -84,6 +84,15 @@ struct evidence {
 	double stall_rank_share;	/* asleep until another rank's loop side woke it */
 	size_t stall_loops;		/* training loops (data-parallel ranks) */
 	double stall_least_share;	/* the share of the loop that waits least */
+	/* the headline loop's loader: its working threads (model/stall.h) */
+	int ld_workers;			/* threads */
+	int ld_procs;			/* processes apart from the loop's: DataLoader workers */
+	double ld_cpu_share;		/* of their time: on CPU; -1 without workers */
+	double ld_runq_share;		/* waiting for a CPU */
+	double ld_io_share;		/* in file syscalls or D state */
+	double ld_sleep_share;		/* asleep otherwise: idle, or waiting for work */
+	double ld_runnable;		/* threads on CPU or waiting for one, mean */
+	__u32 nr_cpus;			/* online; 0 when unknown */
 	/* layers this kernel did not give (model/kernel.h), ", "-separated; filled by the caller */
 	int nr_unmeasured;
 	char unmeasured[96];

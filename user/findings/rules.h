@@ -39,6 +39,15 @@ int rule__bottleneck(const struct evidence *e, const double *th, struct finding 
 int rule__parallelism(const struct evidence *e, const double *th, struct finding *f);
 int rule__page_cache(const struct evidence *e, const double *th, struct finding *f);
 int rule__cpu_bound(const struct evidence *e, const double *th, struct finding *f);
+/*
+ * The block layer shows the target's reads capped above the device or the
+ * device saturated: more readers only queue longer. False when the reads
+ * go mostly through FUSE, where no cap can be seen.
+ */
+bool rules__capped(const struct evidence *e, const double *th);
+/* rules_cause.c: why the loop waits when storage does not say; after the others. */
+int rule__input_cause(const struct evidence *e, const double *th,
+		      const struct finding *all, int n, struct finding *f);
 /* rules_fuse.c: FUSE storage, its round trips per file. */
 int rule__fuse(const struct evidence *e, const double *th, struct finding *f);
 

@@ -52,6 +52,12 @@ static bool capped(const struct evidence *e, const double *th)
 	return e->layer == LAYER_ABOVE || saturated(e, th);
 }
 
+bool rules__capped(const struct evidence *e, const double *th)
+{
+	return e->have_block && e->layer != LAYER_NONE &&
+	       !(e->have_fuse && 2 * e->fuse_read_bytes >= e->read_bytes) && capped(e, th);
+}
+
 static void bottleneck_queued(const struct evidence *e, enum severity sev, const char *wait,
 			      struct finding *f)
 {

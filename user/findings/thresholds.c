@@ -113,6 +113,14 @@ static const struct th_def th_defs[TH__MAX] = {
 	[TH_MAPPED_RANDOM] = { "mapped_random", 0.5, "fraction",
 		"mapped_reads: faults are said to be random when at least this share of "
 		"them is not within the stride of the one before on the same file" },
+	[TH_LOADER_IDLE] = { "loader_idle", 0.3, "fraction",
+		"input_cause: the loader's working threads asleep (not on CPU, not waiting "
+		"on I/O) at least this share of their time while the loop waits for data: "
+		"they wait for work, the prefetch is too short" },
+	[TH_OWN_IO] = { "own_io", 0.5, "fraction",
+		"input_cause: the loop's own file I/O is at least this share of its data "
+		"wait, and no other process loads for it: loading is serialized in the "
+		"loop's process (num_workers=0)" },
 	[TH_IOPS_BOUND] = { "iops_bound_util", 0.75, "fraction",
 		"storage_bottleneck: fast requests, threads storage-bound and the device "
 		"busy at least this share of the time: the device is IOPS-bound (on a "

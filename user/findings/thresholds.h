@@ -47,6 +47,8 @@ enum threshold {
 	TH_CONSUMER_WAKES,
 	TH_MAPPED_MIN,
 	TH_MAPPED_RANDOM,
+	TH_LOADER_IDLE,
+	TH_OWN_IO,
 	TH__MAX,
 };
 

@@ -971,6 +971,43 @@ TEST(evidence_file_order)
 	CHECK_NEAR(order_of(idx, 9), -1, 0);			/* too few files */
 }
 
+/*
+ * ImageFolder's index: every file stat-ed (first touched) in path order at
+ * start-up, then read shuffled. The order is the reads', not the touches'.
+ */
+TEST(evidence_file_order_first_read)
+{
+	enum { N = 500 };
+	static int idx[N];
+	struct trace *t = trace_new();
+	struct evidence e;
+
+	REQUIRE(t);
+	t->duration_s = 1;
+	for (int i = 0; i < N; i++)
+		idx[i] = i;
+	shuffle(idx, N);
+	for (int i = 0; i < N; i++) {
+		struct file_key k = { .ino = 1 + i, .dev = 8 << 20 | 1 };
+		struct file_stats st = { .stats = 1, .flags = FILE_F_REG | FILE_F_PATH,
+					 .first_ts = 1000 + i, .last_ts = 1000 + i };
+		struct file_stats rd = { .size = 1000, .reads = 1, .read_bytes = 1000,
+					 .flags = FILE_F_REG | FILE_F_READ, .first_end = 1000,
+					 .last_end = 1000, .max_end = 1000,
+					 .first_ts = 1000000 + idx[i], .last_ts = 1000000 + idx[i],
+					 .read_ts = 1000000 + idx[i] };
+
+		snprintf(st.path, sizeof(st.path), "/d/f%05d", i);
+		st.path_len = strlen(st.path);
+		/* Two intervals: the stat in the first, the read in the second. */
+		REQUIRE(!store__merge_file(&t->store, &k, &st));
+		REQUIRE(!store__merge_file(&t->store, &k, &rd));
+	}
+	REQUIRE(!evidence__from_trace(&e, t));
+	CHECK(e.file_order_random > 0.9);
+	trace_free(t);
+}
+
 /* ---- thresholds ---- */
 
 TEST(thresholds_set)
