@@ -290,6 +290,9 @@ int findings__judge(struct findings *d, const struct trace *t,
 	if (d->nr_findings < 0)
 		return d->nr_findings;
 	judge__headline(d->findings, d->nr_findings, d->headline, sizeof(d->headline));
+	err = findings__phases(d, t, th);
+	if (err)
+		return err;
 	d->done = true;
 	return 0;
 }

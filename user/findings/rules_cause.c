@@ -40,14 +40,26 @@ static bool storage_explains(const struct finding *all, int n)
 	return false;
 }
 
-/* "4 threads on 2 CPUs", or "4 threads" when the CPUs are not known. */
+/* "4 threads (2 CPUs online)", or "4 threads" when the CPUs are not known. */
 static const char *threads_words(const struct evidence *e, char *buf, size_t len)
 {
 	int n = snprintf(buf, len, "%d thread%s", e->ld_workers, e->ld_workers == 1 ? "" : "s");
 
 	if (e->nr_cpus && n > 0 && (size_t)n < len)
-		snprintf(buf + n, len - n, " on %u CPU%s", e->nr_cpus, e->nr_cpus == 1 ? "" : "s");
+		snprintf(buf + n, len - n, " (%u CPU%s online)", e->nr_cpus,
+			 e->nr_cpus == 1 ? "" : "s");
 	return buf;
+}
+
+/* The verb and pronoun for the loader's threads: one thread "is", "its". */
+static const char *are(const struct evidence *e)
+{
+	return e->ld_workers == 1 ? "is" : "are";
+}
+
+static const char *their(const struct evidence *e)
+{
+	return e->ld_workers == 1 ? "its" : "their";
 }
 
 static void serialized(const struct evidence *e, struct finding *f)
@@ -69,16 +81,16 @@ static void serialized(const struct evidence *e, struct finding *f)
 
 static void cpu(const struct evidence *e, bool starved, struct finding *f)
 {
-	char buf[NBUF][32];
+	char buf[NBUF][32], who[64];
 
 	finding_init(f, "input_cause", f->severity,
 		     starved ? "the loader is CPU-starved" : "the loader is CPU-bound",
 		     starved ? "give the loader more CPUs" : "make decoding cheaper");
 	say(f->summary, sizeof(f->summary),
-	    "the loader is %s: its %s are on CPU %s of their time and wait for a CPU %s "
+	    "the loader is %s: its %s %s on CPU %s of %s time, waiting for a CPU %s "
 	    "(%s runnable on average), on I/O %s",
-	    starved ? "CPU-starved" : "CPU-bound", threads_words(e, B(0)),
-	    units__pct(B(1), e->ld_cpu_share), units__pct(B(2), e->ld_runq_share),
+	    starved ? "CPU-starved" : "CPU-bound", threads_words(e, who, sizeof(who)), are(e),
+	    units__pct(B(1), e->ld_cpu_share), their(e), units__pct(B(2), e->ld_runq_share),
 	    units__num(B(3), e->ld_runnable), units__pct(B(4), e->ld_io_share));
 	say(f->advice, sizeof(f->advice), "%s", starved ?
 	    "more loader threads are runnable than there are CPUs for them: fewer "
@@ -92,14 +104,14 @@ static void cpu(const struct evidence *e, bool starved, struct finding *f)
 static void few_readers(const struct evidence *e, struct finding *f)
 {
 	double target = ceil(fmax(1, e->read_concurrency) / fmax(0.05, 1 - e->stall_share));
-	char buf[NBUF][32];
+	char buf[NBUF][32], who[64];
 
 	finding_init(f, "input_cause", f->severity, "too few readers for the latency",
 		     "raise num_workers / num_parallel_calls");
 	say(f->summary, sizeof(f->summary),
-	    "too few readers for the latency: the loader's %s wait on I/O %s of their "
-	    "time with %s reads in flight at %s each (%s reads/s)",
-	    threads_words(e, B(0)), units__pct(B(1), e->ld_io_share),
+	    "too few readers for the latency: the loader's %s %s on I/O %s of %s "
+	    "time, with %s reads in flight at %s each (%s reads/s)",
+	    threads_words(e, who, sizeof(who)), are(e), units__pct(B(1), e->ld_io_share), their(e),
 	    units__num(B(2), e->read_concurrency), units__us(B(3), e->read_mean_us),
 	    units__num(B(4), e->reads_per_s));
 	say(f->advice, sizeof(f->advice),
@@ -112,14 +124,14 @@ static void few_readers(const struct evidence *e, struct finding *f)
 
 static void idle(const struct evidence *e, struct finding *f)
 {
-	char buf[NBUF][32];
+	char buf[NBUF][32], who[64];
 
 	finding_init(f, "input_cause", f->severity, "prefetch too short",
 		     "raise prefetching");
 	say(f->summary, sizeof(f->summary),
-	    "prefetch too short: the loader's %s idle %s of their time (on CPU %s, on "
+	    "prefetch too short: the loader's %s %s idle %s of %s time (on CPU %s, on "
 	    "I/O %s) while the loop waits for data",
-	    threads_words(e, B(0)), units__pct(B(1), e->ld_sleep_share),
+	    threads_words(e, who, sizeof(who)), are(e), units__pct(B(1), e->ld_sleep_share), their(e),
 	    units__pct(B(2), e->ld_cpu_share), units__pct(B(3), e->ld_io_share));
 	say(f->advice, sizeof(f->advice),
 	    "the loader waits for work while the loop waits for batches: let it run "
@@ -129,12 +141,12 @@ static void idle(const struct evidence *e, struct finding *f)
 
 static void unclear(const struct evidence *e, struct finding *f)
 {
-	char buf[NBUF][32];
+	char buf[NBUF][32], who[64];
 
 	finding_init(f, "input_cause", f->severity, "the loader's wait not explained", "");
 	say(f->summary, sizeof(f->summary),
-	    "no one cause: the loader's %s are on CPU %s, wait for a CPU %s, on I/O %s, "
-	    "idle %s", threads_words(e, B(0)), units__pct(B(1), e->ld_cpu_share),
+	    "no one cause: the loader's %s %s on CPU %s, waiting for a CPU %s, on I/O %s, "
+	    "idle %s", threads_words(e, who, sizeof(who)), are(e), units__pct(B(1), e->ld_cpu_share),
 	    units__pct(B(2), e->ld_runq_share), units__pct(B(3), e->ld_io_share),
 	    units__pct(B(4), e->ld_sleep_share));
 	say(f->advice, sizeof(f->advice),

@@ -98,7 +98,9 @@ TEST(cause_cpu_starved)
 	CHECK_STR(c->label, "the loader is CPU-starved");
 	CHECK_EQ_INT(c->severity, SEV_WARN);
 	CHECK(!get(&j, "cpu_bound"));
-	CHECK(strstr(c->summary, "4 threads on 2 CPUs"));
+	CHECK_STR(c->summary, "the loader is CPU-starved: its 4 threads (2 CPUs online) are "
+		  "on CPU 55% of their time, waiting for a CPU 38% (3.7 runnable on "
+		  "average), on I/O 1%");
 	CHECK(!strncmp(j.headline, "VERDICT: the training loop waits for data 12% of its time "
 		       "(input-bound, WARN) because the loader is CPU-starved", 110));
 	CHECK(strstr(j.headline, "; give the loader more CPUs"));
@@ -124,8 +126,8 @@ TEST(cause_prefetch_short)
 	judge(&e, &j);
 	REQUIRE(get(&j, "input_cause"));
 	CHECK_STR(get(&j, "input_cause")->label, "prefetch too short");
-	CHECK(strstr(j.headline, "because prefetch too short: the loader's 4 threads on 2 CPUs "
-			 "idle 67% of their time"));
+	CHECK(strstr(j.headline, "because prefetch too short: the loader's 4 threads (2 CPUs "
+			 "online) are idle 67% of their time"));
 }
 
 /* num_workers=0: the loop's own file I/O is its wait, no worker process. */

@@ -201,7 +201,7 @@ static void check_sample_json(json_t *root, const struct trace *t)
 	struct hist sizes = {};
 
 	CHECK_KEYS(root, "top", "schema", "target", "duration_s", "stopped_by",
-		   "exit_status", "kernel", "verdict", "findings", "stall", "vfs", "latency",
+		   "exit_status", "kernel", "verdict", "findings", "phases", "stall", "vfs", "latency",
 		   "sizes", "mounts", "block", "layers", "fuse", "files", "views", "dirs",
 		   "threads", "thread_groups", "cgroups", "cgroups_folded", "lost", "store",
 		   "timeline");
