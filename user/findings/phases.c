@@ -78,25 +78,21 @@ static void phase_evidence(struct evidence *e, const struct tl_point *p, __u32 p
 	}
 }
 
-/* Judge phase ph from its point, keep its headline and most severe findings. */
-static int judge_phase(struct phase *ph, const struct evidence *whole, const struct tl_point *p,
-		       __u32 page_size, const struct thresholds *th)
+/* The phase's figures, from its evidence. */
+static void phase_figures(struct phase *ph, const struct evidence *e)
 {
-	struct finding all[FINDINGS_MAX];
-	struct evidence e = *whole;
-	int n;
+	ph->stall_share = e->have_stall ? e->stall_share : -1;
+	ph->miss_share = e->miss_share;
+	ph->util = e->have_block ? e->blk_util : -1;
+	ph->reads_per_s = e->reads_per_s;
+	ph->files_per_s = e->files_per_s;
+	ph->read_p50_us = e->read_p50_us;
+}
 
-	phase_evidence(&e, p, page_size);
-	ph->stall_share = e.have_stall ? e.stall_share : -1;
-	ph->miss_share = e.miss_share;
-	ph->util = e.have_block ? e.blk_util : -1;
-	ph->reads_per_s = e.reads_per_s;
-	ph->files_per_s = e.files_per_s;
-	ph->read_p50_us = e.read_p50_us;
-	n = judge__rules(&e, th, all, FINDINGS_MAX);
-	if (n < 0)
-		return n;
-	judge__headline(all, n, ph->headline, sizeof(ph->headline));
+/* Keep the headline and the most severe findings of all[n]. */
+static void phase_keep(struct phase *ph, const struct finding *all, int n, const char *headline)
+{
+	snprintf(ph->headline, sizeof(ph->headline), "%s", headline);
 	for (int i = 0; i < n && ph->nr_top < PHASE_TOP; i++) {
 		struct phase_finding *f = &ph->top[ph->nr_top];
 
@@ -107,6 +103,24 @@ static int judge_phase(struct phase *ph, const struct evidence *whole, const str
 		snprintf(f->summary, sizeof(f->summary), "%s", all[i].summary);
 		ph->nr_top++;
 	}
+}
+
+/* Judge phase ph from its point. */
+static int judge_phase(struct phase *ph, const struct evidence *whole, const struct tl_point *p,
+		       __u32 page_size, const struct thresholds *th)
+{
+	struct finding all[FINDINGS_MAX];
+	struct evidence e = *whole;
+	char headline[sizeof(ph->headline)];
+	int n;
+
+	phase_evidence(&e, p, page_size);
+	phase_figures(ph, &e);
+	n = judge__rules(&e, th, all, FINDINGS_MAX);
+	if (n < 0)
+		return n;
+	judge__headline(all, n, headline, sizeof(headline));
+	phase_keep(ph, all, n, headline);
 	return 0;
 }
 
@@ -130,9 +144,14 @@ int findings__phases(struct findings *d, const struct trace *t, const struct thr
 		ph->start_s = tl->points[spans[i].first].t_ns / 1e9;
 		ph->end_s = ph->start_s + sum.dur_ns / 1e9;
 		ph->start_ns = tl->start_ns + tl->points[spans[i].first].t_ns;
-		err = judge_phase(ph, &d->e, &sum, t->page_size ? t->page_size : 4096, th);
-		if (err)
-			return err;
+		if (n == 1) {	/* a steady run: the phase is the whole run */
+			phase_figures(ph, &d->e);
+			phase_keep(ph, d->findings, d->nr_findings, d->headline);
+		} else {
+			err = judge_phase(ph, &d->e, &sum, t->page_size ? t->page_size : 4096, th);
+			if (err)
+				return err;
+		}
 		d->nr_phases++;
 	}
 	return 0;
