@@ -100,7 +100,7 @@ void evidence__add_fuse(struct evidence *e, const struct trace *t);
 /* The layers the kernel did not give (model/kernel.h): no rule judges their zeros. */
 void evidence__add_kernel(struct evidence *e, const struct trace *t);
 /*
- * Split t's timeline into phases and judge each (phases.c): d->phases.
+ * Split t's timeline into phases and judge each (judge_phases.c): d->phases.
  * Call after d's own findings are judged. 0 or -errno.
  */
 int findings__phases(struct findings *d, const struct trace *t, const struct thresholds *th);

@@ -94,18 +94,25 @@ static bool side_agrees(const struct signals *pts, size_t first, size_t end, int
 	return n && near >= PHASE_AGREE * n;
 }
 
-/* A signal that parts the sides by a step, and whose points agree on both. */
+/*
+ * A signal that parts the sides by a step, and whose points agree on
+ * both sides next to the boundary (PHASE_WINDOW points each way): a step
+ * there, not a mean moved by points far from it (a run that alternates
+ * keeps each side's mean in between; its boundaries are still steps).
+ */
 static bool split_holds(const struct signals *pts, size_t first, size_t at, size_t end,
 			const struct signals *a, const struct signals *b)
 {
+	size_t lo = at - first > PHASE_WINDOW ? at - PHASE_WINDOW : first;
+	size_t hi = end - at > PHASE_WINDOW ? at + PHASE_WINDOW : end;
 	double va[NSIG], vb[NSIG];
 
 	as_array(a, va);
 	as_array(b, vb);
 	for (int k = 0; k < NSIG; k++)
 		if (sig_apart(k, va[k], vb[k]) >= 1 &&
-		    side_agrees(pts, first, at, k, va[k], vb[k]) &&
-		    side_agrees(pts, at, end, k, vb[k], va[k]))
+		    side_agrees(pts, lo, at, k, va[k], vb[k]) &&
+		    side_agrees(pts, at, hi, k, vb[k], va[k]))
 			return true;
 	return false;
 }
@@ -123,8 +130,7 @@ void phases__sum(const struct tl_point *p, const struct phase_span *s, struct tl
 /*
  * The best split of span s: its point in *at and its weighted score, or 0
  * when no boundary parts the sides by a step. The sides are summed as the
- * boundary moves (O(points x signals) with one pass for the right side's
- * total; the latency slots are not needed, so counts alone are summed).
+ * boundary moves (the latency slots are not needed: counts alone).
  */
 static double best_split(const struct tl_point *p, const struct signals *pts,
 			 const struct phase_span *s, __u32 page_size, size_t *at)
@@ -156,13 +162,12 @@ static double best_split(const struct tl_point *p, const struct signals *pts,
 		signals_of(&left, page_size, &a);
 		signals_of(&right, page_size, &b);
 		d = apart(&a, &b);
-		if (d < 1 || !split_holds(pts, s->first, i + 1, s->end, &a, &b))
-			continue;
 		w = d * sqrt((double)nl * nr / n);
-		if (w > best) {
-			best = w;
-			*at = i + 1;
-		}
+		/* The points are checked only for a boundary that would be the best. */
+		if (d < 1 || w <= best || !split_holds(pts, s->first, i + 1, s->end, &a, &b))
+			continue;
+		best = w;
+		*at = i + 1;
 	}
 	return best;
 }
@@ -170,6 +175,8 @@ static double best_split(const struct tl_point *p, const struct signals *pts,
 int phases__split(const struct tl_point *p, size_t n, __u32 page_size,
 		  struct phase_span out[PHASES_MAX])
 {
+	double score[PHASES_MAX];	/* each span's best split, 0: none */
+	size_t cut[PHASES_MAX];
 	struct signals *pts;
 	int nr = 1;
 
@@ -181,26 +188,24 @@ int phases__split(const struct tl_point *p, size_t n, __u32 page_size,
 	for (size_t i = 0; i < n; i++)
 		signals_of(&p[i], page_size, &pts[i]);
 	out[0] = (struct phase_span){ 0, n };
+	score[0] = best_split(p, pts, &out[0], page_size, &cut[0]);
 	while (nr < PHASES_MAX) {
-		double best = 0;
-		size_t at = 0, cut = 0;
 		int which = -1;
 
-		for (int i = 0; i < nr; i++) {
-			double w = best_split(p, pts, &out[i], page_size, &cut);
-
-			if (w > best) {
-				best = w;
-				at = cut;
+		for (int i = 0; i < nr; i++)
+			if (score[i] > 0 && (which < 0 || score[i] > score[which]))
 				which = i;
-			}
-		}
 		if (which < 0)
 			break;
+		/* Split it in two; only the two new spans need their best split. */
 		memmove(&out[which + 2], &out[which + 1], (nr - which - 1) * sizeof(out[0]));
-		out[which + 1] = (struct phase_span){ at, out[which].end };
-		out[which].end = at;
+		memmove(&score[which + 2], &score[which + 1], (nr - which - 1) * sizeof(score[0]));
+		memmove(&cut[which + 2], &cut[which + 1], (nr - which - 1) * sizeof(cut[0]));
+		out[which + 1] = (struct phase_span){ cut[which], out[which].end };
+		out[which].end = cut[which];
 		nr++;
+		for (int i = which; i <= which + 1; i++)
+			score[i] = best_split(p, pts, &out[i], page_size, &cut[i]);
 	}
 	free(pts);
 	return nr;

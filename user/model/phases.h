@@ -14,9 +14,10 @@
  *
  * A side is PHASE_MIN_POINTS points at least, a signal counts only where
  * both sides measured it (a loop's time, PHASE_MISS_MIN_BYTES read), and
- * two thirds of each side's points must be nearer their own side's value
- * than the other's (a lone outlier moves a mean, not the points). The
- * work is O(points^2) per split at worst: 13M steps for 3,600 points.
+ * two thirds of the PHASE_WINDOW points on each side of the boundary must
+ * be nearer their own side's value than the other's: a step there, not a
+ * mean moved by a lone outlier (the last, partial interval). A span's best
+ * split is found once, in one pass over its points.
  * The best split of all segments is taken first, up to PHASES_MAX phases;
  * a steady run is one phase. Pure: unit-tested on synthetic points.
  */
@@ -29,6 +30,7 @@
 
 #define PHASES_MAX		8
 #define PHASE_MIN_POINTS	3
+#define PHASE_WINDOW		6	/* points each side of a boundary that must agree */
 #define PHASE_STALL_STEP	0.2
 #define PHASE_MISS_STEP		0.5
 #define PHASE_MISS_MIN_BYTES	(4ULL << 20)

@@ -94,3 +94,25 @@ TEST(phases_each_signal)
 		point(&p[i], i, i < 19 ? 0.8 : 0.0, 1, 0.9, 300);
 	CHECK_EQ_INT(phases__split(p, 20, 4096, s), 1);
 }
+
+/*
+ * A run that alternates (evaluation every 10 intervals): each side's mean
+ * lies between the two behaviours, yet every boundary is a step next to
+ * it; the phases follow the blocks, PHASES_MAX at most.
+ */
+TEST(phases_alternating)
+{
+	struct tl_point p[90];
+	struct phase_span s[PHASES_MAX];
+	int n;
+
+	for (size_t i = 0; i < 90; i++)
+		point(&p[i], i, i / 10 % 2 ? 0.8 : 0.1, 1, 0.5, 300);
+	n = phases__split(p, 90, 4096, s);
+	CHECK_EQ_INT(n, PHASES_MAX);
+	for (int k = 0; k < n; k++) {
+		CHECK_EQ_U64(s[k].first % 10, 0);
+		CHECK(k == 0 || s[k].first == s[k - 1].end);
+	}
+	CHECK_EQ_U64(s[n - 1].end, 90);
+}
