@@ -293,6 +293,12 @@ int findings__judge(struct findings *d, const struct trace *t,
 	err = findings__phases(d, t, th);
 	if (err)
 		return err;
+	if (d->nr_phases > 1) {	/* the whole run averages them: say so where it is read */
+		size_t len = strlen(d->headline);
+
+		snprintf(d->headline + len, sizeof(d->headline) - len,
+			 " [the run changed: %d phases, judged apart]", d->nr_phases);
+	}
 	d->done = true;
 	return 0;
 }
