@@ -236,13 +236,12 @@ static void bottleneck_vfs(const struct evidence *e, const double *th, struct fi
 		/* Slow reads above any block device the threads hardly wait on: not "keeps up". */
 		finding_init(f, "storage_bottleneck", SEV_INFO, "reads wait above the block layer", "");
 		say(f->summary, sizeof(f->summary),
-		    "reads wait above the block layer: read() mean %s%s; I/O threads wait on "
-		    "I/O only %s of their time", units__us(B(0), e->read_mean_us),
-		    no_block_words(e, where, sizeof(where)),
-		    e->io_wait_share < 0 ? "(unmeasured)" : units__pct(B(1), e->io_wait_share));
+		    "reads wait above the block layer: read() mean %s%s%s",
+		    units__us(B(0), e->read_mean_us), no_block_words(e, where, sizeof(where)),
+		    io_wait_words(e, wait, sizeof(wait)));
 		say(f->advice, sizeof(f->advice), "the reads are slow (a network file system, "
 		    "a cap above the device) but the job rarely waits on them: nothing to do "
-		    "while it keeps up; see the other findings");
+		    "while that holds; see the other findings");
 		return;
 	}
 	if (!slow) {
