@@ -42,6 +42,13 @@ check_phases() {
 	expect_cmp "warm points (no block reads)" "$warm" '>=' 2
 	expect_eq "the run starts cold" "$first" true
 	expect_eq "the run ends warm" "$last" true
+	# No block request in flight, no busy time: a warm point after a warm
+	# point shows 0% util (a request whose end was missed once kept it at
+	# 100% through the warm phase).
+	local busy
+	busy=$(jqr out.json '[.timeline.points as $p | range(1; $p | length) |
+		select($p[.].blk_reads == 0 and $p[. - 1].blk_reads == 0) | $p[.].blk_util_pct] | max // 0')
+	expect_cmp "%util of warm points without block reads" "$busy" '<' 1
 }
 
 # The points add up to the report's totals, exactly.

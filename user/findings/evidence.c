@@ -329,7 +329,6 @@ void evidence__add_block(struct evidence *e, const struct trace *t)
 	__u64 busy = 0;
 
 	layers__measure(t, &l);
-	e->layer = layers__judge(&l.sums);
 	block__sum(b, BLK_READ, WHO_BIT(WHO_TARGET), &st);
 	if (!st.reqs)
 		return;
@@ -396,4 +395,27 @@ void evidence__add_kernel(struct evidence *e, const struct trace *t)
 				e->nr_unmeasured ? ", " : "", kernel__layer_name(l));
 		e->nr_unmeasured++;
 	}
+}
+
+/*
+ * Where a read's time goes, judged on the dataset's figures (code and
+ * libraries left out, as every other figure) with the FUSE daemons' bytes:
+ * the layer verdict and miss_share come from the same sums, so the
+ * latency-by-layer line and the findings tell one story.
+ */
+void evidence__add_layer(struct evidence *e, const struct trace *t, const struct thresholds *th)
+{
+	struct layers l;
+
+	layers__measure(t, &l);
+	l.sums.reads = e->reads;
+	l.sums.read_bytes = e->read_bytes;
+	l.sums.read_ns = e->read_s * 1e9;
+	l.sums.faults = e->fault_reads;
+	l.sums.fault_bytes = e->fault_bytes;
+	l.sums.fault_ns = e->fault_wait_s * 1e9;
+	l.sums.cache_bytes = e->cache_bytes;
+	l.sums.fuse_bytes = e->fuse_read_bytes;
+	e->layer = layers__judge(&l.sums, th->v);
+	e->miss_share = layers__storage_share(&l.sums);
 }

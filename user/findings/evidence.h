@@ -68,7 +68,7 @@ struct evidence {
 	double read_concurrency;	/* mean reads in flight: sum(read time) / duration */
 	/* page cache */
 	__u64 cache_bytes;		/* brought into the page cache by the target */
-	double miss_share;		/* cache_bytes / read_bytes; may exceed 1 (readahead) */
+	double miss_share;		/* from storage / read bytes (layers__storage_share()) */
 	__u64 working_set_bytes;	/* distinct bytes of files read */
 	__u64 reread_bytes;		/* bytes read beyond each file's first pass */
 	__u64 mem_total_bytes;		/* MemTotal; 0 when unknown */
@@ -108,7 +108,7 @@ struct evidence {
 	double blk_device_p50_us;
 	double blk_inflight_mean;	/* aqu-sz: sum(total time) / duration */
 	double blk_util;		/* busy share, 0..1 */
-	enum layer_verdict layer;	/* layers__judge(); read only when have_block */
+	enum layer_verdict layer;	/* layers__judge(), evidence__add_layer(); LAYER_NONE before */
 	/* FUSE: the connection with most of the target's requests; filled by the caller */
 	bool have_fuse;
 	char fuse_fs[48];		/* "fuse.sshfs" */

@@ -97,6 +97,11 @@ int findings__judge(struct findings *f, const struct trace *t,
 void evidence__add_block(struct evidence *e, const struct trace *t);
 /* The FUSE part: the connection the target sent most requests to. */
 void evidence__add_fuse(struct evidence *e, const struct trace *t);
+/*
+ * After the block and FUSE parts: the layer verdict (layers__judge()) and
+ * miss_share, both from the same sums.
+ */
+void evidence__add_layer(struct evidence *e, const struct trace *t, const struct thresholds *th);
 /* The layers the kernel did not give (model/kernel.h): no rule judges their zeros. */
 void evidence__add_kernel(struct evidence *e, const struct trace *t);
 /*

@@ -175,6 +175,17 @@ static const char *fix_words(const struct finding *f, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * storage_bottleneck found storage keeping up (or the page cache serving
+ * the reads), or was not given: only then may the verdict say "storage
+ * keeps up", never beside a slow or saturated device.
+ */
+static bool keeps_up(const struct finding *bott)
+{
+	return !bott || !strcmp(bott->label, "storage keeps up") ||
+	       !strcmp(bott->label, "reads served from the page cache");
+}
+
 static void loader_headline(const struct finding *f, int n, char *buf, size_t len)
 {
 	const struct finding *net = find(f, n, "fuse_round_trips");
@@ -216,9 +227,13 @@ static void loader_headline(const struct finding *f, int n, char *buf, size_t le
 	} else if (worst && worst->severity >= SEV_WARN) {
 		snprintf(buf, len, "VERDICT: %s (%s)%s%s", worst->label,
 			 severity__name(worst->severity),
-			 worst == storm && worst != net && worst != mapped ?
+			 worst == storm && worst != net && worst != mapped && keeps_up(bott) ?
 			 ", storage keeps up for now" : "",
 			 fix_words(worst, fix, sizeof(fix)));
+	} else if (bott && !keeps_up(bott)) {
+		/* A slow device the threads hardly wait on: named, never "keeps up". */
+		snprintf(buf, len, "VERDICT: storage is not what the job waits on: %s (%s)",
+			 bott->label, severity__name(bott->severity));
 	} else if (bott && strcmp(bott->label, "storage keeps up")) {
 		snprintf(buf, len, "VERDICT: storage keeps up: %s", bott->label);
 	} else {
@@ -285,6 +300,7 @@ int findings__judge(struct findings *d, const struct trace *t,
 		return err;
 	evidence__add_block(&d->e, t);
 	evidence__add_fuse(&d->e, t);
+	evidence__add_layer(&d->e, t, th);
 	evidence__add_kernel(&d->e, t);
 	d->nr_findings = judge__rules(&d->e, th, d->findings, FINDINGS_MAX);
 	if (d->nr_findings < 0)

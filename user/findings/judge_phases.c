@@ -19,8 +19,33 @@ static double per_s(__u64 n, double s)
 	return s > 0 ? n / s : 0;
 }
 
+/*
+ * The layer verdict of a phase, by layers__judge() on the sums its points
+ * have: reads, block reads and their time, pages taken into the cache.
+ * Not in the points, and taken from the whole run: the bytes a block read
+ * carries (its mean), FUSE (a run served by FUSE is so in every phase),
+ * and the split of block time into queue and device (a slow phase is
+ * called a slow device).
+ */
+static void phase_layer(struct evidence *e, const struct tl_point *p, const double *th)
+{
+	struct layer_sums s = {
+		.reads = p->n[TL_READS], .read_bytes = p->n[TL_READ_BYTES],
+		.read_ns = p->n[TL_READ_NS], .blk_reqs = p->n[TL_BLK_READS],
+		.blk_ns = p->n[TL_BLK_READ_NS], .cache_bytes = e->cache_bytes,
+	};
+
+	if (e->layer == LAYER_FUSE || e->layer == LAYER_NONE)
+		return;
+	s.blk_bytes = e->have_block ? s.blk_reqs * e->blk_mean_bytes : 0;
+	s.device_ns = s.blk_ns;
+	e->layer = layers__judge(&s, th);
+	e->miss_share = layers__storage_share(&s);
+}
+
 /* The whole run's evidence e made the phase's, from its summed point p. */
-static void phase_evidence(struct evidence *e, const struct tl_point *p, __u32 page_size)
+static void phase_evidence(struct evidence *e, const struct tl_point *p, __u32 page_size,
+			   const double *th)
 {
 	double dur = p->dur_ns / 1e9, whole_stall = e->stall_share;
 	double opened = e->opens ? (double)p->n[TL_OPENS] / e->opens : 0;
@@ -72,10 +97,8 @@ static void phase_evidence(struct evidence *e, const struct tl_point *p, __u32 p
 		e->blk_await_ms = blk ? p->n[TL_BLK_READ_NS] / 1e6 / blk : 0;
 		e->blk_inflight_mean = dur > 0 ? p->n[TL_BLK_READ_NS] / 1e9 / dur : 0;
 		e->blk_util = dur > 0 ? fmin(1, p->n[TL_BUSY_NS] / 1e9 / dur) : 0;
-		/* Reads that took little from storage: the cache served them, whatever the run did. */
-		if (e->reads && (!blk || (e->miss_share >= 0 && e->miss_share * 100 < LAYER_CACHE_PCT)))
-			e->layer = LAYER_CACHE;
 	}
+	phase_layer(e, p, th);
 }
 
 /* The phase's figures, from its evidence. */
@@ -114,7 +137,7 @@ static int judge_phase(struct phase *ph, const struct evidence *whole, const str
 	char headline[sizeof(ph->headline)];
 	int n;
 
-	phase_evidence(&e, p, page_size);
+	phase_evidence(&e, p, page_size, th->v);
 	phase_figures(ph, &e);
 	n = judge__rules(&e, th, all, FINDINGS_MAX);
 	if (n < 0)

@@ -49,6 +49,8 @@ enum threshold {
 	TH_MAPPED_RANDOM,
 	TH_LOADER_IDLE,
 	TH_OWN_IO,
+	TH_SLOW_REQ_US,
+	TH_SLOW_REQ_US_PER_MIB,
 	TH__MAX,
 };
 
