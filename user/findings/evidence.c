@@ -342,13 +342,19 @@ void evidence__add_block(struct evidence *e, const struct trace *t)
 	e->blk_queue_share = st.total_ns ? (double)st.queue_ns / st.total_ns : 0;
 	e->blk_device_p50_us = l.device.p50 / 1e3;
 	e->blk_inflight_mean = st.total_ns / 1e9 / secs;
-	/* The busiest device the target read from: its whole busy time. */
-	for (size_t i = 0; i < b->nr_devs; i++) {
+	/*
+	 * The device the target read the most bytes from (the dataset's, not
+	 * one it took a page of a program from): its whole busy time, every
+	 * submitter's, as the timeline's points have it.
+	 */
+	for (size_t i = 0, most = 0; i < b->nr_devs; i++) {
 		struct blk_stats s;
 
 		blk_dev__sum(&b->devs[i], BLK_READ, WHO_BIT(WHO_TARGET), &s);
-		if (s.reqs && b->devs[i].busy_ns[BLK_SCOPE_DEVICE] > busy)
+		if (s.bytes > most) {
+			most = s.bytes;
 			busy = b->devs[i].busy_ns[BLK_SCOPE_DEVICE];
+		}
 	}
 	e->blk_util = busy / 1e9 / secs;
 	if (e->blk_util > 1)

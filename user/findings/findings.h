@@ -71,7 +71,7 @@ struct phase {
 	__u64 start_ns;			/* CLOCK_MONOTONIC */
 	double stall_share;		/* the headline loop's */
 	double miss_share;		/* of the bytes read, taken into the page cache */
-	double util;			/* the target's busy share of its busiest device */
+	double util;			/* busy share of the device the target reads most from */
 	double reads_per_s;
 	double files_per_s;		/* opens of regular files */
 	double read_p50_us;

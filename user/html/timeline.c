@@ -239,7 +239,7 @@ void html_timeline__section(struct page *p)
 	chart_draw(p, pts, x_max, "chart-ops", "Files, opens and reads", "per second",
 		   ops, N(ops));
 	chart_draw(p, pts, x_max, "chart-latency", "Read latency", "ms", latency, N(latency));
-	chart_draw(p, pts, x_max, "chart-util", "Device utilization (the target's requests)",
+	chart_draw(p, pts, x_max, "chart-util", "Device utilization (the device the target reads most from)",
 		   "% of the time", util, N(util));
 	chart_draw(p, pts, x_max, "chart-waits", "Where the loader threads' time goes",
 		   "% of the time", waits, N(waits));
