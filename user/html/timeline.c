@@ -118,7 +118,7 @@ static const struct series latency[] = {
 	{ "blk_r_await_ms", 1, "block r_await" },
 };
 static const struct series util[] = {
-	{ "blk_util_pct", 1, "%util, busiest device" },
+	{ "blk_util_pct", 1, "%util" },
 };
 static const struct series waits[] = {
 	{ "loader_cpu_share", 100, "on CPU" },
