@@ -209,3 +209,26 @@ TEST(cause_none_when_loop_keeps_up)
 	CHECK(!get(&j, "input_cause"));
 	CHECK(get(&j, "cpu_bound"));
 }
+
+/*
+ * A warm LMDB-like job: its data is mapped and in memory, so little file
+ * I/O is seen (the little_io finding), yet the loop waits 24%: the verdict
+ * gives the loader's cause, not "too little file I/O to judge" alone.
+ */
+TEST(cause_with_little_io)
+{
+	struct evidence e;
+	struct judged j;
+
+	warm_job(&e, 0.62, 0.12, 0.0, 0.26);
+	e.reads = 40;
+	e.files_read = e.opens = 2;
+	e.files_per_s = e.reads_per_s = 1;
+	e.stall_share = 0.24;
+	judge(&e, &j);
+	REQUIRE(get(&j, "little_io"));
+	REQUIRE(get(&j, "input_cause"));
+	CHECK_STR(get(&j, "input_cause")->label, "the loader is CPU-bound");
+	CHECK(!strncmp(j.headline, "VERDICT: the training loop waits for data 24% of its time "
+		       "(input-bound, HIGH) because the loader is CPU-bound", 108));
+}
