@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Why the training loop waits when storage does not explain it
- * (input_cause): the loop loads its own data, the loader is short of CPU
- * or busy on it, too few reads are in flight for the latency, or the
- * loader idles (prefetch too short). Judged after the other rules, from
+ * (input_cause): the loop loads its own data, too few reads are in flight
+ * for the latency, the loop's own CPU goes to receiving batches, the
+ * loader is short of CPU or busy on it, or it idles (prefetch too short). Judged after the other rules, from
  * the loader's working threads (model/stall.h). See docs/findings.md.
  */
 #include <math.h>
@@ -122,6 +122,25 @@ static void few_readers(const struct evidence *e, struct finding *f)
 	fig(f, "readers_suggested", target, "reads");
 }
 
+static void receiving(const struct evidence *e, struct finding *f)
+{
+	char buf[NBUF][32];
+
+	finding_init(f, "input_cause", f->severity, "the loop's CPU goes to receiving batches",
+		     "send fewer, larger tensors");
+	say(f->summary, sizeof(f->summary),
+	    "the loop's CPU goes to receiving batches: %s of its time on CPU or waiting for "
+	    "one while it takes them from the loader, %s of its wait for data; runnable %s "
+	    "of its time beside", units__pct(B(0), e->stall_receive_share),
+	    units__pct(B(1), e->stall_share > 0 ? e->stall_receive_share / e->stall_share : 0),
+	    units__pct(B(2), e->stall_runq_share));
+	say(f->advice, sizeof(f->advice),
+	    "each batch costs the loop its own CPU to take (PyTorch: a pipe read, then per "
+	    "tensor a socket handshake, a passed fd and a shared-memory map): collate into "
+	    "fewer, larger tensors, leave the loop a CPU of its own (fewer workers than "
+	    "cores), or pin the workers apart from it");
+}
+
 static void idle(const struct evidence *e, struct finding *f)
 {
 	char buf[NBUF][32], who[64];
@@ -186,6 +205,8 @@ int rule__input_cause(const struct evidence *e, const double *th,
 		few_readers(e, f);
 	else if (storage_explains(all, n) || !e->ld_workers || e->ld_cpu_share < 0)
 		return 0;
+	else if (e->stall_receive_share >= th[TH_OWN_IO] * e->stall_share)
+		receiving(e, f);
 	else if (e->ld_runq_share >= th[TH_RUNQ_HIGH])
 		cpu(e, true, f);
 	else if (e->ld_cpu_share + e->ld_runq_share >= th[TH_CPU_BOUND])
@@ -196,6 +217,7 @@ int rule__input_cause(const struct evidence *e, const double *th,
 		unclear(e, f);
 	fig(f, "stall_share", e->stall_share, "fraction");
 	fig(f, "own_io_share", e->stall_own_io_share, "fraction");
+	fig(f, "receive_share", e->stall_receive_share, "fraction");
 	fig(f, "loader_threads", e->ld_workers, "threads");
 	fig(f, "loader_procs", e->ld_procs, "processes");
 	fig(f, "loader_cpu_share", e->ld_cpu_share, "fraction");
