@@ -2,7 +2,8 @@
 # tests/e2e/test_stall.sh times its own wait for each batch; iostorm's stall
 # share, measured from outside, must be within 5 points of it: input-bound
 # (cold, the data disk capped at 100 read IOPS by a cgroup-v1 blkio group)
-# and decoder-bound (warm cache, one slow decoder). iostorm's share runs from
+# and decoder-bound (warm cache, one slow decoder: the cause named is the
+# loader's CPU, and the run is one phase). iostorm's share runs from
 # the consumer's start, the loop's from its first batch: under TCG the
 # start (listing the files) is slow, so the runs are made long beside it.
 
@@ -55,6 +56,11 @@ check_stall() {
 	traced stall-decode -q --json dec.json -- "$WORKLOAD" pipeline "$DATA/data" \
 		--limit 40 --order sorted --readers 1 --decoders 1 --cpu-us 100000 --batch 1 \
 		--step-ms 50 --tally "$PWD/dec.txt" &&
-		check_stall_of "decoder-bound (warm, 1 decoder)" dec.json dec.txt
+		check_stall_of "decoder-bound (warm, 1 decoder)" dec.json dec.txt &&
+		check_eq "decoder-bound: why (input_cause)" \
+			"$(jqr dec.json '[.findings[] | select(.id == "input_cause") | .summary |
+				test("^the loader is CPU-(bound|starved): ")][0]')" true &&
+		check_eq "decoder-bound: a steady run is one phase" \
+			"$(jqr dec.json '.phases | length')" 1
 	[ "$FAILED" = "$f0" ]
 }

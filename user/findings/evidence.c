@@ -265,6 +265,9 @@ static void loader_fill(struct evidence *e, const struct stall *s)
 	e->ld_sleep_share = evidence__ratio(s->loader_sleep_ns, sum);
 	e->ld_runnable = e->duration_s > 0 ?
 		((double)s->loader_cpu_ns + s->loader_runq_ns) / (e->duration_s * 1e9) : 0;
+	e->ld_busiest_share = evidence__ratio(s->busiest_ns, s->busiest_wall_ns);
+	snprintf(e->ld_busiest_comm, sizeof(e->ld_busiest_comm), "%.*s",
+		 (int)sizeof(s->busiest_comm), s->busiest_comm);
 }
 
 /* The training loop's split, as shares of its wall time. */
@@ -301,6 +304,7 @@ int evidence__from_trace(struct evidence *e, const struct trace *t)
 	e->duration_s = t->duration_s;
 	e->nr_cpus = t->nr_cpus;
 	e->ld_cpu_share = e->ld_runq_share = e->ld_io_share = e->ld_sleep_share = -1;
+	e->ld_busiest_share = -1;
 	trace__file_totals(&t->store, &tot);
 	vfs_fill(e, t, &tot);
 	mapped_fill(e, t, &tot);

@@ -94,6 +94,8 @@ struct evidence {
 	double ld_io_share;		/* in file syscalls or D state */
 	double ld_sleep_share;		/* asleep otherwise: idle, or waiting for work */
 	double ld_runnable;		/* threads on CPU or waiting for one, mean */
+	double ld_busiest_share;	/* the busiest one: on CPU or waiting for one; -1 */
+	char ld_busiest_comm[16];
 	__u32 nr_cpus;			/* online; 0 when unknown */
 	/* layers this kernel did not give (model/kernel.h), ", "-separated; filled by the caller */
 	int nr_unmeasured;

@@ -88,10 +88,12 @@ static void cpu(const struct evidence *e, bool starved, struct finding *f)
 		     starved ? "give the loader more CPUs" : "make decoding cheaper");
 	say(f->summary, sizeof(f->summary),
 	    "the loader is %s: its %s %s on CPU %s of %s time, waiting for a CPU %s "
-	    "(%s runnable on average), on I/O %s",
-	    starved ? "CPU-starved" : "CPU-bound", threads_words(e, who, sizeof(who)), are(e),
-	    units__pct(B(1), e->ld_cpu_share), their(e), units__pct(B(2), e->ld_runq_share),
-	    units__num(B(3), e->ld_runnable), units__pct(B(4), e->ld_io_share));
+	    "(%s runnable on average), on I/O %s; the busiest (%s) on CPU or waiting "
+	    "for one %s", starved ? "CPU-starved" : "CPU-bound",
+	    threads_words(e, who, sizeof(who)), are(e), units__pct(B(1), e->ld_cpu_share),
+	    their(e), units__pct(B(2), e->ld_runq_share), units__num(B(3), e->ld_runnable),
+	    units__pct(B(4), e->ld_io_share), e->ld_busiest_comm,
+	    units__pct(B(5), e->ld_busiest_share));
 	say(f->advice, sizeof(f->advice), "%s", starved ?
 	    "more loader threads are runnable than there are CPUs for them: fewer "
 	    "workers or more cores (the container's CPU limit, taskset), and cheaper "
@@ -208,7 +210,8 @@ int rule__input_cause(const struct evidence *e, const double *th,
 		receiving(e, f);
 	else if (e->ld_runq_share >= th[TH_RUNQ_HIGH])
 		cpu(e, true, f);
-	else if (e->ld_cpu_share + e->ld_runq_share >= th[TH_CPU_BOUND])
+	else if (e->ld_cpu_share + e->ld_runq_share >= th[TH_CPU_BOUND] ||
+		 e->ld_busiest_share >= th[TH_CPU_BOUND])
 		cpu(e, false, f);
 	else if (e->ld_sleep_share >= th[TH_LOADER_IDLE])
 		idle(e, f);
@@ -225,6 +228,7 @@ int rule__input_cause(const struct evidence *e, const double *th,
 	fig(f, "loader_io_share", e->ld_io_share, "fraction");
 	fig(f, "loader_idle_share", e->ld_sleep_share, "fraction");
 	fig(f, "loader_runnable", e->ld_runnable, "threads");
+	fig(f, "loader_busiest_share", e->ld_busiest_share, "fraction");
 	fig(f, "cpus", e->nr_cpus, "CPUs");
 	fig(f, "read_concurrency", e->read_concurrency, "reads");
 	return 1;

@@ -448,6 +448,12 @@ static void loader_work(struct stall_ctx *x, long c, struct stall *st)
 		    (!reads_of(th) && th->cpu_ns < LOADER_BUSY * wall))
 			continue;
 		st->loader_workers++;
+		if (!st->busiest_wall_ns || (double)(th->cpu_ns + th->runq_ns) / wall >
+					    (double)st->busiest_ns / st->busiest_wall_ns) {
+			st->busiest_ns = th->cpu_ns + th->runq_ns;
+			st->busiest_wall_ns = wall;
+			memcpy(st->busiest_comm, th->comm, COMM_LEN);
+		}
 		st->loader_cpu_ns += th->cpu_ns;
 		st->loader_runq_ns += th->runq_ns;
 		st->loader_io_ns += th->io_wait_ns;

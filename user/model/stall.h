@@ -113,6 +113,10 @@ struct stall {
 	__u64 loader_runq_ns;
 	__u64 loader_io_ns;
 	__u64 loader_sleep_ns;
+	/* The busiest of them (on CPU or runnable): a pipeline's slowest stage. */
+	char busiest_comm[COMM_LEN];
+	__u64 busiest_ns;	/* its time on CPU or runnable */
+	__u64 busiest_wall_ns;
 };
 
 /* A loop named with --consumer: a thread id, or the busiest thread of a name. */

@@ -80,6 +80,8 @@ static void warm_job(struct evidence *e, double cpu, double runq, double io, dou
 	e->ld_io_share = io;
 	e->ld_sleep_share = sleep;
 	e->ld_runnable = 4 * (cpu + runq);
+	e->ld_busiest_share = cpu + runq;	/* alike, as DataLoader workers are */
+	snprintf(e->ld_busiest_comm, sizeof(e->ld_busiest_comm), "pt_data_worker");
 	e->nr_cpus = 2;
 	e->blk_random_share = e->blk_small_share = -1;
 }
@@ -100,7 +102,8 @@ TEST(cause_cpu_starved)
 	CHECK(!get(&j, "cpu_bound"));
 	CHECK_STR(c->summary, "the loader is CPU-starved: its 4 threads (2 CPUs online) are "
 		  "on CPU 55% of their time, waiting for a CPU 38% (3.7 runnable on "
-		  "average), on I/O 1%");
+		  "average), on I/O 1%; the busiest (pt_data_worker) on CPU or waiting for "
+		  "one 93%");
 	CHECK(!strncmp(j.headline, "VERDICT: the training loop waits for data 12% of its time "
 		       "(input-bound, WARN) because the loader is CPU-starved", 110));
 	CHECK(strstr(j.headline, "; give the loader more CPUs"));
@@ -252,6 +255,32 @@ TEST(cause_receiving)
 	CHECK(strstr(j.headline, "because the loop's CPU goes to receiving batches: 4.9% of its "
 			 "time"));
 	e.stall_receive_share = 0.03;	/* under half: the loader's idling */
+	judge(&e, &j);
+	CHECK_STR(get(&j, "input_cause")->label, "prefetch too short");
+}
+
+/*
+ * A pipeline's one slow stage: a decoder on CPU all the time, its reader
+ * asleep behind a full queue. The sum reads "idle"; the busiest thread is
+ * the cause: CPU-bound, not prefetch.
+ */
+TEST(cause_one_busy_stage)
+{
+	struct evidence e;
+	struct judged j;
+
+	warm_job(&e, 0.5, 0.0, 0.01, 0.49);
+	e.ld_workers = 2;
+	e.ld_procs = 0;
+	e.stall_own_io_share = 0;
+	e.ld_busiest_share = 0.99;
+	snprintf(e.ld_busiest_comm, sizeof(e.ld_busiest_comm), "decoder");
+	judge(&e, &j);
+	REQUIRE(get(&j, "input_cause"));
+	CHECK_STR(get(&j, "input_cause")->label, "the loader is CPU-bound");
+	CHECK(strstr(get(&j, "input_cause")->summary, "the busiest (decoder) on CPU or waiting "
+		     "for one 99%"));
+	e.ld_busiest_share = 0.6;	/* no stage saturated: the loader idles */
 	judge(&e, &j);
 	CHECK_STR(get(&j, "input_cause")->label, "prefetch too short");
 }
