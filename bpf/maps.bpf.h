@@ -68,34 +68,50 @@ struct {
 } hist_zero SEC(".maps") __weak;
 
 /*
- * Per-file counters live in one of two inner maps; the outer array's slot
- * 0 points at the one being filled (set by user space after load: a static
- * initializer does not survive `bpftool gen object`). User space swaps the
- * slot (the kernel waits for running programs: synchronize_rcu() on
- * map-in-map update) and then drains the other inner map with no writer
- * left. The threads maps work the same way, but hold only the counters of
- * threads that exited (thread.bpf.h): a live thread's are in task storage.
+ * Per-file counters live in the files table (bpf/table.h): an array of
+ * 2 x targ_file_slots slots, one half per drain generation, file_gen & 1
+ * the half the programs fill. User space flips file_gen, waits for the
+ * running programs (an update of files_gen's slot 0: map-in-map updates
+ * wait for synchronize_rcu()), reads the other half through its mapping
+ * and zeroes the slots it read. The threads maps work with the same wait,
+ * but hold only the counters of threads that exited (thread.bpf.h): a live
+ * thread's are in task storage.
  *
- * The files maps are preallocated: a storm creates an entry per file, and
- * allocating on use (memory-cache refills, behind the bucket lock) cost
- * about a fifth of the exit program's time. User space sizes them (--map-files)
- * and drains early when one is half full (C_FILE_ENTRIES).
+ * The table is preallocated and owned by the programs: a new file claims
+ * a slot by compare-and-swap, with no allocation, no bucket lock and no
+ * delete at the drain (a hash insert and delete cost ~400 ns a file, a
+ * fifth of the exit program's time in a storm). User space sizes it
+ * (--map-files) and drains early when a half is half full (C_FILE_ENTRIES).
  */
-struct files_inner {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 32768);
-	__type(key, struct file_key);
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 2 * 32768);
+	__type(key, __u32);
 	__type(value, struct file_stats);
+} files SEC(".maps") __weak;
+
+/* Slots a half of the files table has (user space sets it with the size). */
+extern const volatile __u32 targ_file_slots;
+/* The half of the files table the programs fill: file_gen & 1 (task.bpf.c). */
+extern __u32 file_gen;
+
+/* Two empty maps whose swap in files_gen is the drain's wait (above). */
+struct files_flip_inner {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
 };
 
-struct files_inner files_a SEC(".maps") __weak;
-struct files_inner files_b SEC(".maps") __weak;
+struct files_flip_inner files_flip_a SEC(".maps") __weak;
+struct files_flip_inner files_flip_b SEC(".maps") __weak;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__array(values, struct files_inner);
+	__array(values, struct files_flip_inner);
 } files_gen SEC(".maps") __weak;
 
 struct threads_inner {
@@ -115,14 +131,6 @@ struct {
 	__type(key, __u32);
 	__array(values, struct threads_inner);
 } threads_gen SEC(".maps") __weak;
-
-/* Zeroed file_stats to insert: too large for the BPF stack. */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct file_stats);
-} file_zero SEC(".maps") __weak;
 
 /*
  * A traced syscall in flight: written at sys_enter, read at sys_exit
@@ -307,13 +315,6 @@ static __always_inline void *map_lookup_or_init(void *map, const void *key,
 		return val;
 	bpf_map_update_elem(map, key, init, BPF_NOEXIST);
 	return bpf_map_lookup_elem(map, key);
-}
-
-static __always_inline void *current_files_map(void)
-{
-	__u32 zero = 0;
-
-	return bpf_map_lookup_elem(&files_gen, &zero);
 }
 
 static __always_inline void *current_threads_map(void)

@@ -105,8 +105,22 @@ struct map_pair {
 	void *values;
 };
 
+/*
+ * The files table (bpf/maps.bpf.h, bpf/table.h) in iostorm's memory: two
+ * halves of slots struct file_stats, the programs filling *gen & 1.
+ */
+struct file_table {
+	struct file_stats *slots;	/* 2 * n, mapped */
+	size_t map_size;		/* bytes mapped */
+	__u32 n;			/* slots a half */
+	__u32 *gen;			/* file_gen, in the mapped .bss */
+	int flip_outer_fd;		/* files_gen: its swap is the wait */
+	int flip_fd[2];
+	int flip;			/* files_gen's slot 0 is flip_fd[flip] */
+};
+
 struct drain {
-	struct map_pair files;
+	struct file_table files;
 	struct map_pair threads;
 	int ncpus;
 	void *percpu;		/* buffer for one per-CPU value */
@@ -133,8 +147,9 @@ struct block_maps {
 int drain__init(struct drain *d, struct iostorm_bpf *skel);
 void drain__free(struct drain *d);
 /*
- * Swap to the other inner files map and merge the previous one into the
- * store. Each swap waits for an RCU grace period (~5-10 ms on this VM).
+ * Flip to the other half of the files table and merge the previous one
+ * into the store. Each flip waits for an RCU grace period (~5-10 ms on
+ * this VM).
  */
 int drain__files(struct drain *d, struct trace *t);
 /*

@@ -3,14 +3,17 @@
  * Draining the kernel's maps without losing a count: the programs write to
  * the inner map that the outer map's slot 0 points at. Updating that slot
  * returns only after synchronize_rcu(), so no program still writes to the
- * old inner map when it is read and emptied here. Live threads' counters,
- * in task storage, are read by an iterator after the same wait.
+ * old inner map when it is read and emptied here. The files table's half
+ * (file_gen) and live threads' counters (thread_gen, in task storage) are
+ * flipped by a variable, and read after the same wait: the table through
+ * its mapping, the threads by an iterator.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <linux/types.h>
@@ -61,11 +64,6 @@ static int map_pair__swap(struct map_pair *g, int *old_fd)
 
 typedef int (*merge_fn)(struct trace *t, const void *key, const void *value);
 
-static int merge_file(struct trace *t, const void *key, const void *value)
-{
-	return store__merge_file(&t->store, key, value);
-}
-
 static int merge_thread(struct trace *t, const void *key, const void *value)
 {
 	const struct thread_key *k = key;
@@ -101,6 +99,82 @@ static int map_pair__empty(struct map_pair *g, int fd, struct trace *t, merge_fn
 	}
 }
 
+/*
+ * Map the files table and its flip maps. The table is 2 * n slots, n the
+ * size the programs were loaded with (targ_file_slots).
+ */
+static int file_table__init(struct file_table *ft, struct iostorm_bpf *skel)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t bytes;
+	void *mem;
+
+	ft->n = skel->rodata->targ_file_slots;
+	bytes = (size_t)bpf_map__max_entries(skel->maps.files) * sizeof(struct file_stats);
+	ft->map_size = (bytes + page - 1) / page * page;
+	mem = mmap(NULL, ft->map_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		   bpf_map__fd(skel->maps.files), 0);
+	if (mem == MAP_FAILED)
+		return -errno;
+	ft->slots = mem;
+	ft->gen = &skel->bss->file_gen;
+	ft->flip_outer_fd = bpf_map__fd(skel->maps.files_gen);
+	ft->flip_fd[0] = bpf_map__fd(skel->maps.files_flip_a);
+	ft->flip_fd[1] = bpf_map__fd(skel->maps.files_flip_b);
+	ft->flip = 0;
+	return 0;
+}
+
+static void file_table__free(struct file_table *ft)
+{
+	if (ft->slots)
+		munmap(ft->slots, ft->map_size);
+	ft->slots = NULL;
+}
+
+/*
+ * The programs fill the other half from now on; the swap of files_gen's
+ * slot returns when no program still writes to this one. The half to
+ * drain into *half.
+ */
+static int file_table__flip(struct file_table *ft, struct file_stats **half)
+{
+	__u32 zero = 0, old = *ft->gen;
+	int next = !ft->flip;
+
+	__atomic_store_n(ft->gen, old + 1, __ATOMIC_SEQ_CST);
+	if (bpf_map_update_elem(ft->flip_outer_fd, &zero, &ft->flip_fd[next], BPF_ANY))
+		return -errno;
+	ft->flip = next;
+	*half = ft->slots + (size_t)(old & 1) * ft->n;
+	return 0;
+}
+
+/*
+ * Merge every taken slot of a drained half into the store and zero it for
+ * its next turn: a slot is taken when its key_ino is set (bpf/table.h).
+ * A failed merge (no memory) ends the trace: the rest is not zeroed.
+ */
+static int file_table__empty(struct file_table *ft, struct file_stats *half, struct trace *t)
+{
+	for (__u32 i = 0; i < ft->n; i++) {
+		struct file_stats *s = &half[i];
+		struct file_key key = {};
+		int err;
+
+		if (!s->key_ino)
+			continue;
+		key.ino = s->key_ino ^ SLOT_INO_FLIP;
+		key.dev = ~s->key_dev;
+		/* key_dev 0: never once the programs are done (each claimer sets it) */
+		err = s->key_dev ? store__merge_file(&t->store, &key, s) : 0;
+		if (err)
+			return err;
+		memset(s, 0, sizeof(*s));
+	}
+	return 0;
+}
+
 int drain__init(struct drain *d, struct iostorm_bpf *skel)
 {
 	int err;
@@ -123,18 +197,17 @@ int drain__init(struct drain *d, struct iostorm_bpf *skel)
 	d->threads_iter = bpf_program__attach_iter(skel->progs.drain_threads, NULL);
 	if (!d->threads_iter)
 		return -errno;
-	pace__init(&d->pace, bpf_map__max_entries(skel->maps.files_a), 0, 0);
-	err = map_pair__init(&d->files, skel->maps.files_gen, skel->maps.files_a,
-			skel->maps.files_b);
-	if (!err)
-		err = map_pair__init(&d->threads, skel->maps.threads_gen,
-				skel->maps.threads_a, skel->maps.threads_b);
-	return err;
+	err = file_table__init(&d->files, skel);
+	if (err)
+		return err;
+	pace__init(&d->pace, d->files.n, 0, 0);
+	return map_pair__init(&d->threads, skel->maps.threads_gen,
+			      skel->maps.threads_a, skel->maps.threads_b);
 }
 
 void drain__free(struct drain *d)
 {
-	map_pair__free(&d->files);
+	file_table__free(&d->files);
 	map_pair__free(&d->threads);
 	bpf_link__destroy(d->threads_iter);
 	d->threads_iter = NULL;
@@ -210,16 +283,17 @@ static int drain_anchors(struct drain *d, struct views *vw)
 int drain__files(struct drain *d, struct trace *t)
 {
 	__u64 start = mono_ns(), count;
-	int err, fd = -1;
+	struct file_stats *half = NULL;
+	int err;
 
-	/* Read before the swap: the new map's fill is overestimated, never under. */
+	/* Read before the flip: the new half's fill is overestimated, never under. */
 	err = files_count(d, &count);
 	if (!err)
-		err = map_pair__swap(&d->files, &fd);
+		err = file_table__flip(&d->files, &half);
 	if (!err)
 		err = drain_anchors(d, t->store.views);
 	if (!err)
-		err = map_pair__empty(&d->files, fd, t, merge_file);
+		err = file_table__empty(&d->files, half, t);
 	if (!err && store__bound(&t->store) < 0)
 		err = -ENOMEM;
 	if (err)
