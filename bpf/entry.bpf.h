@@ -12,15 +12,6 @@
 #include "table.h"
 
 /*
- * Slots tried for one file: a probe that finds neither the file nor a free
- * slot in as many gives up and the event is counted lost (L_FILES_FULL), as
- * a full table's are. User space drains a half before it is half full,
- * where linear probing tries ~2.5 slots for a new file and ~1.5 for a
- * known one; 64 keeps a loss for a table nearly full.
- */
-#define FILE_PROBES	64
-
-/*
  * slot_match() of slot idx of the files table (stored key words), or
  * SLOT_FREE when there is no such slot. A global function of its own: the
  * verifier sees one outcome of it, not each of its branches at every
@@ -39,28 +30,26 @@ __weak __noinline int file_slot_try(__u32 idx, __u64 ino, __u32 dev, int claim)
 /*
  * The index in the files table of the file (ino, dev), claiming a free
  * slot for it when claim is set; -1 when it has none: not claimed, or no
- * slot free in FILE_PROBES (the caller counts that as lost). A global
+ * slot free in SLOT_PROBES (the caller counts that as lost). A global
  * function (weak: each build that includes this carries it, the link keeps
  * one): the verifier checks the probe loop once, not at each caller.
  */
 __weak __noinline int file_slot(__u64 ino, __u32 dev, int claim)
 {
-	__u32 n = targ_file_slots, base = (file_gen & 1) * n, i, k;
+	__u32 n = targ_file_slots, i, k;
 	int m;
 
 	ino ^= SLOT_INO_FLIP;
 	dev = ~dev;
 	if (!ino || !n)
 		return -1;	/* an inode number 1 << 63: no file system's */
-	i = slot_home(ino, dev, n);
-	for (k = 0; k < FILE_PROBES && k < n; k++) {
-		m = file_slot_try(base + i, ino, dev, claim);
+	i = (file_gen & 1) * SLOT_HALF(n) + slot_home(ino, dev, n);
+	for (k = 0; k < SLOT_PROBES; k++, i++) {
+		m = file_slot_try(i, ino, dev, claim);
 		if (m == SLOT_MINE)
-			return base + i;
+			return i;
 		if (m == SLOT_FREE)
 			return -1;
-		if (++i >= n)
-			i = 0;
 	}
 	return -1;
 }

@@ -69,8 +69,8 @@ struct {
 
 /*
  * Per-file counters live in the files table (bpf/table.h): an array of
- * 2 x targ_file_slots slots, one half per drain generation, file_gen & 1
- * the half the programs fill. User space flips file_gen, waits for the
+ * two halves of SLOT_HALF(targ_file_slots) slots, one per drain
+ * generation, file_gen & 1 the half the programs fill. User space flips file_gen, waits for the
  * running programs (an update of files_gen's slot 0: map-in-map updates
  * wait for synchronize_rcu()), reads the other half through its mapping
  * and zeroes the slots it read. The threads maps work with the same wait,
@@ -86,12 +86,12 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(map_flags, BPF_F_MMAPABLE);
-	__uint(max_entries, 2 * 32768);
+	__uint(max_entries, 2 * (32768 + 63));
 	__type(key, __u32);
 	__type(value, struct file_stats);
 } files SEC(".maps") __weak;
 
-/* Slots a half of the files table has (user space sets it with the size). */
+/* Home slots of a half of the files table (user space sets it with the size). */
 extern const volatile __u32 targ_file_slots;
 /* The half of the files table the programs fill: file_gen & 1 (task.bpf.c). */
 extern __u32 file_gen;

@@ -5,8 +5,11 @@
  *
  * The table is an array of struct file_stats per drain generation, used as
  * an open-addressing hash table with linear probing: a file's slots are
- * tried from slot_home() on, and the first that is free or the file's own
- * is taken. A key is 12 bytes (ino, dev) and an atomic compare-and-swap is
+ * tried from slot_home() on, at most SLOT_PROBES of them, and the first
+ * that is free or the file's own is taken. A half is n home slots and a
+ * tail of SLOT_PROBES - 1 more, so a probe never wraps around: one path
+ * through the loop for the verifier (a wrap's branch made each probe a
+ * state of its own, ~40,000 instructions a program). A key is 12 bytes (ino, dev) and an atomic compare-and-swap is
  * at most 8, so a slot is claimed word by word:
  *
  *   key_ino: 0 -> ino ^ SLOT_INO_FLIP    by CAS, once
@@ -27,6 +30,18 @@
 #ifndef __always_inline		/* user space: the unit test */
 #define __always_inline inline __attribute__((always_inline))
 #endif
+
+/*
+ * Slots tried for one file: a probe that finds neither the file nor a free
+ * slot in as many gives up and the event is counted lost (L_FILES_FULL), as
+ * a full table's are. User space drains a half before it is half full,
+ * where linear probing tries ~2.5 slots for a new file and ~1.5 for a
+ * known one; 64 keep a loss for a table nearly full.
+ */
+#define SLOT_PROBES	64
+
+/* Slots of a half with n home slots: the tail holds the last homes' probes. */
+#define SLOT_HALF(n)	((n) + SLOT_PROBES - 1)
 
 /* The slot of n (1 .. 2^32-1) where a file's probe starts. */
 static __always_inline __u32 slot_home(__u64 ino, __u32 dev, __u32 n)

@@ -140,7 +140,7 @@ test_small_map_drains_early() {
 	expect_eq "lost" "$(jqr out.json .lost.total)" 0
 	# 3,000 files through 1,024-entry maps with no scheduled drain: early ones.
 	expect_cmp "early drains" "$(jqr out.json .store.drains)" '>=' 3
-	# The small maps were the ones in use: 2 x 1,024 x 512 B, not 2 x 16 MiB,
+	# The small table was the one in use: 2 x 1,024 x 576 B, not 2 x 18.9 MB,
 	# so the maps hold about 32 MiB less than with the default (the baseline).
 	local maps default
 	maps=$(jqr out.json .store.kernel_maps_bytes)
@@ -150,7 +150,8 @@ test_small_map_drains_early() {
 }
 
 # A full files table, exactly: iostorm is stopped (SIGSTOP: no drain) while
-# a reader goes through 1,500 files with a table of 1,024 slots. The files
+# a reader goes through 1,500 files with a table of 1,024 home slots (and a
+# tail of 63: bpf/table.h). The files
 # that found a slot have exact counts, every event of the others is counted
 # in lost.files_map_full, and nothing else is lost. The reader's first
 # touches of code after the gate (faults on its binary and libc, which have
@@ -169,7 +170,7 @@ test_full_table_lost_exact() {
 	kill -CONT "$ipid"
 	wait "$ipid" || fail "iostorm exit $?: $(cat stderr.txt)"
 	files=$(count_under out.json "$dir")
-	expect_cmp "files with a slot" "$files" '<=' 1024
+	expect_cmp "files with a slot" "$files" '<=' $((1024 + 63))
 	expect_cmp "files with a slot" "$files" '>=' 900
 	want=$(( $(tally tally.txt opens) + $(tally tally.txt reads) + $(tally tally.txt closes) ))
 	got=$(( $(sum_under out.json "$dir" opens) + $(sum_under out.json "$dir" reads) +

@@ -110,9 +110,9 @@ struct map_pair {
  * halves of slots struct file_stats, the programs filling *gen & 1.
  */
 struct file_table {
-	struct file_stats *slots;	/* 2 * n, mapped */
+	struct file_stats *slots;	/* 2 * SLOT_HALF(n), mapped */
 	size_t map_size;		/* bytes mapped */
-	__u32 n;			/* slots a half */
+	__u32 n;			/* home slots a half */
 	__u32 *gen;			/* file_gen, in the mapped .bss */
 	int flip_outer_fd;		/* files_gen: its swap is the wait */
 	int flip_fd[2];

@@ -18,6 +18,7 @@
 #include <bpf/libbpf.h>
 #include <linux/types.h>
 #include "iostorm.h"
+#include "table.h"
 #include "iostorm.skel.h"
 #include "collect/collect_int.h"
 #include "model/mapfiles.h"
@@ -100,8 +101,9 @@ static int map_pair__empty(struct map_pair *g, int fd, struct trace *t, merge_fn
 }
 
 /*
- * Map the files table and its flip maps. The table is 2 * n slots, n the
- * size the programs were loaded with (targ_file_slots).
+ * Map the files table and its flip maps. The table is two halves of
+ * SLOT_HALF(n) slots, n the home slots the programs were loaded with
+ * (targ_file_slots).
  */
 static int file_table__init(struct file_table *ft, struct iostorm_bpf *skel)
 {
@@ -146,7 +148,7 @@ static int file_table__flip(struct file_table *ft, struct file_stats **half)
 	if (bpf_map_update_elem(ft->flip_outer_fd, &zero, &ft->flip_fd[next], BPF_ANY))
 		return -errno;
 	ft->flip = next;
-	*half = ft->slots + (size_t)(old & 1) * ft->n;
+	*half = ft->slots + (size_t)(old & 1) * SLOT_HALF(ft->n);
 	return 0;
 }
 
@@ -157,7 +159,7 @@ static int file_table__flip(struct file_table *ft, struct file_stats **half)
  */
 static int file_table__empty(struct file_table *ft, struct file_stats *half, struct trace *t)
 {
-	for (__u32 i = 0; i < ft->n; i++) {
+	for (__u32 i = 0; i < SLOT_HALF(ft->n); i++) {
 		struct file_stats *s = &half[i];
 		struct file_key key = {};
 		int err;

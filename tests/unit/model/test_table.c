@@ -14,9 +14,10 @@
 #include "table.h"
 #include "unit.h"
 
-#define PROBES	64
-
-/* bpf/entry.bpf.h file_slot() over one half of n slots: the index or -1. */
+/*
+ * bpf/entry.bpf.h file_slot() over one half of n home slots (SLOT_HALF(n)
+ * slots): the index or -1.
+ */
 static int file_slot(struct file_stats *t, __u32 n, __u64 ino, __u32 dev, int claim)
 {
 	__u32 i;
@@ -26,15 +27,13 @@ static int file_slot(struct file_stats *t, __u32 n, __u64 ino, __u32 dev, int cl
 	if (!ino || !n)
 		return -1;
 	i = slot_home(ino, dev, n);
-	for (__u32 k = 0; k < PROBES && k < n; k++) {
+	for (__u32 k = 0; k < SLOT_PROBES; k++, i++) {
 		int m = slot_match(&t[i], ino, dev, claim);
 
 		if (m == SLOT_MINE)
 			return i;
 		if (m == SLOT_FREE)
 			return -1;
-		if (++i >= n)
-			i = 0;
 	}
 	return -1;
 }
@@ -44,7 +43,7 @@ static int slots_of(struct file_stats *t, __u32 n, __u64 ino, __u32 dev)
 {
 	int c = 0;
 
-	for (__u32 i = 0; i < n; i++)
+	for (__u32 i = 0; i < SLOT_HALF(n); i++)
 		c += t[i].key_ino == (ino ^ SLOT_INO_FLIP) && t[i].key_dev == (__u32)~dev;
 	return c;
 }
@@ -80,7 +79,7 @@ static __u64 ino_at_home(__u64 ino, __u32 dev, __u32 n)
  */
 TEST(table_claim_interleaved_same_ino)
 {
-	struct file_stats t[4] = {};
+	struct file_stats t[SLOT_HALF(4)] = {};
 	__u32 home = home_of(7, 1, 4), d2 = dev_at_home(7, 1, 4);
 	int a, b;
 
@@ -89,7 +88,7 @@ TEST(table_claim_interleaved_same_ino)
 	b = file_slot(t, 4, 7, d2, 1);
 	a = file_slot(t, 4, 7, 1, 1);
 	CHECK_EQ_INT(b, home);
-	CHECK_EQ_INT(a, (home + 1) % 4);
+	CHECK_EQ_INT(a, home + 1);
 	CHECK_EQ_INT(slots_of(t, 4, 7, 1), 1);
 	CHECK_EQ_INT(slots_of(t, 4, 7, d2), 1);
 	/* Found again where claimed, and not claimed by a look-up. */
@@ -99,17 +98,26 @@ TEST(table_claim_interleaved_same_ino)
 	CHECK_EQ_INT(slots_of(t, 4, 8, 1), 0);
 }
 
-/* A full table: every file beyond n has no slot, and no file has two. */
+/*
+ * A full table: 16 home slots and the tail of 63 hold at most 79 files; a
+ * file with no slot has none, a file with one has exactly one, found again
+ * by a look-up.
+ */
 TEST(table_full)
 {
-	struct file_stats t[16] = {};
-	int got = 0;
+	struct file_stats t[SLOT_HALF(16)] = {};
+	int got = 0, taken = 0, idx;
 
-	for (__u64 ino = 1; ino <= 20; ino++)
+	for (__u64 ino = 1; ino <= 200; ino++)
 		got += file_slot(t, 16, ino, 3, 1) >= 0;
-	CHECK_EQ_INT(got, 16);
-	for (__u64 ino = 1; ino <= 20; ino++)
-		CHECK_EQ_INT(slots_of(t, 16, ino, 3), ino <= 16);
+	CHECK(got >= 16 && got <= SLOT_HALF(16));
+	for (__u32 i = 0; i < SLOT_HALF(16); i++)
+		taken += t[i].key_ino != 0;
+	CHECK_EQ_INT(taken, got);
+	for (__u64 ino = 1; ino <= 200; ino++) {
+		idx = file_slot(t, 16, ino, 3, 0);
+		CHECK_EQ_INT(slots_of(t, 16, ino, 3), idx >= 0);
+	}
 	CHECK_EQ_INT(file_slot(t, 16, 1ULL << 63, 3, 1), -1);	/* the one ino kept out */
 }
 
@@ -122,7 +130,7 @@ TEST(table_full)
  * round starts, so those on different CPUs claim within nanoseconds.
  */
 struct race {
-	struct file_stats t[NSLOTS];
+	struct file_stats t[SLOT_HALF(NSLOTS)];
 	int threads;
 	int start;		/* rounds started */
 	int done;		/* claims done, all rounds */
@@ -194,7 +202,7 @@ TEST(table_claim_race)
 		taken = 0;
 		for (int f = 0; f < files; f++)
 			bad += slots_of(r->t, NSLOTS, race_keys[f].ino, race_keys[f].dev) != 1;
-		for (int i = 0; i < NSLOTS; i++)
+		for (int i = 0; i < SLOT_HALF(NSLOTS); i++)
 			taken += r->t[i].key_ino != 0;
 		bad += taken != files;
 		for (int i = 0; i < r->threads; i++) {
