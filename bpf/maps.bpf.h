@@ -70,12 +70,13 @@ struct {
 /*
  * Per-file counters live in the files table (bpf/table.h): an array of
  * two halves of SLOT_HALF(targ_file_slots) slots, one per drain
- * generation, file_gen & 1 the half the programs fill. User space flips file_gen, waits for the
- * running programs (an update of files_gen's slot 0: map-in-map updates
- * wait for synchronize_rcu()), reads the other half through its mapping
- * and zeroes the slots it read. The threads maps work with the same wait,
- * but hold only the counters of threads that exited (thread.bpf.h): a live
- * thread's are in task storage.
+ * generation, file_gen & 1 the half the programs fill. User space flips
+ * file_gen, waits for the running programs (an update of threads_gen's
+ * slot 0, below: map-in-map updates wait for synchronize_rcu()), reads the
+ * other half through its mapping and zeroes the slots it read. The threads
+ * maps are swapped the same way, one wait serving both when both are
+ * drained, and hold only the counters of threads that exited
+ * (thread.bpf.h): a live thread's are in task storage.
  *
  * The table is preallocated and owned by the programs: a new file claims
  * a slot by compare-and-swap, with no allocation, no bucket lock and no
@@ -95,24 +96,6 @@ struct {
 extern const volatile __u32 targ_file_slots;
 /* The half of the files table the programs fill: file_gen & 1 (task.bpf.c). */
 extern __u32 file_gen;
-
-/* Two empty maps whose swap in files_gen is the drain's wait (above). */
-struct files_flip_inner {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u32);
-};
-
-struct files_flip_inner files_flip_a SEC(".maps") __weak;
-struct files_flip_inner files_flip_b SEC(".maps") __weak;
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__array(values, struct files_flip_inner);
-} files_gen SEC(".maps") __weak;
 
 struct threads_inner {
 	__uint(type, BPF_MAP_TYPE_HASH);

@@ -114,9 +114,6 @@ struct file_table {
 	size_t map_size;		/* bytes mapped */
 	__u32 n;			/* home slots a half */
 	__u32 *gen;			/* file_gen, in the mapped .bss */
-	int flip_outer_fd;		/* files_gen: its swap is the wait */
-	int flip_fd[2];
-	int flip;			/* files_gen's slot 0 is flip_fd[flip] */
 };
 
 struct drain {
@@ -149,7 +146,7 @@ void drain__free(struct drain *d);
 /*
  * Flip to the other half of the files table and merge the previous one
  * into the store. Each flip waits for an RCU grace period (~5-10 ms on
- * this VM).
+ * this VM), for the programs still writing the previous half.
  */
 int drain__files(struct drain *d, struct trace *t);
 /*
@@ -161,6 +158,8 @@ int drain__files(struct drain *d, struct trace *t);
  * (a second grace period per early drain halved how fast they could come).
  */
 int drain__threads(struct drain *d, struct trace *t);
+/* drain__threads() then drain__files(), the two flips served by one wait. */
+int drain__both(struct drain *d, struct trace *t);
 /*
  * Is a drain of the files maps due at now_ns, by their fill rate and size
  * (lib/pace.h)? Then drain now, not at the next period: a storm must not

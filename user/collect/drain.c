@@ -101,9 +101,8 @@ static int map_pair__empty(struct map_pair *g, int fd, struct trace *t, merge_fn
 }
 
 /*
- * Map the files table and its flip maps. The table is two halves of
- * SLOT_HALF(n) slots, n the home slots the programs were loaded with
- * (targ_file_slots).
+ * Map the files table: two halves of SLOT_HALF(n) slots, n the home slots
+ * the programs were loaded with (targ_file_slots).
  */
 static int file_table__init(struct file_table *ft, struct iostorm_bpf *skel)
 {
@@ -120,10 +119,6 @@ static int file_table__init(struct file_table *ft, struct iostorm_bpf *skel)
 		return -errno;
 	ft->slots = mem;
 	ft->gen = &skel->bss->file_gen;
-	ft->flip_outer_fd = bpf_map__fd(skel->maps.files_gen);
-	ft->flip_fd[0] = bpf_map__fd(skel->maps.files_flip_a);
-	ft->flip_fd[1] = bpf_map__fd(skel->maps.files_flip_b);
-	ft->flip = 0;
 	return 0;
 }
 
@@ -135,21 +130,15 @@ static void file_table__free(struct file_table *ft)
 }
 
 /*
- * The programs fill the other half from now on; the swap of files_gen's
- * slot returns when no program still writes to this one. The half to
- * drain into *half.
+ * The programs fill the other half from now on: the half to drain into
+ * *half, once they are done with it (drain_wait()).
  */
-static int file_table__flip(struct file_table *ft, struct file_stats **half)
+static void file_table__flip(struct file_table *ft, struct file_stats **half)
 {
-	__u32 zero = 0, old = *ft->gen;
-	int next = !ft->flip;
+	__u32 old = *ft->gen;
 
 	__atomic_store_n(ft->gen, old + 1, __ATOMIC_SEQ_CST);
-	if (bpf_map_update_elem(ft->flip_outer_fd, &zero, &ft->flip_fd[next], BPF_ANY))
-		return -errno;
-	ft->flip = next;
 	*half = ft->slots + (size_t)(old & 1) * SLOT_HALF(ft->n);
-	return 0;
 }
 
 /*
@@ -282,25 +271,53 @@ static int drain_anchors(struct drain *d, struct views *vw)
 	return map_each(d->anchors_fd, &key, sizeof(key), &ap, 0, add_anchor, vw);
 }
 
-int drain__files(struct drain *d, struct trace *t)
+/*
+ * Wait for the programs running now: rewrite slot 0 of the threads maps'
+ * outer map with the map it holds. An update of a map of maps returns only
+ * after synchronize_rcu(), whatever it writes; the files table's flip
+ * (a variable, file_gen) has no map of its own to swap.
+ */
+static int drain_wait(struct drain *d)
 {
-	__u64 start = mono_ns(), count;
-	struct file_stats *half = NULL;
+	__u32 zero = 0;
+
+	if (bpf_map_update_elem(d->threads.outer_fd, &zero,
+				&d->threads.inner_fd[d->threads.active], BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+/* The fill counted before the flip (so over, never under) and the half to drain. */
+struct files_flip {
+	__u64 start;
+	__u64 count;
+	struct file_stats *half;
+};
+
+static int files_flip(struct drain *d, struct files_flip *f)
+{
 	int err;
 
-	/* Read before the flip: the new half's fill is overestimated, never under. */
-	err = files_count(d, &count);
+	f->start = mono_ns();
+	err = files_count(d, &f->count);
 	if (!err)
-		err = file_table__flip(&d->files, &half);
+		file_table__flip(&d->files, &f->half);
+	return err;
+}
+
+/* After the wait: the drained half into the store. */
+static int files_empty(struct drain *d, struct trace *t, const struct files_flip *f)
+{
+	int err;
+
+	err = drain_anchors(d, t->store.views);
 	if (!err)
-		err = drain_anchors(d, t->store.views);
-	if (!err)
-		err = file_table__empty(&d->files, half, t);
+		err = file_table__empty(&d->files, f->half, t);
 	if (!err && store__bound(&t->store) < 0)
 		err = -ENOMEM;
 	if (err)
 		return err;
-	pace__drained(&d->pace, count, mono_ns() - start);
+	pace__drained(&d->pace, f->count, mono_ns() - f->start);
 	t->drains = d->pace.drains;
 	/*
 	 * Files faulted on without a path get one now, while their mappers
@@ -313,6 +330,17 @@ int drain__files(struct drain *d, struct trace *t)
 			return err;
 	}
 	return 0;
+}
+
+int drain__files(struct drain *d, struct trace *t)
+{
+	struct files_flip f;
+	int err;
+
+	err = files_flip(d, &f);
+	if (!err)
+		err = drain_wait(d);
+	return err ?: files_empty(d, t, &f);
 }
 
 /*
@@ -376,15 +404,18 @@ static int drain_forks(struct drain *d, struct trace *t)
 	return map_each(d->forks_fd, &tgid, sizeof(tgid), &ptgid, 0, add_fork, &w);
 }
 
-int drain__threads(struct drain *d, struct trace *t)
+/* The set of thread counters the programs write flips; the swap (a wait) follows. */
+static void threads_flip(struct drain *d)
 {
-	int err, fd = -1;
-
-	/* The programs write the other set from now on; the swap waits for the rest. */
 	__atomic_store_n(d->thread_gen, *d->thread_gen + 1, __ATOMIC_SEQ_CST);
-	err = map_pair__swap(&d->threads, &fd);
-	if (!err)
-		err = drain_live_threads(d, t);
+}
+
+/* After the swap of the threads maps (fd: the one to empty). */
+static int threads_empty(struct drain *d, struct trace *t, int fd)
+{
+	int err;
+
+	err = drain_live_threads(d, t);
 	if (!err)
 		err = map_pair__empty(&d->threads, fd, t, merge_thread);
 	if (!err)
@@ -396,6 +427,31 @@ int drain__threads(struct drain *d, struct trace *t)
 	/* New cgroups get their path now, while they exist. */
 	err = cgroups__resolve(&t->cgroups, NULL);
 	return err == -ENOMEM ? err : 0;
+}
+
+int drain__threads(struct drain *d, struct trace *t)
+{
+	int err, fd = -1;
+
+	/* The programs write the other set from now on; the swap waits for the rest. */
+	threads_flip(d);
+	err = map_pair__swap(&d->threads, &fd);
+	return err ?: threads_empty(d, t, fd);
+}
+
+int drain__both(struct drain *d, struct trace *t)
+{
+	struct files_flip f;
+	int err, fd = -1;
+
+	/* Both flip, then one wait (the threads maps' swap) serves both. */
+	threads_flip(d);
+	err = files_flip(d, &f);
+	if (!err)
+		err = map_pair__swap(&d->threads, &fd);
+	if (!err)
+		err = threads_empty(d, t, fd);
+	return err ?: files_empty(d, t, &f);
 }
 
 bool drain__files_due(struct drain *d, __u64 now_ns)
@@ -412,11 +468,8 @@ int drain__final(struct drain *d, struct trace *t)
 	int err = 0;
 
 	/* The swap waited for running programs; the now-active maps too. */
-	for (int i = 0; i < 2 && !err; i++) {
-		err = drain__files(d, t);
-		if (!err)
-			err = drain__threads(d, t);
-	}
+	for (int i = 0; i < 2 && !err; i++)
+		err = drain__both(d, t);
 	if (!err && store__rehost(&t->store) < 0)
 		err = -ENOMEM;
 	return err;

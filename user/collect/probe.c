@@ -157,8 +157,6 @@ int probe__load(struct iostorm_bpf **skelp, const struct probe_config *c,
 	}
 	err = fill_syscalls(bpf_map__fd(skel->maps.syscalls));
 	if (!err)
-		err = point_gen(skel->maps.files_gen, skel->maps.files_flip_a);
-	if (!err)
 		err = point_gen(skel->maps.threads_gen, skel->maps.threads_a);
 	if (err) {
 		pr_err("cannot set up the BPF maps: %s", strerror(-err));
