@@ -470,6 +470,15 @@ int BPF_PROG(handle_block_rq_complete, struct request *rq, blk_status_t error,
 
 	if (r)
 		r->bytes += nr_bytes;
+	/*
+	 * The request's last bytes: it left the device, whether or not
+	 * block_io_done follows (blk_account_io_done() runs only for requests
+	 * that need a time stamp; without this step a request that had none
+	 * kept its device busy until its address was reused: %util 100%
+	 * through a warm phase with no request in flight).
+	 */
+	if (r && nr_bytes >= rq->__data_len)
+		leave_device(r, bpf_ktime_get_ns());
 	if (targ_block_rq && nr_bytes >= rq->__data_len)
 		req_done(rq);
 	return 0;

@@ -429,6 +429,7 @@ struct file_stats {
 	__u64 first_end;	/* first_off + its bytes */
 	__u64 fault_prev;	/* BPF only: the previous major fault's page */
 	__u64 fault_end;	/* BPF only: the end of what it brought in; 0 none */
+	__u64 read_ts;		/* the interval's first read; 0 without */
 	/*
 	 * The view path[] is in: the resolving task's root (its chroot or
 	 * pivot_root) and mount namespace. Its last anchor_len bytes lie below
@@ -445,7 +446,7 @@ struct file_stats {
 	__u32 path_len;
 	__u32 pad;
 	char path[PATH_LEN];
-	__u64 spare[5];		/* to a whole number of cache lines (576 bytes) */
+	__u64 spare[4];		/* to a whole number of cache lines (576 bytes) */
 };
 
 /*

@@ -68,13 +68,15 @@ static __always_inline void set_flag(struct file_stats *fs, __u32 flag)
  * Classify a read as Darshan does (see struct file_stats). Concurrent reads
  * of one file race on last_end; the order they are seen in is the order.
  */
-static __always_inline void classify_read(struct file_stats *fs, __u64 off, __u64 end)
+static __always_inline void classify_read(struct file_stats *fs, __u64 off, __u64 end,
+					  __u64 now)
 {
 	__u64 last = fs->last_end;
 
 	if (!(fs->flags & FILE_F_READ)) {
 		fs->first_off = off;
 		fs->first_end = end;
+		fs->read_ts = now;
 		__sync_fetch_and_or(&fs->flags, FILE_F_READ);
 	} else if (off >= last) {
 		__sync_fetch_and_add(&fs->reads_seq, 1);
@@ -204,7 +206,7 @@ static __always_inline void read_done(struct thread_stats *ts, __u64 file, __u64
 		fs->read_ns_max = lat;
 	fs->size = KREAD(BTF_CAST(struct file, file), f_inode, i_size);
 	fs->last_ts = now;
-	classify_read(fs, off, off + ret);
+	classify_read(fs, off, off + ret, now);
 }
 
 #endif /* READ_BPF_H */

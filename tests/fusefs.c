@@ -5,11 +5,14 @@
  * counts against the daemon's own.
  *
  *   iostorm-fusefs MOUNTPOINT --files N [--dirs D] [--size BYTES]
- *                  [--delay-us US] --tally FILE
+ *                  [--delay-us US] [--no-dtype] --tally FILE
  *
  * The dataset is MOUNTPOINT/dNNNN/fNNNNNNN.jpg, N files in D directories
  * (default N/100, at least 1), each BYTES long (default 81920), the byte
- * at offset o of inode i being (i * 31 + o) & 0xff. Runs in the
+ * at offset o of inode i being (i * 31 + o) & 0xff. --no-dtype lists
+ * entries without their type (DT_UNKNOWN), as some FUSE file systems do,
+ * so a reader stats every entry to learn it (torchvision's ImageFolder
+ * indexing a dataset). Runs in the
  * foreground until unmounted, then writes the tally, one line per opcode
  * received after INIT: "LOOKUP 123". FORGET and BATCH_FORGET are tallied
  * too, though the kernel sends them outside the request tracepoints.
@@ -41,6 +44,7 @@
 
 static struct {
 	unsigned long files, dirs, size, delay_us;
+	int no_dtype;
 	const char *tally;
 } opt = { .size = 81920 };
 
@@ -121,6 +125,8 @@ static void reply_entry(fuse_req_t req, fuse_ino_t ino)
 
 static void fs_init(void *data, struct fuse_conn_info *conn)
 {
+	if (opt.no_dtype)	/* READDIRPLUS entries carry the mode: no type-less listing */
+		conn->want &= ~FUSE_CAP_READDIRPLUS;
 	__atomic_store_n(&counting, 1, __ATOMIC_RELAXED);
 }
 
@@ -233,6 +239,8 @@ static void readdir_common(fuse_req_t req, fuse_ino_t ino, size_t size, off_t of
 		};
 
 		fill_stat(child, &e.attr);
+		if (opt.no_dtype && !plus)
+			e.attr.st_mode = 0;	/* d_type DT_UNKNOWN: the reader must stat */
 		if (plus)
 			n = fuse_add_direntry_plus(req, buf + used, size - used, name, &e, i + 1);
 		else
@@ -327,7 +335,7 @@ static int write_tally(void)
 static void usage(void)
 {
 	fprintf(stderr, "usage: iostorm-fusefs MOUNTPOINT --files N [--dirs D] "
-		"[--size BYTES] [--delay-us US] --tally FILE\n");
+		"[--size BYTES] [--delay-us US] [--no-dtype] --tally FILE\n");
 	exit(2);
 }
 
@@ -338,6 +346,10 @@ static void parse(int argc, char **argv, const char **mnt)
 
 		if (a[0] != '-') {
 			*mnt = a;
+			continue;
+		}
+		if (!strcmp(a, "--no-dtype")) {
+			opt.no_dtype = 1;
 			continue;
 		}
 		if (!v)

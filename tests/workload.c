@@ -68,7 +68,7 @@ enum style { STYLE_POSIX, STYLE_TF, STYLE_TORCH, STYLE_N };
 static struct {
 	u64 files, dirs, min_size, max_size, seed;
 	u64 threads, procs, bufsize, limit, cpu_us, shard_size;
-	u64 readers, decoders, batch, step_ms, queue, pages, times;
+	u64 readers, decoders, batch, step_ms, queue, pages, times, epochs;
 	int tally_files;
 	const char *order, *style_name, *gate, *tally, *out, *names;
 	enum style style;
@@ -76,7 +76,7 @@ static struct {
 	.files = ~0ULL, .min_size = 40960, .max_size = 122880, .seed = 1,
 	.threads = 1, .bufsize = 65536, .limit = ~0ULL,
 	.order = "random", .style_name = "posix", .shard_size = 256 << 20,
-	.readers = 2, .decoders = 2, .batch = 8, .step_ms = 1, .queue = 16,
+	.readers = 2, .decoders = 2, .batch = 8, .step_ms = 1, .queue = 16, .epochs = 1,
 	.times = 5,
 };
 
@@ -98,7 +98,7 @@ static void usage(FILE *f)
 "       " PROG " pack DIR --out SHARDDIR [--shard-size BYTES]\n"
 "       " PROG " pipeline DIR [--readers N] [--decoders M] [--cpu-us X]\n"
 "           [--batch B] [--step-ms Y] [--queue Q] [--order ...] [--seed S]\n"
-"           [--limit N] [--names LIST] [--gate FIFO] [--tally FILE]\n"
+"           [--limit N] [--names LIST] [--epochs E] [--gate FIFO] [--tally FILE]\n"
 "       " PROG " mapread FILE --pages N [--threads T] [--gate FIFO] [--tally FILE]\n"
 "       " PROG " thread FILE [--times N] [--gate FIFO] [--tally FILE]\n"
 "\n"
@@ -115,6 +115,8 @@ static void usage(FILE *f)
 "for each batch and adds a line to the tally:\n"
 "  loop steps=N wait_ns=N wall_ns=N wait_share=F\n"
 "--names A,B,... names the decoder threads, in order (as prctl(PR_SET_NAME)).\n"
+"--epochs E reads the files E times, in the same order; the loop adds a line\n"
+"  epoch N end_ns=T (CLOCK_MONOTONIC) when it has taken epoch N's last sample.\n"
 "pack concatenates DIR's files, in path order, into SHARDDIR/shard-NNNNN.bin\n"
 "of at most --shard-size bytes (default 256 MiB), as TFRecord or tar shards do.\n"
 "mapread maps FILE (as LMDB or np.memmap do), madvise(MADV_RANDOM) so no page\n"
@@ -886,7 +888,9 @@ static void *pipe_reader(void *arg)
 	size_t i;
 	int err = 0;
 
-	while (!err && (i = __atomic_fetch_add(&next_k, 1, __ATOMIC_RELAXED)) < nread) {
+	while (!err && (i = __atomic_fetch_add(&next_k, 1, __ATOMIC_RELAXED)) <
+		       nread * opt.epochs) {
+		i %= nread;
 		err = read_whole(i, buf, opt.bufsize);
 		if (!err)
 			queue_push(&raw_q, i);
@@ -934,18 +938,28 @@ static u64 mono_ns(void)
 	return t.tv_sec * 1000000000ULL + t.tv_nsec;
 }
 
-/* The training loop: a step takes a batch, then computes; its wait is timed. */
+/*
+ * The training loop: a step takes a batch, then computes; its wait is
+ * timed. With --epochs it marks the end of each epoch (the sample that
+ * completes it taken) on its own clock: "epoch N end_ns=T", CLOCK_MONOTONIC.
+ */
 static int pipe_loop(void)
 {
-	u64 t0 = mono_ns(), t, wait = 0, steps = 0, wall;
+	u64 t0 = mono_ns(), t, wait = 0, steps = 0, wall, samples = 0;
 	char line[160], buf[1024] = "";
 	size_t i, got = 1;
 	int n;
 
 	while (got) {
 		t = mono_ns();
-		for (got = 0; got < opt.batch && queue_pop(&ready_q, &i); got++)
-			;
+		for (got = 0; got < opt.batch && queue_pop(&ready_q, &i); got++) {
+			if (++samples % nread || samples / nread >= opt.epochs)
+				continue;
+			n = snprintf(line, sizeof(line), "epoch %llu end_ns=%llu\n",
+				     samples / nread, mono_ns());
+			if (write_all(ofd, line, n, "tally"))
+				return 1;
+		}
 		wait += mono_ns() - t;
 		if (!got)
 			break;
@@ -1023,6 +1037,7 @@ static const struct optdef {
 	{ "decoders", PIPE, 'n', &opt.decoders, 1 },
 	{ "batch", PIPE, 'n', &opt.batch, 1 },
 	{ "step-ms", PIPE, 'n', &opt.step_ms, 0 },
+	{ "epochs", PIPE, 'n', &opt.epochs, 1 },
 	{ "queue", PIPE, 'n', &opt.queue, 1 },
 	{ "names", PIPE, 's', &opt.names, 0 },
 	{ "out", PACK, 's', &opt.out, 0 },

@@ -83,3 +83,26 @@ test_diff_json_keeps_every_metric() {
 		grep -q '^opens ' text.txt || fail "text lacks opens: $(cat text.txt)"
 	done
 }
+
+# Phase against phase: both runs changed, so their phases pair up in order,
+# shown (never gated); when only one changed, it says the runs are compared
+# whole.
+test_diff_phases() {
+	[ "$(jqr "$GOLDEN/report.json" '.phases | length')" -ge 2 ] ||
+		fail "the golden report has no phases"
+	jq '.phases[0].stall_share = 0.1 | .phases[0].verdict = "VERDICT: changed"' \
+		"$GOLDEN/report.json" >new.json
+	"$IOSTORM" diff "$GOLDEN/report.json" new.json >out.txt || fail "diff exit $?"
+	grep -q "^phases (BASE -> NEW): BASE 2, NEW 2$" out.txt || fail "$(cat out.txt)"
+	grep -q "^  1  0.0-20.0 s -> 0.0-20.0 s: loop waits 54% -> 10%" out.txt ||
+		fail "$(grep -A3 '^phases' out.txt)"
+	grep -q "^     NEW  VERDICT: changed$" out.txt || fail "$(grep -A3 '^phases' out.txt)"
+	"$IOSTORM" diff --json "$GOLDEN/report.json" new.json >d.json || fail "diff --json"
+	expect_eq "phases paired" "$(jqr d.json '.phases | length')" 2
+	expect_eq "phase 1 new stall" "$(jqr d.json '.phases[0].new.stall_share')" 0.1
+	jq '.phases |= .[:1]' "$GOLDEN/report.json" >one.json
+	"$IOSTORM" diff "$GOLDEN/report.json" one.json >out.txt || fail "diff exit $?"
+	grep -q "^phases (BASE -> NEW): BASE 2, NEW 1; only one run changed" out.txt ||
+		fail "$(cat out.txt)"
+	expect_eq "no pairs" "$(jqr <("$IOSTORM" diff --json "$GOLDEN/report.json" one.json) '.phases | length')" 0
+}

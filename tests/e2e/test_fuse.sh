@@ -210,3 +210,32 @@ test_fuse_sshfs_netns() {
 	echo "  $(jqr r.json .verdict)"
 	jq -r '.fuse.connections[0].ops[] | "  \(.opcode) \(.all.reqs) p50 \(.latency.p50)"' r.json
 }
+
+# Order by first read: on a FUSE file system whose listing gives no file
+# types, the loader stats every file in path order while it indexes the
+# dataset (as ImageFolder does), then reads them shuffled. The stats come
+# first for every file, yet the order iostorm judges is the reads': random.
+test_fuse_order_first_read() {
+	[ -x "$FUSEFS" ] || skip "iostorm-fusefs not built (libfuse3-dev missing)"
+	[ -c /dev/fuse ] || skip "no /dev/fuse"
+	mkdir -p fmnt
+	"$FUSEFS" "$PWD/fmnt" --files 1200 --dirs 12 --size 16384 --delay-us 100 --no-dtype \
+		--tally "$PWD/fusefs.tally" 2>fusefs.err &
+	FUSEFS_PID=$!
+	fuse_on_exit "fusermount3 -u -z $PWD/fmnt 2>/dev/null; kill $FUSEFS_PID 2>/dev/null"
+	for ((i = 0; i < 50; i++)); do
+		grep -q " $PWD/fmnt fuse.iostormfs " /proc/self/mounts && break
+		sleep 0.1
+	done
+	"$IOSTORM" -q -j out.json -- "$WORKLOAD" read fmnt --threads 4 --tally "$PWD/t.txt" \
+		2>stderr.txt || fail "iostorm exit $?: $(cat stderr.txt)"
+	expect_eq "files read" "$(jqr out.json '[.files[] | select(.path != null and
+		(.path | test("/f[0-9]+\\.jpg$")) and .reads > 0)] | length')" 1200
+	expect_eq "files stat-ed before their first read" "$(jqr out.json '[.files[] |
+		select(.path != null and (.path | test("/f[0-9]+\\.jpg$")) and .reads > 0 and
+		.stats > 0 and .first_ts_ns < .first_read_ts_ns)] | length')" 1200
+	expect_cmp "order (1 - |Spearman|)" "$(jqr out.json '.findings[] |
+		select(.id == "small_file_storm") | .evidence.file_order_random')" '>=' 0.8
+	jqr out.json '.findings[] | select(.id == "small_file_storm") | .summary' |
+		grep -q "in random order" || fail "storm: $(jqr out.json '.findings[0].summary')"
+}

@@ -42,6 +42,21 @@ check_phases() {
 	expect_cmp "warm points (no block reads)" "$warm" '>=' 2
 	expect_eq "the run starts cold" "$first" true
 	expect_eq "the run ends warm" "$last" true
+	# No block request in flight, no busy time: a warm point after a warm
+	# point shows 0% util (a request whose end was missed once kept it at
+	# 100% through the warm phase).
+	local busy
+	busy=$(jqr out.json '[.timeline.points as $p | range(1; $p | length) |
+		select($p[.].blk_reads == 0 and $p[. - 1].blk_reads == 0) | $p[.].blk_util_pct] | max // 0')
+	expect_cmp "%util of warm points without block reads" "$busy" '<' 1
+	# The phases: the cold start and the warm rest apart, the first from
+	# storage, the last from the page cache, marked on the page.
+	jq -c '.phases[] | [.start_s, .end_s, .stall_share, .miss_share, .util]' out.json
+	expect_cmp "phases" "$(jqr out.json '.phases | length')" '>=' 2
+	expect_cmp "first phase from storage" "$(jqr out.json '.phases[0].miss_share')" '>=' 0.5
+	expect_cmp "last phase from storage" "$(jqr out.json '.phases[-1].miss_share')" '<' 0.1
+	grep -q '<section id="phases">' out.html || fail "no phases section in the page"
+	grep -q '<line class="phase"' out.html || fail "no phase marked on the charts"
 }
 
 # The points add up to the report's totals, exactly.

@@ -410,4 +410,66 @@ test_stall_torch_cpu_starved() {
 	expect_eq "loops" "$(jqr out.json '.stall.loops | length')" 1
 	check_stall out.json t.txt root
 	expect_cmp "receiving batches" "$(jqr out.json .stall.receive_ns)" '>' 0
+	# Input-bound from the page cache: the cause is the loader's CPU.
+	if [ "$(finding out.json input_bound)" != OK ]; then
+		jqr out.json .verdict | grep -q "because the loader is CPU-" ||
+			fail "verdict: $(jqr out.json .verdict)"
+	fi
+	echo "  $(jqr out.json .verdict)"
+}
+
+# input_cause, CPU: a warm pipeline whose 4 decoders spin 3 ms a sample,
+# all pinned to one CPU with the loop: the loop waits for decoded samples
+# while the decoders wait for the CPU. The verdict says the loader is short
+# of CPU (starved or bound, by their run-queue share), never storage.
+test_stall_cause_cpu_pinned() {
+	storm_fs
+	"$WORKLOAD" read mnt/data >/dev/null || fail "warm the cache"
+	"$IOSTORM" -q -j out.json -- taskset -c 0 "$WORKLOAD" pipeline mnt/data --limit 400 \
+		--readers 1 --decoders 4 --cpu-us 3000 --step-ms 1 --tally "$PWD/t.txt" \
+		2>stderr.txt || fail "iostorm exit $?: $(cat stderr.txt)"
+	cat t.txt | head -1
+	check_stall out.json t.txt root
+	expect_cmp "own share" "$(loop_share t.txt)" '>=' 0.2
+	jqr out.json '.findings[] | select(.id == "input_cause") | .summary' >cause.txt
+	grep -qE "^the loader is CPU-(starved|bound): " cause.txt ||
+		fail "input_cause: '$(cat cause.txt)'; verdict: $(jqr out.json .verdict)"
+	jqr out.json .verdict | grep -q "(input-bound, [A-Z]*) because the loader is CPU-" ||
+		fail "verdict: $(jqr out.json .verdict)"
+	jqr out.json .verdict | grep -q "storage keeps up" && fail "verdict: $(jqr out.json .verdict)"
+	expect_cmp "loader waiting for a CPU" \
+		"$(jqr out.json '.findings[] | select(.id == "input_cause") | .evidence.loader_runq_share')" '>=' 0.2
+	echo "  $(jqr out.json .verdict)"
+}
+
+# input_cause, too few readers: one reader thread on a FUSE file system
+# that answers each request after 3 ms and serves requests in parallel
+# (a network store): the loop waits, the reader is on I/O nearly all the
+# time with one read in flight. The cause is too few readers; the storage
+# finding says the reads are slow; the loop's share agrees with its clock.
+test_stall_cause_few_readers() {
+	[ -x "$FUSEFS" ] || skip "iostorm-fusefs not built (libfuse3-dev missing)"
+	[ -c /dev/fuse ] || skip "no /dev/fuse"
+	mkdir -p fmnt
+	"$FUSEFS" "$PWD/fmnt" --files 150 --dirs 3 --size 1048576 --delay-us 3000 \
+		--tally "$PWD/fusefs.tally" 2>fusefs.err &
+	FUSEFS_PID=$!
+	fuse_on_exit "fusermount3 -u -z $PWD/fmnt 2>/dev/null; kill $FUSEFS_PID 2>/dev/null"
+	for ((i = 0; i < 50; i++)); do
+		grep -q " $PWD/fmnt fuse.iostormfs " /proc/self/mounts && break
+		sleep 0.1
+	done
+	"$IOSTORM" -q -j out.json -- "$WORKLOAD" pipeline fmnt --readers 1 --decoders 1 \
+		--step-ms 40 --tally "$PWD/t.txt" 2>stderr.txt ||
+		fail "iostorm exit $?: $(cat stderr.txt)"
+	cat t.txt | head -1
+	check_stall out.json t.txt root
+	jqr out.json '.findings[] | select(.id == "input_cause") | .summary' |
+		grep -q "^too few readers for the latency: " ||
+		fail "input_cause: $(jqr out.json '.findings[] | select(.id == "input_cause")')"
+	expect_cmp "readers suggested" \
+		"$(jqr out.json '.findings[] | select(.id == "input_cause") | .evidence.readers_suggested')" '>=' 2
+	jqr out.json .verdict | grep -q "because too few readers for the latency" ||
+		fail "verdict: $(jqr out.json .verdict)"
+	echo "  $(jqr out.json .verdict)"
 }

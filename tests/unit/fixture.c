@@ -93,6 +93,8 @@ static int add_file(struct trace *t, __u32 dev, __u64 ino, const char *path,
 	}
 	if (fs.reads)
 		fs.flags |= FILE_F_READ;
+	if (fs.reads && !fs.read_ts)
+		fs.read_ts = fs.first_ts;
 	/* The kernel keeps both whenever it counts: fill in the obvious. */
 	if (fs.reads > eof_reads && !fs.read_ns_max)
 		fs.read_ns_max = (fs.read_ns - eof_reads * EOF_READ_NS) /

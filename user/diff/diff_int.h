@@ -50,6 +50,9 @@ struct diff_run {
 	bool json, force, no_defaults;
 };
 
+/* Phase against phase, when both runs changed (phase_pairs.c): text, and the JSON array. */
+void diff__print_phases_text(FILE *out, const struct diff_run *r);
+json_t *diff__phases_json(const struct diff_run *r);
 /* The comparison as a table, then the verdict. */
 void diff__print_text(FILE *out, const struct diff_run *r);
 /* The comparison as JSON (DIFF_OUT_SCHEMA); 0, -ENOMEM or -EIO. */

@@ -130,6 +130,7 @@ void diff__print_text(FILE *out, const struct diff_run *r)
 	for (int m = 0; m < DM__MAX; m++)
 		print_metric(out, r, m);
 	print_findings(out, r);
+	diff__print_phases_text(out, r);
 	fputc('\n', out);
 	for (int i = 0; i < r->nr_limits; i++)
 		if (r->status[i] == DIFF_FAIL ||
@@ -228,14 +229,14 @@ int diff__print_json(FILE *out, const struct diff_run *r)
 	json_t *doc;
 	int err;
 
-	doc = json_pack("{s:s, s:{s:s, s:o}, s:{s:s, s:o}, s:o, s:o, s:o, s:i, s:s}",
+	doc = json_pack("{s:s, s:{s:s, s:o}, s:{s:s, s:o}, s:o, s:o, s:o, s:o, s:i, s:s}",
 		"schema", DIFF_OUT_SCHEMA,
 		"base", "path", r->path[0], "target",
 			r->fig[0].target[0] ? json_string(r->fig[0].target) : json_null(),
 		"new", "path", r->path[1], "target",
 			r->fig[1].target[0] ? json_string(r->fig[1].target) : json_null(),
 		"metrics", json_metrics(r), "findings", json_findings(r),
-		"limits", json_limits(r), "regressions", r->failed,
+		"phases", diff__phases_json(r), "limits", json_limits(r), "regressions", r->failed,
 		"result", r->failed ? "regressed" : "ok");
 	if (!doc)
 		return -ENOMEM;

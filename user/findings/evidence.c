@@ -95,13 +95,20 @@ static int u64_cmp(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
+/* When a file was first read; its first touch for a read the kernel did not time. */
+static __u64 read_ts(const struct file_rec *f)
+{
+	return f->read_ts ? f->read_ts : f->first_ts;
+}
+
+/* By first read: stats and opens before it (an index built at start-up) do not count. */
 static int ts_cmp(const void *pa, const void *pb)
 {
 	const struct file_rec *a = *(struct file_rec *const *)pa;
 	const struct file_rec *b = *(struct file_rec *const *)pb;
 
-	if (a->first_ts != b->first_ts)
-		return a->first_ts < b->first_ts ? -1 : 1;
+	if (read_ts(a) != read_ts(b))
+		return read_ts(a) < read_ts(b) ? -1 : 1;
 	if (a->dev != b->dev)
 		return a->dev < b->dev ? -1 : 1;
 	return a->ino < b->ino ? -1 : a->ino > b->ino;
@@ -244,6 +251,22 @@ static void threads_fill(struct evidence *e, const struct store *s)
 	e->sleep_share = evidence__ratio(sleep, sum);
 }
 
+/* The loop's loader working threads, as shares of their summed time. */
+static void loader_fill(struct evidence *e, const struct stall *s)
+{
+	double sum = (double)s->loader_cpu_ns + s->loader_runq_ns + s->loader_io_ns +
+		     s->loader_sleep_ns;
+
+	e->ld_workers = s->loader_workers;
+	e->ld_procs = s->loader_procs;
+	e->ld_cpu_share = evidence__ratio(s->loader_cpu_ns, sum);
+	e->ld_runq_share = evidence__ratio(s->loader_runq_ns, sum);
+	e->ld_io_share = evidence__ratio(s->loader_io_ns, sum);
+	e->ld_sleep_share = evidence__ratio(s->loader_sleep_ns, sum);
+	e->ld_runnable = e->duration_s > 0 ?
+		((double)s->loader_cpu_ns + s->loader_runq_ns) / (e->duration_s * 1e9) : 0;
+}
+
 /* The training loop's split, as shares of its wall time. */
 static void stall_fill(struct evidence *e, const struct trace *t)
 {
@@ -264,6 +287,7 @@ static void stall_fill(struct evidence *e, const struct trace *t)
 	e->stall_loops = t->nr_loops;
 	e->stall_least_share = t->nr_loops ? stall__share(&t->loops[t->nr_loops - 1]) :
 			       e->stall_share;
+	loader_fill(e, s);
 }
 
 int evidence__from_trace(struct evidence *e, const struct trace *t)
@@ -273,6 +297,8 @@ int evidence__from_trace(struct evidence *e, const struct trace *t)
 
 	memset(e, 0, sizeof(*e));
 	e->duration_s = t->duration_s;
+	e->nr_cpus = t->nr_cpus;
+	e->ld_cpu_share = e->ld_runq_share = e->ld_io_share = e->ld_sleep_share = -1;
 	trace__file_totals(&t->store, &tot);
 	vfs_fill(e, t, &tot);
 	mapped_fill(e, t, &tot);
@@ -303,7 +329,6 @@ void evidence__add_block(struct evidence *e, const struct trace *t)
 	__u64 busy = 0;
 
 	layers__measure(t, &l);
-	e->layer = layers__judge(&l.sums);
 	block__sum(b, BLK_READ, WHO_BIT(WHO_TARGET), &st);
 	if (!st.reqs)
 		return;
@@ -317,13 +342,19 @@ void evidence__add_block(struct evidence *e, const struct trace *t)
 	e->blk_queue_share = st.total_ns ? (double)st.queue_ns / st.total_ns : 0;
 	e->blk_device_p50_us = l.device.p50 / 1e3;
 	e->blk_inflight_mean = st.total_ns / 1e9 / secs;
-	/* The busiest device the target read from: its whole busy time. */
-	for (size_t i = 0; i < b->nr_devs; i++) {
+	/*
+	 * The device the target read the most bytes from (the dataset's, not
+	 * one it took a page of a program from): its whole busy time, every
+	 * submitter's, as the timeline's points have it.
+	 */
+	for (size_t i = 0, most = 0; i < b->nr_devs; i++) {
 		struct blk_stats s;
 
 		blk_dev__sum(&b->devs[i], BLK_READ, WHO_BIT(WHO_TARGET), &s);
-		if (s.reqs && b->devs[i].busy_ns[BLK_SCOPE_DEVICE] > busy)
+		if (s.bytes > most) {
+			most = s.bytes;
 			busy = b->devs[i].busy_ns[BLK_SCOPE_DEVICE];
+		}
 	}
 	e->blk_util = busy / 1e9 / secs;
 	if (e->blk_util > 1)
@@ -370,4 +401,27 @@ void evidence__add_kernel(struct evidence *e, const struct trace *t)
 				e->nr_unmeasured ? ", " : "", kernel__layer_name(l));
 		e->nr_unmeasured++;
 	}
+}
+
+/*
+ * Where a read's time goes, judged on the dataset's figures (code and
+ * libraries left out, as every other figure) with the FUSE daemons' bytes:
+ * the layer verdict and miss_share come from the same sums, so the
+ * latency-by-layer line and the findings tell one story.
+ */
+void evidence__add_layer(struct evidence *e, const struct trace *t, const struct thresholds *th)
+{
+	struct layers l;
+
+	layers__measure(t, &l);
+	l.sums.reads = e->reads;
+	l.sums.read_bytes = e->read_bytes;
+	l.sums.read_ns = e->read_s * 1e9;
+	l.sums.faults = e->fault_reads;
+	l.sums.fault_bytes = e->fault_bytes;
+	l.sums.fault_ns = e->fault_wait_s * 1e9;
+	l.sums.cache_bytes = e->cache_bytes;
+	l.sums.fuse_bytes = e->fuse_read_bytes;
+	e->layer = layers__judge(&l.sums, th->v);
+	e->miss_share = layers__storage_share(&l.sums);
 }

@@ -68,7 +68,7 @@ struct evidence {
 	double read_concurrency;	/* mean reads in flight: sum(read time) / duration */
 	/* page cache */
 	__u64 cache_bytes;		/* brought into the page cache by the target */
-	double miss_share;		/* cache_bytes / read_bytes; may exceed 1 (readahead) */
+	double miss_share;		/* from storage / read bytes (layers__storage_share()) */
 	__u64 working_set_bytes;	/* distinct bytes of files read */
 	__u64 reread_bytes;		/* bytes read beyond each file's first pass */
 	__u64 mem_total_bytes;		/* MemTotal; 0 when unknown */
@@ -84,6 +84,15 @@ struct evidence {
 	double stall_rank_share;	/* asleep until another rank's loop side woke it */
 	size_t stall_loops;		/* training loops (data-parallel ranks) */
 	double stall_least_share;	/* the share of the loop that waits least */
+	/* the headline loop's loader: its working threads (model/stall.h) */
+	int ld_workers;			/* threads */
+	int ld_procs;			/* processes apart from the loop's: DataLoader workers */
+	double ld_cpu_share;		/* of their time: on CPU; -1 without workers */
+	double ld_runq_share;		/* waiting for a CPU */
+	double ld_io_share;		/* in file syscalls or D state */
+	double ld_sleep_share;		/* asleep otherwise: idle, or waiting for work */
+	double ld_runnable;		/* threads on CPU or waiting for one, mean */
+	__u32 nr_cpus;			/* online; 0 when unknown */
 	/* layers this kernel did not give (model/kernel.h), ", "-separated; filled by the caller */
 	int nr_unmeasured;
 	char unmeasured[96];
@@ -99,7 +108,7 @@ struct evidence {
 	double blk_device_p50_us;
 	double blk_inflight_mean;	/* aqu-sz: sum(total time) / duration */
 	double blk_util;		/* busy share, 0..1 */
-	enum layer_verdict layer;	/* layers__judge(); read only when have_block */
+	enum layer_verdict layer;	/* layers__judge(), evidence__add_layer(); LAYER_NONE before */
 	/* FUSE: the connection with most of the target's requests; filled by the caller */
 	bool have_fuse;
 	char fuse_fs[48];		/* "fuse.sshfs" */

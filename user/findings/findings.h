@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <linux/types.h>
 #include "findings/evidence.h"
 #include "findings/layers.h"	/* enum layer_verdict: where a read's time goes */
 #include "findings/thresholds.h"
@@ -49,12 +50,44 @@ struct finding {
 /* Room for every finding the rules can return. */
 #define FINDINGS_MAX	16
 
+#define PHASE_TOP	3	/* findings kept per phase, the most severe */
+#define PHASE_ROOM	8	/* phases at most (model/phases.h PHASES_MAX) */
+
+/* One finding of a phase, as its text says it. */
+struct phase_finding {
+	const char *id;
+	enum severity severity;
+	char summary[256];
+};
+
+/*
+ * A part of the run that behaves alike (model/phases.h), judged on its own:
+ * its rates, stall, cache and device load from the timeline's points, the
+ * rest (file sizes, order, FUSE) from the whole run. -1: not measured.
+ */
+struct phase {
+	double start_s;			/* since the trace began */
+	double end_s;
+	__u64 start_ns;			/* CLOCK_MONOTONIC */
+	double stall_share;		/* the headline loop's */
+	double miss_share;		/* of the bytes read, taken into the page cache */
+	double util;			/* busy share of the device the target reads most from */
+	double reads_per_s;
+	double files_per_s;		/* opens of regular files */
+	double read_p50_us;
+	char headline[384];
+	struct phase_finding top[PHASE_TOP];
+	int nr_top;
+};
+
 struct findings {
 	bool done;
 	struct evidence e;
 	struct finding findings[FINDINGS_MAX];
 	int nr_findings;
 	char headline[384];
+	struct phase phases[PHASE_ROOM];	/* one for a steady run */
+	int nr_phases;
 };
 
 /* Judge t by th into f: evidence, then the rules. 0 or -errno. */
@@ -64,8 +97,18 @@ int findings__judge(struct findings *f, const struct trace *t,
 void evidence__add_block(struct evidence *e, const struct trace *t);
 /* The FUSE part: the connection the target sent most requests to. */
 void evidence__add_fuse(struct evidence *e, const struct trace *t);
+/*
+ * After the block and FUSE parts: the layer verdict (layers__judge()) and
+ * miss_share, both from the same sums.
+ */
+void evidence__add_layer(struct evidence *e, const struct trace *t, const struct thresholds *th);
 /* The layers the kernel did not give (model/kernel.h): no rule judges their zeros. */
 void evidence__add_kernel(struct evidence *e, const struct trace *t);
+/*
+ * Split t's timeline into phases and judge each (judge_phases.c): d->phases.
+ * Call after d's own findings are judged. 0 or -errno.
+ */
+int findings__phases(struct findings *d, const struct trace *t, const struct thresholds *th);
 /* A figure of f by name; NULL when f does not cite it. */
 const struct figure *finding__figure(const struct finding *f, const char *name);
 const char *severity__name(enum severity s);

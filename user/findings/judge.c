@@ -90,6 +90,26 @@ static void as_costs(struct finding *all, int n)
 	}
 }
 
+/*
+ * A loader short of CPU is said once: when it is the loop's cause
+ * (input_cause), cpu_bound, judged over every I/O thread, goes.
+ */
+static int drop_cpu_bound(struct finding *all, int n)
+{
+	int cause = -1, cpu = -1;
+
+	for (int i = 0; i < n; i++) {
+		if (!strcmp(all[i].id, "input_cause") && strstr(all[i].label, "CPU"))
+			cause = i;
+		if (!strcmp(all[i].id, "cpu_bound"))
+			cpu = i;
+	}
+	if (cause < 0 || cpu < 0)
+		return n;
+	memmove(&all[cpu], &all[cpu + 1], (n - cpu - 1) * sizeof(all[0]));
+	return n - 1;
+}
+
 int judge__rules(const struct evidence *e, const struct thresholds *t,
 		   struct finding *out, int max)
 {
@@ -102,6 +122,8 @@ int judge__rules(const struct evidence *e, const struct thresholds *t,
 		for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
 			n += rules[i](e, t->v, &all[n]);
 	}
+	n += rule__input_cause(e, t->v, all, n, &all[n]);
+	n = drop_cpu_bound(all, n);
 	if (e->have_stall && e->stall_share < t->v[TH_STALL_WARN])
 		as_costs(all, n);
 	n += rule_unmeasured(e, &all[n]);
@@ -153,6 +175,17 @@ static const char *fix_words(const struct finding *f, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * storage_bottleneck found storage keeping up (or the page cache serving
+ * the reads), or was not given: only then may the verdict say "storage
+ * keeps up", never beside a slow or saturated device.
+ */
+static bool keeps_up(const struct finding *bott)
+{
+	return !bott || !strcmp(bott->label, "storage keeps up") ||
+	       !strcmp(bott->label, "reads served from the page cache");
+}
+
 static void loader_headline(const struct finding *f, int n, char *buf, size_t len)
 {
 	const struct finding *net = find(f, n, "fuse_round_trips");
@@ -194,9 +227,13 @@ static void loader_headline(const struct finding *f, int n, char *buf, size_t le
 	} else if (worst && worst->severity >= SEV_WARN) {
 		snprintf(buf, len, "VERDICT: %s (%s)%s%s", worst->label,
 			 severity__name(worst->severity),
-			 worst == storm && worst != net && worst != mapped ?
+			 worst == storm && worst != net && worst != mapped && keeps_up(bott) ?
 			 ", storage keeps up for now" : "",
 			 fix_words(worst, fix, sizeof(fix)));
+	} else if (bott && !keeps_up(bott)) {
+		/* A slow device the threads hardly wait on: named, never "keeps up". */
+		snprintf(buf, len, "VERDICT: storage is not what the job waits on: %s (%s)",
+			 bott->label, severity__name(bott->severity));
 	} else if (bott && strcmp(bott->label, "storage keeps up")) {
 		snprintf(buf, len, "VERDICT: storage keeps up: %s", bott->label);
 	} else {
@@ -212,9 +249,10 @@ static void loader_headline(const struct finding *f, int n, char *buf, size_t le
 void judge__headline(const struct finding *f, int n, char *buf, size_t len)
 {
 	const struct finding *ib = find(f, n, "input_bound");
+	const struct finding *cause = find(f, n, "input_cause");
 	const struct figure *share = ib ? finding__figure(ib, "stall_share") : NULL, *loops;
 	struct finding rest[FINDINGS_MAX];
-	char loader[256], pct[16], who[48];
+	char loader[256], pct[16], who[48], fix[80];
 	int k = 0;
 
 	if (!ib || !share) {
@@ -222,7 +260,7 @@ void judge__headline(const struct finding *f, int n, char *buf, size_t len)
 		return;
 	}
 	for (int i = 0; i < n && k < FINDINGS_MAX; i++)
-		if (&f[i] != ib)
+		if (&f[i] != ib && &f[i] != cause)
 			rest[k++] = f[i];
 	loader_headline(rest, k, loader, sizeof(loader));
 	units__pct(pct, sizeof(pct), share->value);
@@ -231,7 +269,11 @@ void judge__headline(const struct finding *f, int n, char *buf, size_t len)
 		snprintf(who, sizeof(who), "the slowest of %.0f training loops", loops->value);
 	else
 		snprintf(who, sizeof(who), "the training loop");
-	if (ib->severity >= SEV_WARN)
+	if (ib->severity >= SEV_WARN && cause)
+		snprintf(buf, len, "VERDICT: %s waits for data %s of its time "
+			 "(input-bound, %s) because %s%s", who, pct, severity__name(ib->severity),
+			 cause->summary, fix_words(cause, fix, sizeof(fix)));
+	else if (ib->severity >= SEV_WARN)
 		snprintf(buf, len, "VERDICT: %s waits for data %s of its time "
 			 "(input-bound, %s): %s", who, pct, severity__name(ib->severity),
 			 loader + strlen("VERDICT: "));
@@ -258,11 +300,21 @@ int findings__judge(struct findings *d, const struct trace *t,
 		return err;
 	evidence__add_block(&d->e, t);
 	evidence__add_fuse(&d->e, t);
+	evidence__add_layer(&d->e, t, th);
 	evidence__add_kernel(&d->e, t);
 	d->nr_findings = judge__rules(&d->e, th, d->findings, FINDINGS_MAX);
 	if (d->nr_findings < 0)
 		return d->nr_findings;
 	judge__headline(d->findings, d->nr_findings, d->headline, sizeof(d->headline));
+	err = findings__phases(d, t, th);
+	if (err)
+		return err;
+	if (d->nr_phases > 1) {	/* the whole run averages them: say so where it is read */
+		size_t len = strlen(d->headline);
+
+		snprintf(d->headline + len, sizeof(d->headline) - len,
+			 " [the run changed: %d phases, judged apart]", d->nr_phases);
+	}
 	d->done = true;
 	return 0;
 }

@@ -39,6 +39,15 @@ int rule__bottleneck(const struct evidence *e, const double *th, struct finding 
 int rule__parallelism(const struct evidence *e, const double *th, struct finding *f);
 int rule__page_cache(const struct evidence *e, const double *th, struct finding *f);
 int rule__cpu_bound(const struct evidence *e, const double *th, struct finding *f);
+/*
+ * The block layer shows the target's reads capped above the device or the
+ * device saturated: more readers only queue longer. False when the reads
+ * go mostly through FUSE, where no cap can be seen.
+ */
+bool rules__capped(const struct evidence *e, const double *th);
+/* rules_cause.c: why the loop waits when storage does not say; after the others. */
+int rule__input_cause(const struct evidence *e, const double *th,
+		      const struct finding *all, int n, struct finding *f);
 /* rules_fuse.c: FUSE storage, its round trips per file. */
 int rule__fuse(const struct evidence *e, const double *th, struct finding *f);
 
@@ -89,16 +98,14 @@ static inline bool storage_bound(const struct evidence *e, const double *th)
 }
 
 /*
- * Reads come from memory: by the FUSE daemon's share of the bytes when the
- * target read over FUSE (direct_io files fill no page cache), else by the
- * block layer's verdict, else by misses.
+ * Reads come from memory: the layer verdict's page_cache, judged on the
+ * storage share (block reads, pages added to the page cache, FUSE
+ * daemons' bytes: layers__storage_share()), so that the latency-by-layer
+ * line and every finding agree; by misses alone before it is judged.
  */
 static inline bool from_cache(const struct evidence *e, const double *th)
 {
-	if (e->have_fuse && e->fuse_read_bytes)
-		return e->fuse_read_bytes < th[TH_CACHE_MISS] * e->read_bytes &&
-		       e->miss_share >= 0 && e->miss_share < th[TH_CACHE_MISS];
-	if (e->have_block && e->layer != LAYER_NONE)
+	if (e->layer != LAYER_NONE)
 		return e->layer == LAYER_CACHE;
 	return e->miss_share >= 0 && e->miss_share < th[TH_CACHE_MISS];
 }

@@ -52,6 +52,12 @@ static bool capped(const struct evidence *e, const double *th)
 	return e->layer == LAYER_ABOVE || saturated(e, th);
 }
 
+bool rules__capped(const struct evidence *e, const double *th)
+{
+	return e->have_block && e->layer != LAYER_NONE &&
+	       !(e->have_fuse && 2 * e->fuse_read_bytes >= e->read_bytes) && capped(e, th);
+}
+
 static void bottleneck_queued(const struct evidence *e, enum severity sev, const char *wait,
 			      struct finding *f)
 {
@@ -110,6 +116,15 @@ static void device_advice(const struct evidence *e, const double *th, bool satur
 	fig(f, "blk_mean_bytes", mean, "bytes");
 }
 
+/*
+ * What a block read of the mean size may take before it is slow: the
+ * layer verdict's limit (layers__slow_ns()) per request, in us.
+ */
+static double slow_limit_us(const struct evidence *e, const double *th)
+{
+	return th[TH_SLOW_REQ_US] + th[TH_SLOW_REQ_US_PER_MIB] * e->blk_mean_bytes / 1048576.0;
+}
+
 static void bottleneck_block(const struct evidence *e, const double *th, struct finding *f)
 {
 	enum severity sev = e->io_wait_share < 0 ? SEV_WARN :
@@ -152,10 +167,13 @@ static void bottleneck_block(const struct evidence *e, const double *th, struct 
 		finding_init(f, "storage_bottleneck", sev, "slow device",
 			     "stage the data to local NVMe");
 		say(f->summary, sizeof(f->summary),
-		    "slow device: block await %s (device p50 %s) at %s reads/s, device %s "
-		    "busy%s", units__us(B(0), e->blk_await_ms * 1e3),
+		    "slow device: block await %s for requests of %s (slow from %s at that "
+		    "size; device p50 %s) at %s reads/s, device %s busy%s",
+		    units__us(B(0), e->blk_await_ms * 1e3), units__bytes(B(4), e->blk_mean_bytes),
+		    units__us(B(5), slow_limit_us(e, th)),
 		    units__us(B(1), e->blk_device_p50_us), units__num(B(2), e->blk_reads_per_s),
 		    units__pct(B(3), e->blk_util), wait);
+		fig(f, "blk_slow_us", slow_limit_us(e, th), "us");
 		device_advice(e, th, false, f);
 		break;
 	default:	/* LAYER_OK */
@@ -191,13 +209,24 @@ static void bottleneck_block(const struct evidence *e, const double *th, struct 
 
 /*
  * Where the reads went, when not to a block device: zero block requests is
- * itself the evidence (iostorm always traces the block layer).
+ * itself the evidence (iostorm always traces the block layer). Over FUSE a
+ * few block requests (the job's code, a page of metadata) are named with
+ * their count: "no block requests" is said only when there were none.
  */
 static const char *no_block_words(const struct evidence *e, char *buf, size_t len)
 {
-	if (e->have_fuse)
+	char n[32];
+
+	if (e->have_fuse && e->blk_reads)
+		snprintf(buf, len, "; only %s block requests: the reads go through FUSE to %s%s%s",
+			 units__count(n, sizeof(n), e->blk_reads), e->fuse_fs,
+			 e->fuse_mount[0] ? " at " : "", e->fuse_mount);
+	else if (e->have_fuse)
 		snprintf(buf, len, "; no block requests: the reads go through FUSE to %s%s%s",
 			 e->fuse_fs, e->fuse_mount[0] ? " at " : "", e->fuse_mount);
+	else if (e->blk_reads)
+		snprintf(buf, len, "; %s block read requests by the target",
+			 units__count(n, sizeof(n), e->blk_reads));
 	else
 		snprintf(buf, len, "; no block read requests by the target");
 	return buf;
@@ -209,6 +238,18 @@ static void bottleneck_vfs(const struct evidence *e, const double *th, struct fi
 	bool slow = e->io_wait_share < 0 ? e->read_p50_us >= th[TH_SLOW_READ_US] :
 		    e->io_wait_share >= th[TH_IO_WAIT_WARN];
 
+	if (!slow && e->layer == LAYER_ABOVE) {
+		/* Slow reads above any block device the threads hardly wait on: not "keeps up". */
+		finding_init(f, "storage_bottleneck", SEV_INFO, "reads wait above the block layer", "");
+		say(f->summary, sizeof(f->summary),
+		    "reads wait above the block layer: read() mean %s%s%s",
+		    units__us(B(0), e->read_mean_us), no_block_words(e, where, sizeof(where)),
+		    io_wait_words(e, wait, sizeof(wait)));
+		say(f->advice, sizeof(f->advice), "the reads are slow (a network file system, "
+		    "a cap above the device) but the job rarely waits on them: nothing to do "
+		    "while that holds; see the other findings");
+		return;
+	}
 	if (!slow) {
 		finding_init(f, "storage_bottleneck", SEV_OK, "storage keeps up", "");
 		say(f->summary, sizeof(f->summary),
@@ -250,8 +291,8 @@ int rule__bottleneck(const struct evidence *e, const double *th, struct finding 
 		say(f->advice, sizeof(f->advice),
 		    "nothing to do while the data stays in memory; a cold start or a "
 		    "dataset larger than memory will read from storage (see page_cache)");
-	} else if (e->have_block && e->layer != LAYER_NONE &&
-		   !(e->have_fuse && 2 * e->fuse_read_bytes >= e->read_bytes)) {
+	} else if (e->have_block && e->layer != LAYER_NONE && e->layer != LAYER_FUSE &&
+		   e->layer != LAYER_NO_BLOCK) {
 		bottleneck_block(e, th, f);
 	} else {
 		bottleneck_vfs(e, th, f);
@@ -338,7 +379,8 @@ static void too_few(const struct evidence *e, const double *th, struct finding *
 int rule__parallelism(const struct evidence *e, const double *th, struct finding *f)
 {
 	if (!e->have_block || e->reads < th[TH_MIN_READS] || e->read_concurrency <= 0 ||
-	    e->layer == LAYER_NONE || e->layer == LAYER_CACHE)
+	    e->layer == LAYER_NONE || e->layer == LAYER_CACHE || e->layer == LAYER_FUSE ||
+	    e->layer == LAYER_NO_BLOCK)
 		return 0;
 	if (capped(e, th) && e->read_concurrency >= th[TH_READERS_MANY]) {
 		too_many(e, th, f);

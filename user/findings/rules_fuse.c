@@ -42,7 +42,7 @@ int rule__fuse(const struct evidence *e, const double *th, struct finding *f)
 {
 	bool storm = e->files_read >= th[TH_STORM_FILES] && e->median_file_bytes >= 0 &&
 		     e->median_file_bytes <= th[TH_STORM_MEDIAN];
-	char buf[NBUF][32], label[256], where[192];
+	char buf[NBUF][32], label[256], where[192], through[128];
 
 	if (!e->have_fuse || e->fuse_reqs < th[TH_MIN_READS])
 		return 0;
@@ -54,15 +54,20 @@ int rule__fuse(const struct evidence *e, const double *th, struct finding *f)
 	finding_init(f, "fuse_round_trips", impact(e, th), "",
 		     "cache metadata, pack into shards or stage locally");
 	memcpy(f->label, label, sizeof(f->label) - 1);
+	if (e->layer == LAYER_FUSE)
+		say(through, sizeof(through), "%s block requests: the data comes through the "
+		    "FUSE daemon", e->blk_reads ? units__count(B(5), e->blk_reads) : "no");
+	else
+		say(through, sizeof(through), "the FUSE daemon returned %s of the bytes read",
+		    units__pct(B(5), evidence__ratio(e->fuse_read_bytes, e->read_bytes)));
 	say(f->summary, sizeof(f->summary),
 	    "%s: %s round trips per file, %s p50 %s, READ p50 %s (mean request %s, "
-	    "%s/s); %s block requests: the data comes through the FUSE daemon",
+	    "%s/s); %s",
 	    label, e->fuse_round_trips < 0 ? "?" : units__num(B(0), e->fuse_round_trips),
 	    e->fuse_lookup_p50_us > 0 ? "LOOKUP" : "OPEN",
 	    units__us(B(1), e->fuse_lookup_p50_us > 0 ? e->fuse_lookup_p50_us :
 			    e->fuse_open_p50_us), units__us(B(2), e->fuse_read_p50_us),
-	    units__us(B(3), e->fuse_rtt_us), units__num(B(4), e->fuse_reqs_per_s),
-	    units__count(B(5), e->blk_reads));
+	    units__us(B(3), e->fuse_rtt_us), units__num(B(4), e->fuse_reqs_per_s), through);
 	fig(f, "fuse_requests", e->fuse_reqs, "requests");
 	fig(f, "fuse_requests_per_s", e->fuse_reqs_per_s, "requests/s");
 	fig(f, "fuse_round_trips_per_file", e->fuse_round_trips, "requests");

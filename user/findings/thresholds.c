@@ -113,6 +113,14 @@ static const struct th_def th_defs[TH__MAX] = {
 	[TH_MAPPED_RANDOM] = { "mapped_random", 0.5, "fraction",
 		"mapped_reads: faults are said to be random when at least this share of "
 		"them is not within the stride of the one before on the same file" },
+	[TH_LOADER_IDLE] = { "loader_idle", 0.3, "fraction",
+		"input_cause: the loader's working threads asleep (not on CPU, not waiting "
+		"on I/O) at least this share of their time while the loop waits for data: "
+		"they wait for work, the prefetch is too short" },
+	[TH_OWN_IO] = { "own_io", 0.5, "fraction",
+		"input_cause: the loop's own file I/O is at least this share of its data "
+		"wait, and no other process loads for it: loading is serialized in the "
+		"loop's process (num_workers=0)" },
 	[TH_IOPS_BOUND] = { "iops_bound_util", 0.75, "fraction",
 		"storage_bottleneck: fast requests, threads storage-bound and the device "
 		"busy at least this share of the time: the device is IOPS-bound (on a "
@@ -124,6 +132,14 @@ static const struct th_def th_defs[TH__MAX] = {
 	[TH_SLOW_READ_US] = { "slow_read_us", 1000, "us",
 		"without block or thread data, a read p50 above this is called slow "
 		"(a page-cache hit takes ~10 us, an SSD read ~100 us)" },
+	[TH_SLOW_REQ_US] = { "slow_request_us", 1000, "us",
+		"a block read is slow (a slow device, or saturated) when it takes at least "
+		"this much (an SSD serves a 4 KiB read in ~0.1 ms, an HDD seeks ~8 ms), "
+		"plus slow_request_us_per_mib per MiB it carries" },
+	[TH_SLOW_REQ_US_PER_MIB] = { "slow_request_us_per_mib", 2000, "us/MiB",
+		"the time a block read may take per MiB it carries before it is slow: "
+		"2 ms/MiB is 500 MiB/s, a SATA SSD's transfer rate (a 2 MiB read at 1.9 ms "
+		"is fast, a 4 KiB read at 1.9 ms slow)" },
 };
 
 _Static_assert(TH__MAX <= THRESHOLDS_MAX, "raise THRESHOLDS_MAX");

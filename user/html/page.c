@@ -25,6 +25,7 @@ static const char style[] =
 "svg{width:100%;height:auto;display:block}svg text{fill:var(--fg);font-size:11px}"
 "svg .label{font-size:12px}svg .legend{font-size:11px}\n"
 ".grid line{stroke:var(--grid);stroke-width:1}.axis{stroke:var(--muted)}\n"
+".phase{stroke:var(--muted);stroke-dasharray:4 3}\n"
 "polyline{fill:none;stroke-width:1.6}.l1{stroke:var(--s1)}.l2{stroke:var(--s2)}"
 ".l3{stroke:var(--s3)}.l4{stroke:var(--s4)}\n"
 ".f1{fill:var(--s1)}.f2{fill:var(--s2)}.f3{fill:var(--s3)}.f4{fill:var(--s4)}"

@@ -69,6 +69,25 @@ static void series_draw(struct chart *c, const json_t *pts, const struct series 
 	fputc('\n', c->out);
 }
 
+/* Where each phase after the first begins: a dashed line and its number. */
+static void phase_marks(struct chart *c, const json_t *phases)
+{
+	const json_t *ph;
+	char label[32];
+	size_t i;
+
+	json_array_foreach(phases, i, ph) {
+		double x = chart__x(c, jnum(ph, "start_s"));
+
+		if (!i || json_array_size(phases) < 2)
+			continue;
+		fprintf(c->out, "<line class=\"phase\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
+			"y2=\"%d\"/>", x, SVG_TOP, x, c->h - SVG_BOTTOM);
+		snprintf(label, sizeof(label), "phase %zu", i + 1);
+		svg__text(c->out, x + 3, SVG_TOP + 10, "start", "tick", label);
+	}
+}
+
 static void chart_draw(struct page *p, const json_t *pts, double x_max, const char *id,
 		       const char *title, const char *ylabel, const struct series *s, int n)
 {
@@ -79,6 +98,7 @@ static void chart_draw(struct page *p, const json_t *pts, double x_max, const ch
 		     "time since tracing started (s)", ylabel);
 	for (int k = 0; k < n; k++)
 		series_draw(&c, pts, &s[k]);
+	phase_marks(&c, jget(p->root, "phases"));
 	chart__end(&c);
 }
 
@@ -98,7 +118,7 @@ static const struct series latency[] = {
 	{ "blk_r_await_ms", 1, "block r_await" },
 };
 static const struct series util[] = {
-	{ "blk_util_pct", 1, "%util, busiest device" },
+	{ "blk_util_pct", 1, "%util" },
 };
 static const struct series waits[] = {
 	{ "loader_cpu_share", 100, "on CPU" },
@@ -219,7 +239,7 @@ void html_timeline__section(struct page *p)
 	chart_draw(p, pts, x_max, "chart-ops", "Files, opens and reads", "per second",
 		   ops, N(ops));
 	chart_draw(p, pts, x_max, "chart-latency", "Read latency", "ms", latency, N(latency));
-	chart_draw(p, pts, x_max, "chart-util", "Device utilization (the target's requests)",
+	chart_draw(p, pts, x_max, "chart-util", "Device utilization (the device the target reads most from)",
 		   "% of the time", util, N(util));
 	chart_draw(p, pts, x_max, "chart-waits", "Where the loader threads' time goes",
 		   "% of the time", waits, N(waits));

@@ -32,6 +32,7 @@ void layers__measure(const struct trace *t, struct layers *l)
 		.blk_ns = mine.total_ns,
 		.queue_ns = mine.queue_ns,
 		.device_ns = mine.device_ns,
+		.cache_bytes = t->counters[C_CACHE_PAGES] * (t->page_size ? t->page_size : 4096),
 	};
 	lat_fill(&l->read, &t->hists[H_READ_LAT], l->sums.read_ns);
 	l->fault.count = l->sums.faults;

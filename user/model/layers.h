@@ -25,6 +25,8 @@ struct layer_sums {
 	__u64 blk_ns;		/* start -> done */
 	__u64 queue_ns;		/* start -> issue */
 	__u64 device_ns;	/* issue -> done */
+	__u64 cache_bytes;	/* pages the target added to the page cache */
+	__u64 fuse_bytes;	/* READ reply bytes of FUSE daemons; the judge's caller fills it */
 };
 
 /* p50, p99 (upper bucket bounds) and mean of one layer, ns. */

@@ -16,6 +16,7 @@
 #define LOOP_ROUNDS	4	/* passes to settle which processes run loops */
 #define TREE_DEPTH	64	/* ancestors followed at most */
 #define JOIN_SHARE	0.1	/* of a thread's wakeups, with a side it joins (spread()) */
+#define LOADER_BUSY	0.1	/* on CPU, of its time: a loader thread that works */
 
 /* What the measure works on: the threads, and the wakes sorted by sleeper. */
 struct stall_ctx {
@@ -403,6 +404,44 @@ static void wakers_of(const struct stall_ctx *x, long c, struct stall *st)
 	qsort(st->wakers, st->nr_wakers, sizeof(st->wakers[0]), waker_cmp);
 }
 
+static int u32_cmp(const void *a, const void *b)
+{
+	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The loader's working threads of loop c (see struct stall): their time by
+ * state and the processes they are in apart from the loop's. The tgids are
+ * counted in x->tot's scratch, as spread() leaves it free after the sides.
+ */
+static void loader_work(struct stall_ctx *x, long c, struct stall *st)
+{
+	const struct thread_rec *loop = &x->s->threads[c];
+	__u32 *tgids = (__u32 *)x->tot;
+	size_t n = 0;
+
+	for (size_t i = 0; i < x->s->nr_threads; i++) {
+		const struct thread_rec *th = &x->s->threads[i];
+		__u64 wall = wall_of(th);
+
+		if (!x->loader[i] || (long)i == c || !wall ||
+		    (!reads_of(th) && th->cpu_ns < LOADER_BUSY * wall))
+			continue;
+		st->loader_workers++;
+		st->loader_cpu_ns += th->cpu_ns;
+		st->loader_runq_ns += th->runq_ns;
+		st->loader_io_ns += th->io_wait_ns;
+		st->loader_sleep_ns += th->sleep_ns;
+		if (th->tgid != loop->tgid)
+			tgids[n++] = th->tgid;
+	}
+	qsort(tgids, n, sizeof(*tgids), u32_cmp);
+	for (size_t i = 0; i < n; i++)
+		st->loader_procs += !i || tgids[i] != tgids[i - 1];
+}
+
 /*
  * Loop c's time: its file syscalls and the sleeps the loader ended are
  * data wait, and so are I/O wait outside its syscalls (page faults on
@@ -438,15 +477,10 @@ static void split(struct stall_ctx *x, long c, struct stall *st)
 		      st->other_wait_ns;
 	for (size_t i = 0; i < x->s->nr_threads; i++)
 		st->loader_threads += x->loader[i];
+	loader_work(x, c, st);
 	wakers_of(x, c, st);
 }
 
-static int u32_cmp(const void *a, const void *b)
-{
-	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
-
-	return (x > y) - (x < y);
-}
 
 /* Which threads' processes read files (a process: its threads' tgid). */
 static int mark_reading(struct stall_ctx *x)

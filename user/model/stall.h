@@ -96,6 +96,18 @@ struct stall {
 	struct stall_waker wakers[STALL_WAKERS];
 	int nr_wakers;
 	int loader_threads;	/* threads on the loader side */
+	/*
+	 * The loader's working threads (on the loader side, and reading files
+	 * or on CPU LOADER_BUSY of their time at least: relays that only pass
+	 * batches on are left out), their time summed by state, and how many
+	 * processes other than the loop's own they are in (DataLoader workers).
+	 */
+	int loader_workers;
+	int loader_procs;
+	__u64 loader_cpu_ns;
+	__u64 loader_runq_ns;
+	__u64 loader_io_ns;
+	__u64 loader_sleep_ns;
 };
 
 /* A loop named with --consumer: a thread id, or the busiest thread of a name. */

@@ -269,6 +269,8 @@ static void file_sum(struct file_rec *f, const struct file_stats *fs)
 		f->first_ts = fs->first_ts;
 	if (fs->last_ts > f->last_ts)
 		f->last_ts = fs->last_ts;
+	if ((fs->flags & FILE_F_READ) && fs->read_ts && (!f->read_ts || fs->read_ts < f->read_ts))
+		f->read_ts = fs->read_ts;
 	f->flags |= fs->flags & ~(PATH_BITS | FILE_F_CLAIM);	/* CLAIM: BPF's own */
 	if (fs->flags & FILE_F_EXEC)
 		f->code = true;
@@ -563,6 +565,8 @@ static void rec_join(struct file_rec *k, const struct file_rec *o)
 		k->first_ts = o->first_ts;
 	if (o->last_ts > k->last_ts)
 		k->last_ts = o->last_ts;
+	if (o->read_ts && (!k->read_ts || o->read_ts < k->read_ts))
+		k->read_ts = o->read_ts;
 	k->flags |= o->flags & ~PATH_BITS;
 	if (o->flags & FILE_F_EXEC)
 		k->code = true;

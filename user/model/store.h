@@ -28,6 +28,7 @@ struct file_rec {
 	__u64 max_end;		/* Darshan MAX_BYTE_READ + 1 */
 	__u64 first_ts;		/* ns, CLOCK_MONOTONIC */
 	__u64 last_ts;
+	__u64 read_ts;		/* its first read; 0: never read */
 	char *path;		/* absolute, normalized, as the host sees it;
 				 * NULL if never resolved or not found there */
 	char *job_path;		/* as the job saw it, when that differs */

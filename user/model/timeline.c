@@ -21,7 +21,8 @@ struct tl_thread {
 
 struct tl_dev {
 	__u32 dev;
-	__u64 busy_ns;		/* the target's */
+	__u64 busy_ns;		/* the device's, every submitter's */
+	__u64 read_bytes;	/* the target's block reads on it */
 };
 
 struct tl_prev {
@@ -224,24 +225,35 @@ static void take_counts(struct tl_point *p, struct tl_prev *pr, const struct tra
 	pr->read_lat = *lat;
 }
 
-/* The target's busy time on the device busiest since the last interval. */
+/*
+ * The busy time, every submitter's, of the device the target read the
+ * most bytes from since the last interval (the findings judge the same
+ * device, findings/evidence.c); none when the target read no block.
+ */
 static int take_busy(struct tl_point *p, struct tl_prev *pr, const struct block *b)
 {
 	struct tl_dev *devs = calloc(b->nr_devs ? b->nr_devs : 1, sizeof(*devs));
+	__u64 most = 0;
 
 	if (!devs)
 		return -ENOMEM;
 	for (size_t i = 0; i < b->nr_devs; i++) {
-		__u64 was = 0, now = b->devs[i].busy_ns[BLK_SCOPE_TARGET], d;
+		struct tl_dev was = { 0 };
+		struct blk_stats st;
+		__u64 read;
 
 		for (size_t k = 0; k < pr->nr_devs; k++)
 			if (pr->devs[k].dev == b->devs[i].dev)
-				was = pr->devs[k].busy_ns;
-		d = delta(now, was);
-		if (d > p->n[TL_BUSY_NS])
-			p->n[TL_BUSY_NS] = d;
+				was = pr->devs[k];
+		blk_dev__sum(&b->devs[i], BLK_READ, WHO_BIT(WHO_TARGET), &st);
 		devs[i].dev = b->devs[i].dev;
-		devs[i].busy_ns = now;
+		devs[i].busy_ns = b->devs[i].busy_ns[BLK_SCOPE_DEVICE];
+		devs[i].read_bytes = st.bytes;
+		read = delta(st.bytes, was.read_bytes);
+		if (read > most) {
+			most = read;
+			p->n[TL_BUSY_NS] = delta(devs[i].busy_ns, was.busy_ns);
+		}
 	}
 	free(pr->devs);
 	pr->devs = devs;

@@ -40,7 +40,8 @@ enum tl_count {
 	TL_CACHE_PAGES,		/* C_CACHE_PAGES: page-cache misses */
 	TL_BLK_READS,		/* the target's block read requests, every device */
 	TL_BLK_READ_NS,		/* their start -> done time, summed */
-	TL_BUSY_NS,		/* the target's busy time on the interval's busiest device */
+	TL_BUSY_NS,		/* busy time (every submitter's) of the device the target
+				 * read most bytes from in the interval; 0: no block read */
 	TL_CPU_NS,		/* loader threads: on CPU */
 	TL_IO_WAIT_NS,		/* in I/O wait */
 	TL_RUNQ_NS,		/* waiting for a CPU */

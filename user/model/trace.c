@@ -28,9 +28,10 @@ static __u64 mem_total(void)
 
 void trace__machine(struct trace *t)
 {
-	long page = sysconf(_SC_PAGESIZE);
+	long page = sysconf(_SC_PAGESIZE), cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
 	t->mem_bytes = mem_total();
+	t->nr_cpus = cpus > 0 ? cpus : 0;
 	t->page_size = page > 0 ? page : 4096;
 }
 

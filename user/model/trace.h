@@ -56,6 +56,7 @@ struct trace {
 	struct kernel_reach kernel;	/* the layers this kernel gave, fallbacks taken */
 	__u64 mem_bytes;		/* the machine's MemTotal; 0 when unknown */
 	__u32 page_size;		/* bytes of a page-cache page */
+	__u32 nr_cpus;			/* online; 0 when unknown */
 	int exit_status;		/* of a launched command, else -1 */
 	enum stop_reason stopped_by;
 };

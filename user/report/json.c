@@ -33,6 +33,7 @@ static int write_report(FILE *out, const struct report *r)
 		json__null(&j);
 	report_kernel__json(&j, r->t);
 	report_findings__json(&j, r->f);
+	report_phases__json(&j, r->f);
 	report_stall__json(&j, t);
 	report_vfs__json(&j, t, &r->tot);
 	report_mounts__json(&j, r);

@@ -266,6 +266,7 @@ static void write_file(struct json *j, const struct file_rec *f, const struct mo
 	write_file_async(j, f->async, uring);
 	json__kv_u64(j, "first_ts_ns", f->first_ts);
 	json__kv_u64(j, "last_ts_ns", f->last_ts);
+	json__kv_u64(j, "first_read_ts_ns", f->read_ts);
 	json__end_object(j);
 }
 

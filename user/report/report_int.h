@@ -50,6 +50,8 @@ int report_cgroups__json(struct json *j, const struct cgroups *c);
 /* The verdict line and the findings (f NULL: not judged): "verdict", "findings". */
 void report_findings__text(FILE *out, const struct findings *f);
 void report_findings__json(struct json *j, const struct findings *f);
+void report_phases__text(FILE *out, const struct findings *f);
+void report_phases__json(struct json *j, const struct findings *f);
 /* The training loop's wait for data: "stall". */
 void report_stall__text(FILE *out, const struct trace *t);
 void report_stall__json(struct json *j, const struct trace *t);

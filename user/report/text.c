@@ -34,6 +34,7 @@ int report__print_text(FILE *out, const struct report *r, const struct report_op
 	report_kernel__text(out, r->t);
 	report_findings__text(out, r->f);
 	report_stall__text(out, t);
+	report_phases__text(out, r->f);
 	if (trace__empty(t)) {
 		fprintf(out, "\nno file I/O by the target was seen\n");
 		report_block__text(out, r);

@@ -102,7 +102,7 @@ TEST(timeline_take_sums_to_trace)
 	struct thread_stats ts = { .tgid = 7, .comm = "loader", .reads = 10,
 				   .cpu_ns = 100, .io_wait_ns = 300 };
 	struct tl_point sum;
-	struct blk_dev *d;
+	struct blk_dev *d, *other;
 
 	REQUIRE(t && !store__init(&t->store));
 	REQUIRE(!timeline__init(&t->timeline, 5 * SEC, SEC));
@@ -112,20 +112,29 @@ TEST(timeline_take_sums_to_trace)
 	REQUIRE(!store__merge_thread(&t->store, 8, &ts));
 	REQUIRE((d = block__dev(&t->block, 1 << 20)));
 	d->st[BLK_READ][WHO_TARGET].reqs = 3;
-	d->busy_ns[BLK_SCOPE_TARGET] = SEC / 4;
+	d->st[BLK_READ][WHO_TARGET].bytes = 3 * 65536;
+	d->busy_ns[BLK_SCOPE_TARGET] = SEC / 5;
+	d->busy_ns[BLK_SCOPE_DEVICE] = SEC / 4;
+	/* A page of a program from a device busy with another job: not the one judged. */
+	REQUIRE((other = block__dev(&t->block, 2 << 20)));
+	other->st[BLK_READ][WHO_TARGET].reqs = 1;
+	other->st[BLK_READ][WHO_TARGET].bytes = 4096;
+	other->busy_ns[BLK_SCOPE_DEVICE] = SEC;
 	REQUIRE(!timeline__take(&t->timeline, t, 6 * SEC));
 	t->counters[C_READS] = 25;
 	hist__add(&t->hists[H_READ_LAT], 9 * SEC / 1000, 15);
 	REQUIRE(!store__merge_thread(&t->store, 8, &ts));
-	d->busy_ns[BLK_SCOPE_TARGET] = SEC / 2;
+	d->st[BLK_READ][WHO_TARGET].bytes = 4 * 65536;
+	d->busy_ns[BLK_SCOPE_DEVICE] = SEC / 2;
+	other->busy_ns[BLK_SCOPE_DEVICE] = 2 * SEC;
 	REQUIRE(!timeline__take(&t->timeline, t, 7 * SEC));
 	REQUIRE(!timeline__finish(&t->timeline));
 	CHECK_EQ_U64(t->timeline.nr, 2);
 	timeline__sum(&t->timeline, &sum);
 	CHECK_EQ_U64(sum.n[TL_READS], 25);
 	CHECK_EQ_U64(sum.n[TL_READ_BYTES], 4096);
-	CHECK_EQ_U64(sum.n[TL_BLK_READS], 3);
-	CHECK_EQ_U64(sum.n[TL_BUSY_NS], SEC / 2);
+	CHECK_EQ_U64(sum.n[TL_BLK_READS], 4);
+	CHECK_EQ_U64(sum.n[TL_BUSY_NS], SEC / 2);	/* the dataset's device, all of it */
 	CHECK_EQ_U64(sum.n[TL_CPU_NS], 200);
 	CHECK_EQ_U64(sum.n[TL_IO_WAIT_NS], 600);
 	CHECK_EQ_U64(t->timeline.points[1].t_ns, SEC);

@@ -64,7 +64,8 @@ static struct trace *trace_sample(void)
 		.closes = 1, .reads = 4, .read_bytes = 4 * MIB, .read_ns = 4000000,
 		.read_ns_max = 1100000, .reads_consec = 3, .reads_seq = 3,
 		.first_off = 0, .first_end = MIB, .last_end = 4 * MIB,
-		.max_end = 4 * MIB, .meta_ns = 1000, .first_ts = 10, .last_ts = 20 });
+		.max_end = 4 * MIB, .meta_ns = 1000, .first_ts = 10, .last_ts = 20,
+		.read_ts = 15 });
 	add_file(t, DEV_8_1, 101, "/data/train/b.bin", (struct file_stats){
 		.flags = FILE_F_REG | FILE_F_READ, .size = MIB, .opens = 1,
 		.closes = 1, .reads = 2, .read_bytes = 8192, .read_ns = 1000000,
@@ -200,7 +201,7 @@ static void check_sample_json(json_t *root, const struct trace *t)
 	struct hist sizes = {};
 
 	CHECK_KEYS(root, "top", "schema", "target", "duration_s", "stopped_by",
-		   "exit_status", "kernel", "verdict", "findings", "stall", "vfs", "latency",
+		   "exit_status", "kernel", "verdict", "findings", "phases", "stall", "vfs", "latency",
 		   "sizes", "mounts", "block", "layers", "fuse", "files", "views", "dirs",
 		   "threads", "thread_groups", "cgroups", "cgroups_folded", "lost", "store",
 		   "timeline");
@@ -304,7 +305,7 @@ static void check_sample_json(json_t *root, const struct trace *t)
 		   "cache_pages", "fault_reads", "fault_pages", "fault_reads_sequential",
 		   "fault_reads_random", "fault_ns", "async_reads", "async_depth_mean",
 		   "async_depth_max", "async_inflight_end", "async_unresolved", "kind",
-		   "first_ts_ns", "last_ts_ns");
+		   "first_ts_ns", "last_ts_ns", "first_read_ts_ns");
 	CHECK_EQ_U64(u64_at(f, "async_reads"), 0);
 	CHECK_STR(str_at(f, "path"), "/data/train/a.bin");
 	CHECK_STR(str_at(f, "dev"), "8:1");
@@ -316,6 +317,7 @@ static void check_sample_json(json_t *root, const struct trace *t)
 	CHECK_EQ_U64(u64_at(f, "read_ns_max"), 1100000);
 	CHECK_EQ_U64(u64_at(f, "first_ts_ns"), 10);
 	CHECK_EQ_U64(u64_at(f, "last_ts_ns"), 20);
+	CHECK_EQ_U64(u64_at(f, "first_read_ts_ns"), 15);
 	f = json_array_get(files, 1);
 	CHECK_STR(str_at(f, "path"), "/data/train/b.bin");
 	CHECK_EQ_U64(u64_at(f, "reads_random"), 2);

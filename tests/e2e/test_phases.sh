@@ -1,0 +1,56 @@
+# Phases: a run that changes half-way is split where it changes, each part
+# judged on its own. The boundary is checked against the loop's own epoch
+# mark (CLOCK_MONOTONIC, as iostorm's start_ts_ns). Uses storm_fs,
+# capped_cgroup, traced_in_cgroup (test_verdict.sh), drop_caches
+# (test_block.sh), loop_share (test_stall.sh).
+
+# phase FILE N FILTER: FILTER applied to phase N (from 0) of the report.
+phase() {
+	jqr "$1" ".phases[$2] | $3"
+}
+
+# A cold epoch of 1,200 files behind a 150-IOPS cap (~8 s), then a warm one
+# (25 ms of compute a batch of 8: ~4 s): two phases, the
+# first storage-bound and a small-file storm (rates judged in its own
+# time), the second served from the page cache with the loop not waiting;
+# the boundary within one drain interval (1 s) of the loop's epoch mark.
+test_phases_cold_then_warm() {
+	storm_fs
+	capped_cgroup 150
+	drop_caches
+	traced_in_cgroup out.json pipeline mnt/data --epochs 2 --readers 4 --decoders 2 \
+		--step-ms 25 --tally "$PWD/t.txt"
+	cat t.txt | grep -E "^(epoch|loop)"
+	expect_eq "phases" "$(jqr out.json '.phases | length')" 2
+	local mark start1 d
+	mark=$(sed -n 's/^epoch 1 end_ns=\([0-9]*\)$/\1/p' t.txt)
+	[ -n "$mark" ] || fail "no epoch mark in the tally"
+	start1=$(phase out.json 1 .start_ts_ns)
+	d=$(awk -v a="$start1" -v b="$mark" 'BEGIN { d = (a - b) / 1e9; if (d < 0) d = -d; print d }')
+	expect_cmp "boundary from the epoch mark, s" "$d" '<=' 1.0
+	expect_cmp "cold phase: loop waits" "$(phase out.json 0 .stall_share)" '>=' 0.2
+	expect_cmp "cold phase: from storage" "$(phase out.json 0 .miss_share)" '>=' 0.5
+	expect_cmp "warm phase: loop waits" "$(phase out.json 1 .stall_share)" '<' 0.05
+	expect_cmp "warm phase: from storage" "$(phase out.json 1 .miss_share)" '<' 0.1
+	phase out.json 0 '.findings[].id' | grep -qx small_file_storm ||
+		fail "no storm in the cold phase: $(phase out.json 0 .findings)"
+	phase out.json 0 .verdict | grep -q "input-bound" ||
+		fail "cold phase verdict: $(phase out.json 0 .verdict)"
+	phase out.json 1 .verdict | grep -q "^VERDICT: the loader keeps up" ||
+		fail "warm phase verdict: $(phase out.json 1 .verdict)"
+	echo "  cold: $(phase out.json 0 .verdict)"
+	echo "  warm: $(phase out.json 1 .verdict)"
+}
+
+# A steady run is one phase: the storm on capped storage, cold throughout.
+test_phases_steady_one() {
+	storm_fs
+	capped_cgroup 400
+	drop_caches
+	traced_in_cgroup out.json pipeline mnt/data --readers 4 --decoders 2 --step-ms 1 \
+		--tally "$PWD/t.txt"
+	expect_eq "phases" "$(jqr out.json '.phases | length')" 1
+	expect_eq "the phase's verdict" "$(phase out.json 0 .verdict)" "$(jqr out.json .verdict)"
+	"$IOSTORM" -q -j out2.json -- true 2>/dev/null || fail "iostorm -- true"
+	jqr out2.json '.phases | length' | grep -qx '[01]' || fail "phases of -- true"
+}

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Why the training loop waits when storage does not explain it
+ * (input_cause): the loop loads its own data, the loader is short of CPU
+ * or busy on it, too few reads are in flight for the latency, or the
+ * loader idles (prefetch too short). Judged after the other rules, from
+ * the loader's working threads (model/stall.h). See docs/findings.md.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include "findings/rules.h"
+
+/*
+ * Findings that judge the loader's time waiting on storage: at WARN they
+ * say storage is what the loop waits for. The access pattern's findings
+ * (a storm, random or small reads) are costs that may not cost time: a
+ * warm storm served from memory leaves the cause to the loader.
+ */
+static const char *const storage_ids[] = {
+	"storage_bottleneck", "fuse_round_trips", "mapped_reads", "metadata_overhead",
+};
+
+static const struct finding *find_id(const struct finding *all, int n, const char *id)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(all[i].id, id))
+			return &all[i];
+	return NULL;
+}
+
+static bool storage_explains(const struct finding *all, int n)
+{
+	for (size_t k = 0; k < sizeof(storage_ids) / sizeof(storage_ids[0]); k++) {
+		const struct finding *f = find_id(all, n, storage_ids[k]);
+
+		if (f && f->severity >= SEV_WARN)
+			return true;
+	}
+	return false;
+}
+
+/* "4 threads (2 CPUs online)", or "4 threads" when the CPUs are not known. */
+static const char *threads_words(const struct evidence *e, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%d thread%s", e->ld_workers, e->ld_workers == 1 ? "" : "s");
+
+	if (e->nr_cpus && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, " (%u CPU%s online)", e->nr_cpus,
+			 e->nr_cpus == 1 ? "" : "s");
+	return buf;
+}
+
+/* The verb and pronoun for the loader's threads: one thread "is", "its". */
+static const char *are(const struct evidence *e)
+{
+	return e->ld_workers == 1 ? "is" : "are";
+}
+
+static const char *their(const struct evidence *e)
+{
+	return e->ld_workers == 1 ? "its" : "their";
+}
+
+static void serialized(const struct evidence *e, struct finding *f)
+{
+	char buf[NBUF][32];
+
+	finding_init(f, "input_cause", f->severity, "the loop loads its own data",
+		     "load in worker processes");
+	say(f->summary, sizeof(f->summary),
+	    "the loop loads its own data: its own file I/O is %s of its time, %s of its "
+	    "wait for data, and no other process loads for it",
+	    units__pct(B(0), e->stall_own_io_share),
+	    units__pct(B(1), e->stall_share > 0 ? e->stall_own_io_share / e->stall_share : 0));
+	say(f->advice, sizeof(f->advice),
+	    "reading and decoding run one after the other with the training step: load in "
+	    "parallel, ahead of the loop (PyTorch DataLoader num_workers > 0 with "
+	    "prefetch_factor; tf.data num_parallel_calls and prefetch)");
+}
+
+static void cpu(const struct evidence *e, bool starved, struct finding *f)
+{
+	char buf[NBUF][32], who[64];
+
+	finding_init(f, "input_cause", f->severity,
+		     starved ? "the loader is CPU-starved" : "the loader is CPU-bound",
+		     starved ? "give the loader more CPUs" : "make decoding cheaper");
+	say(f->summary, sizeof(f->summary),
+	    "the loader is %s: its %s %s on CPU %s of %s time, waiting for a CPU %s "
+	    "(%s runnable on average), on I/O %s",
+	    starved ? "CPU-starved" : "CPU-bound", threads_words(e, who, sizeof(who)), are(e),
+	    units__pct(B(1), e->ld_cpu_share), their(e), units__pct(B(2), e->ld_runq_share),
+	    units__num(B(3), e->ld_runnable), units__pct(B(4), e->ld_io_share));
+	say(f->advice, sizeof(f->advice), "%s", starved ?
+	    "more loader threads are runnable than there are CPUs for them: fewer "
+	    "workers or more cores (the container's CPU limit, taskset), and cheaper "
+	    "decoding and augmentation; faster storage will not help" :
+	    "the loader spends its time decoding and augmenting: more workers if cores "
+	    "are free, cheaper decoding (GPU decode with DALI or nvJPEG, pre-resized "
+	    "images) or cached decoded samples; faster storage will not help");
+}
+
+static void few_readers(const struct evidence *e, struct finding *f)
+{
+	double target = ceil(fmax(1, e->read_concurrency) / fmax(0.05, 1 - e->stall_share));
+	char buf[NBUF][32], who[64];
+
+	finding_init(f, "input_cause", f->severity, "too few readers for the latency",
+		     "raise num_workers / num_parallel_calls");
+	say(f->summary, sizeof(f->summary),
+	    "too few readers for the latency: the loader's %s %s on I/O %s of %s "
+	    "time, with %s reads in flight at %s each (%s reads/s)",
+	    threads_words(e, who, sizeof(who)), are(e), units__pct(B(1), e->ld_io_share), their(e),
+	    units__num(B(2), e->read_concurrency), units__us(B(3), e->read_mean_us),
+	    units__num(B(4), e->reads_per_s));
+	say(f->advice, sizeof(f->advice),
+	    "by Little's law reads/s = reads in flight / latency: the storage answers each "
+	    "read slowly but is not shown to be saturated, so ~%.0f reads in flight "
+	    "(num_workers, num_parallel_calls, prefetch) would feed the loop without "
+	    "waiting at the same latency", target);
+	fig(f, "readers_suggested", target, "reads");
+}
+
+static void idle(const struct evidence *e, struct finding *f)
+{
+	char buf[NBUF][32], who[64];
+
+	finding_init(f, "input_cause", f->severity, "prefetch too short",
+		     "raise prefetching");
+	say(f->summary, sizeof(f->summary),
+	    "prefetch too short: the loader's %s %s idle %s of %s time (on CPU %s, on "
+	    "I/O %s) while the loop waits for data",
+	    threads_words(e, who, sizeof(who)), are(e), units__pct(B(1), e->ld_sleep_share), their(e),
+	    units__pct(B(2), e->ld_cpu_share), units__pct(B(3), e->ld_io_share));
+	say(f->advice, sizeof(f->advice),
+	    "the loader waits for work while the loop waits for batches: let it run "
+	    "further ahead (PyTorch prefetch_factor, persistent_workers=True; tf.data "
+	    "prefetch(AUTOTUNE)), and check for a lock or a queue between them");
+}
+
+static void unclear(const struct evidence *e, struct finding *f)
+{
+	char buf[NBUF][32], who[64];
+
+	finding_init(f, "input_cause", f->severity, "the loader's wait not explained", "");
+	say(f->summary, sizeof(f->summary),
+	    "no one cause: the loader's %s %s on CPU %s, waiting for a CPU %s, on I/O %s, "
+	    "idle %s", threads_words(e, who, sizeof(who)), are(e), units__pct(B(1), e->ld_cpu_share),
+	    units__pct(B(2), e->ld_runq_share), units__pct(B(3), e->ld_io_share),
+	    units__pct(B(4), e->ld_sleep_share));
+	say(f->advice, sizeof(f->advice),
+	    "see the threads table: which loader threads wait, and for what; "
+	    "--consumer names the loop if iostorm chose the wrong one");
+}
+
+/*
+ * Too few reads in flight for the latency: the loader waits on I/O, most
+ * of it in reads (reads in flight cover half its threads' I/O wait at
+ * least: else opens, stats or faults are the wait), with fewer reads in
+ * flight than a typical num_workers, and nothing shows the storage capped
+ * (a small-file storm is its own cause: pack it first).
+ */
+static bool few_in_flight(const struct evidence *e, const double *th,
+			  const struct finding *all, int n)
+{
+	const struct finding *storm = find_id(all, n, "small_file_storm");
+	double io_threads = e->ld_workers * e->ld_io_share;
+
+	return e->ld_io_share >= th[TH_IO_WAIT_WARN] &&
+	       e->read_concurrency >= 0.5 * io_threads &&
+	       e->read_concurrency < th[TH_READERS_FEW] && !rules__capped(e, th) &&
+	       !(storm && storm->severity >= SEV_WARN);
+}
+
+int rule__input_cause(const struct evidence *e, const double *th,
+		      const struct finding *all, int n, struct finding *f)
+{
+	if (!e->have_stall || e->stall_share < th[TH_STALL_WARN])
+		return 0;
+	f->severity = e->stall_share >= th[TH_STALL_HIGH] ? SEV_HIGH : SEV_WARN;
+	if (!e->ld_procs && e->stall_share > 0 &&
+	    e->stall_own_io_share >= th[TH_OWN_IO] * e->stall_share)
+		serialized(e, f);
+	else if (e->ld_workers && few_in_flight(e, th, all, n))
+		few_readers(e, f);
+	else if (storage_explains(all, n) || !e->ld_workers || e->ld_cpu_share < 0)
+		return 0;
+	else if (e->ld_runq_share >= th[TH_RUNQ_HIGH])
+		cpu(e, true, f);
+	else if (e->ld_cpu_share + e->ld_runq_share >= th[TH_CPU_BOUND])
+		cpu(e, false, f);
+	else if (e->ld_sleep_share >= th[TH_LOADER_IDLE])
+		idle(e, f);
+	else
+		unclear(e, f);
+	fig(f, "stall_share", e->stall_share, "fraction");
+	fig(f, "own_io_share", e->stall_own_io_share, "fraction");
+	fig(f, "loader_threads", e->ld_workers, "threads");
+	fig(f, "loader_procs", e->ld_procs, "processes");
+	fig(f, "loader_cpu_share", e->ld_cpu_share, "fraction");
+	fig(f, "loader_runq_share", e->ld_runq_share, "fraction");
+	fig(f, "loader_io_share", e->ld_io_share, "fraction");
+	fig(f, "loader_idle_share", e->ld_sleep_share, "fraction");
+	fig(f, "loader_runnable", e->ld_runnable, "threads");
+	fig(f, "cpus", e->nr_cpus, "CPUs");
+	fig(f, "read_concurrency", e->read_concurrency, "reads");
+	return 1;
+}
