@@ -87,12 +87,12 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(map_flags, BPF_F_MMAPABLE);
-	__uint(max_entries, 2 * (32768 + 63));
+	__uint(max_entries, 2 * 32768);
 	__type(key, __u32);
 	__type(value, struct file_stats);
 } files SEC(".maps") __weak;
 
-/* Home slots of a half of the files table (user space sets it with the size). */
+/* Home slots of a half of the files table: --map-files - (SLOT_PROBES - 1). */
 extern const volatile __u32 targ_file_slots;
 /* The half of the files table the programs fill: file_gen & 1 (task.bpf.c). */
 extern __u32 file_gen;

@@ -7,9 +7,10 @@
  * an open-addressing hash table with linear probing: a file's slots are
  * tried from slot_home() on, at most SLOT_PROBES of them, and the first
  * that is free or the file's own is taken. A half is n home slots and a
- * tail of SLOT_PROBES - 1 more, so a probe never wraps around: one path
- * through the loop for the verifier (a wrap's branch made each probe a
- * state of its own, ~40,000 instructions a program). A key is 12 bytes (ino, dev) and an atomic compare-and-swap is
+ * tail of SLOT_PROBES - 1 more (--map-files slots in all), so a probe never
+ * wraps around: one path through the loop for the verifier (a wrap's
+ * branch made each probe a state of its own, ~40,000 instructions a
+ * program). A key is 12 bytes (ino, dev) and an atomic compare-and-swap is
  * at most 8, so a slot is claimed word by word:
  *
  *   key_ino: 0 -> ino ^ SLOT_INO_FLIP    by CAS, once

@@ -18,8 +18,8 @@ __u64 window_start_ns;
 __u32 thread_gen;
 /* Which half of the files table the programs fill (maps.bpf.h). */
 __u32 file_gen;
-/* Slots in a half of the files table: --map-files. */
-const volatile __u32 targ_file_slots = 32768;
+/* Home slots of a half of the files table (maps.bpf.h): set by user space. */
+const volatile __u32 targ_file_slots = 32768 - 63;
 const volatile __u32 targ_self_tgid = 0;
 const volatile __u64 targ_cgid = 0;
 const volatile __u32 targ_cg_level = 0;	/* of targ_cgid: 0 for the root */

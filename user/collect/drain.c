@@ -191,7 +191,7 @@ int drain__init(struct drain *d, struct iostorm_bpf *skel)
 	err = file_table__init(&d->files, skel);
 	if (err)
 		return err;
-	pace__init(&d->pace, d->files.n, 0, 0);
+	pace__init(&d->pace, SLOT_HALF(d->files.n), 0, 0);
 	return map_pair__init(&d->threads, skel->maps.threads_gen,
 			      skel->maps.threads_a, skel->maps.threads_b);
 }
