@@ -525,7 +525,15 @@ struct thread_out {
  * stop (SIGSTOP, or a ptrace stop), which the waker, a tracer, resumed.
  */
 #define WAKER_STOP	(1u << 30)
-#define WAKER_FLAGS	WAKER_STOP
+/*
+ * And: the wakeup ran in a softirq the waker was interrupted by, or ran on
+ * its way out of a syscall (loopback TCP is delivered in its sender's own
+ * softirq): the waker may be the sender, or any task the softirq
+ * interrupted. A wakeup in a hardirq or an NMI (a timer, a device: the
+ * GPU's completion) has no waker at all: WAKER_OUTSIDE.
+ */
+#define WAKER_SOFTIRQ	(1u << 29)
+#define WAKER_FLAGS	(WAKER_STOP | WAKER_SOFTIRQ)
 
 struct wake_key {
 	__u32 wakee;		/* tid that slept */

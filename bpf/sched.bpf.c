@@ -21,6 +21,7 @@
 #include "target.bpf.h"
 #include "entry.bpf.h"
 #include "thread.bpf.h"
+#include "irq.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -183,21 +184,27 @@ static __always_inline void switch_in(struct task_struct *next, __u64 now)
 
 /*
  * Every wakeup on the machine passes here: the target test comes first,
- * and the rest is one task-storage lookup and a store.
+ * and the rest is one task-storage lookup and a store. In an interrupt,
+ * current is whoever was interrupted: a hardirq's or a timer's wakeup (the
+ * GPU's completion, a timeout) is nobody's; a softirq's is flagged
+ * (WAKER_SOFTIRQ), see irq.bpf.h.
  */
 SEC("tp_btf/sched_waking")
 int BPF_PROG(handle_sched_waking, struct task_struct *p)
 {
 	struct task_struct *waker = bpf_get_current_task_btf();
 	struct task_state *st;
+	__u32 w;
 
 	if (!task_is_target(p))
 		return 0;
 	st = task_state_of(p, true);
 	if (!st)
 		return 0;
-	/* In an interrupt, current is whoever was interrupted: rare for data waits. */
-	st->sw.waker = task_is_target(waker) ? waker->pid : WAKER_OUTSIDE;
+	w = task_is_target(waker) ? waker->pid : WAKER_OUTSIDE;
+	if (w != WAKER_OUTSIDE)
+		w = irq_waker(w);
+	st->sw.waker = w;
 	return 0;
 }
 

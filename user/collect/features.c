@@ -259,8 +259,9 @@ int features__probe(struct kernel_reach *k, __u32 forced)
 			  "io_uring_submit_sqe, io_uring_complete (the way before 6.0)" :
 			  "io_uring_submit_req, io_uring_complete");
 	layer_set(k, KL_SCHED, true, k->fallbacks & (1U << KF_PREV_STATE) ?
-		  "sched_switch with the task's state (the way before 5.18), sched_waking" :
-		  "sched_switch, sched_waking");
+		  "sched_switch with the task's state (the way before 5.18), sched_waking, "
+		  "irq/softirq/timer entry/exit" :
+		  "sched_switch, sched_waking, irq/softirq/timer entry/exit");
 	btf__free(btf);
 	return 0;
 }

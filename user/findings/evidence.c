@@ -284,6 +284,8 @@ static void stall_fill(struct evidence *e, const struct trace *t)
 	snprintf(e->stall_comm, sizeof(e->stall_comm), "%.*s", (int)sizeof(s->comm), s->comm);
 	e->stall_pid = s->tgid;
 	e->stall_rank_share = s->rank_wait_ns / w;
+	e->stall_receive_share = s->receive_ns / w;
+	e->stall_runq_share = s->runnable_ns / w;
 	e->stall_loops = t->nr_loops;
 	e->stall_least_share = t->nr_loops ? stall__share(&t->loops[t->nr_loops - 1]) :
 			       e->stall_share;

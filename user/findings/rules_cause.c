@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Why the training loop waits when storage does not explain it
- * (input_cause): the loop loads its own data, the loader is short of CPU
- * or busy on it, too few reads are in flight for the latency, or the
- * loader idles (prefetch too short). Judged after the other rules, from
+ * (input_cause): the loop loads its own data, too few reads are in flight
+ * for the latency, the loop's own CPU goes to receiving batches, the
+ * loader is short of CPU or busy on it, or it idles (prefetch too short). Judged after the other rules, from
  * the loader's working threads (model/stall.h). See docs/findings.md.
  */
 #include <math.h>
@@ -66,7 +66,7 @@ static void serialized(const struct evidence *e, struct finding *f)
 {
 	char buf[NBUF][32];
 
-	finding_init(f, "input_cause", f->severity, "the loop loads its own data",
+	finding_init(f, "input_cause", SEV_WARN, "the loop loads its own data",
 		     "load in worker processes");
 	say(f->summary, sizeof(f->summary),
 	    "the loop loads its own data: its own file I/O is %s of its time, %s of its "
@@ -83,7 +83,7 @@ static void cpu(const struct evidence *e, bool starved, struct finding *f)
 {
 	char buf[NBUF][32], who[64];
 
-	finding_init(f, "input_cause", f->severity,
+	finding_init(f, "input_cause", SEV_WARN,
 		     starved ? "the loader is CPU-starved" : "the loader is CPU-bound",
 		     starved ? "give the loader more CPUs" : "make decoding cheaper");
 	say(f->summary, sizeof(f->summary),
@@ -106,7 +106,7 @@ static void few_readers(const struct evidence *e, struct finding *f)
 	double target = ceil(fmax(1, e->read_concurrency) / fmax(0.05, 1 - e->stall_share));
 	char buf[NBUF][32], who[64];
 
-	finding_init(f, "input_cause", f->severity, "too few readers for the latency",
+	finding_init(f, "input_cause", SEV_WARN, "too few readers for the latency",
 		     "raise num_workers / num_parallel_calls");
 	say(f->summary, sizeof(f->summary),
 	    "too few readers for the latency: the loader's %s %s on I/O %s of %s "
@@ -122,11 +122,30 @@ static void few_readers(const struct evidence *e, struct finding *f)
 	fig(f, "readers_suggested", target, "reads");
 }
 
+static void receiving(const struct evidence *e, struct finding *f)
+{
+	char buf[NBUF][32];
+
+	finding_init(f, "input_cause", SEV_WARN, "the loop's CPU goes to receiving batches",
+		     "send fewer, larger tensors");
+	say(f->summary, sizeof(f->summary),
+	    "the loop's CPU goes to receiving batches: %s of its time on CPU or waiting for "
+	    "one while it takes them from the loader, %s of its wait for data; runnable %s "
+	    "of its time beside", units__pct(B(0), e->stall_receive_share),
+	    units__pct(B(1), e->stall_share > 0 ? e->stall_receive_share / e->stall_share : 0),
+	    units__pct(B(2), e->stall_runq_share));
+	say(f->advice, sizeof(f->advice),
+	    "each batch costs the loop its own CPU to take (PyTorch: a pipe read, then per "
+	    "tensor a socket handshake, a passed fd and a shared-memory map): collate into "
+	    "fewer, larger tensors, leave the loop a CPU of its own (fewer workers than "
+	    "cores), or pin the workers apart from it");
+}
+
 static void idle(const struct evidence *e, struct finding *f)
 {
 	char buf[NBUF][32], who[64];
 
-	finding_init(f, "input_cause", f->severity, "prefetch too short",
+	finding_init(f, "input_cause", SEV_WARN, "prefetch too short",
 		     "raise prefetching");
 	say(f->summary, sizeof(f->summary),
 	    "prefetch too short: the loader's %s %s idle %s of %s time (on CPU %s, on "
@@ -143,7 +162,7 @@ static void unclear(const struct evidence *e, struct finding *f)
 {
 	char buf[NBUF][32], who[64];
 
-	finding_init(f, "input_cause", f->severity, "the loader's wait not explained", "");
+	finding_init(f, "input_cause", SEV_WARN, "the loader's wait not explained", "");
 	say(f->summary, sizeof(f->summary),
 	    "no one cause: the loader's %s %s on CPU %s, waiting for a CPU %s, on I/O %s, "
 	    "idle %s", threads_words(e, who, sizeof(who)), are(e), units__pct(B(1), e->ld_cpu_share),
@@ -178,7 +197,6 @@ int rule__input_cause(const struct evidence *e, const double *th,
 {
 	if (!e->have_stall || e->stall_share < th[TH_STALL_WARN])
 		return 0;
-	f->severity = e->stall_share >= th[TH_STALL_HIGH] ? SEV_HIGH : SEV_WARN;
 	if (!e->ld_procs && e->stall_share > 0 &&
 	    e->stall_own_io_share >= th[TH_OWN_IO] * e->stall_share)
 		serialized(e, f);
@@ -186,6 +204,8 @@ int rule__input_cause(const struct evidence *e, const double *th,
 		few_readers(e, f);
 	else if (storage_explains(all, n) || !e->ld_workers || e->ld_cpu_share < 0)
 		return 0;
+	else if (e->stall_receive_share >= th[TH_OWN_IO] * e->stall_share)
+		receiving(e, f);
 	else if (e->ld_runq_share >= th[TH_RUNQ_HIGH])
 		cpu(e, true, f);
 	else if (e->ld_cpu_share + e->ld_runq_share >= th[TH_CPU_BOUND])
@@ -194,8 +214,10 @@ int rule__input_cause(const struct evidence *e, const double *th,
 		idle(e, f);
 	else
 		unclear(e, f);
+	f->severity = e->stall_share >= th[TH_STALL_HIGH] ? SEV_HIGH : SEV_WARN;	/* as input_bound */
 	fig(f, "stall_share", e->stall_share, "fraction");
 	fig(f, "own_io_share", e->stall_own_io_share, "fraction");
+	fig(f, "receive_share", e->stall_receive_share, "fraction");
 	fig(f, "loader_threads", e->ld_workers, "threads");
 	fig(f, "loader_procs", e->ld_procs, "processes");
 	fig(f, "loader_cpu_share", e->ld_cpu_share, "fraction");

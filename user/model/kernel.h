@@ -41,7 +41,7 @@ enum kernel_fallback {
 
 struct layer_state {
 	bool measured;
-	char how[96];		/* measured: by what */
+	char how[128];		/* measured: by what */
 	char why[160];		/* not measured: why, in words */
 };
 

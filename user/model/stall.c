@@ -69,12 +69,27 @@ static long thread_idx(const struct store *s, __u32 tid)
 	return th ? th - s->threads : -1;
 }
 
-/* A sleep ended by a target thread (not a stop): its index, or -1. */
+/* A sleep ended by a target thread (not a stop, not in a softirq): its index, or -1. */
 static long plain_waker(const struct stall_ctx *x, const struct wake_rec *w)
 {
 	if (w->waker == WAKER_OUTSIDE || (w->waker & WAKER_FLAGS))
 		return -1;
 	return thread_idx(x->s, w->waker);
+}
+
+/*
+ * The same, or the thread a softirq interrupted when soft is set. A loader
+ * hands batches over in its own context (pipes, unix sockets, futexes), so
+ * a softirq's wakeup is never the loader's: the task it interrupted is
+ * often a busy worker. Another rank's is the sender of loopback traffic,
+ * delivered in its own softirq: the other loops' side counts them.
+ */
+static long waker_of(const struct stall_ctx *x, const struct wake_rec *w, bool soft)
+{
+	if (soft && (w->waker & WAKER_FLAGS) == WAKER_SOFTIRQ &&
+	    (w->waker & ~WAKER_FLAGS) != WAKER_OUTSIDE)
+		return thread_idx(x->s, w->waker & ~WAKER_FLAGS);
+	return plain_waker(x, w);
 }
 
 static __u64 min_u64(__u64 a, __u64 b)
@@ -109,7 +124,7 @@ static bool loop_process(const struct stall_ctx *x, __u32 tgid)
  * of 70 with the rank that drives it).
  */
 static void spread(struct stall_ctx *x, bool *mark, long c,
-		   bool (*skip)(const struct stall_ctx *, long))
+		   bool (*skip)(const struct stall_ctx *, long), bool soft)
 {
 	size_t n = x->s->nr_threads;
 	__u64 *tot = x->tot, *with = x->with;
@@ -118,7 +133,7 @@ static void spread(struct stall_ctx *x, bool *mark, long c,
 	memset(tot, 0, n * sizeof(*tot));
 	for (size_t k = 0; k < x->nr_wakes; k++) {
 		const struct wake_rec *w = &x->wakes[k];
-		long b = plain_waker(x, w), a = thread_idx(x->s, w->wakee);
+		long b = waker_of(x, w, soft), a = thread_idx(x->s, w->wakee);
 
 		if (a < 0 || b < 0 || a == c || b == c || skip(x, a) || skip(x, b))
 			continue;
@@ -130,7 +145,7 @@ static void spread(struct stall_ctx *x, bool *mark, long c,
 		memset(with, 0, n * sizeof(*with));
 		for (size_t k = 0; k < x->nr_wakes; k++) {
 			const struct wake_rec *w = &x->wakes[k];
-			long b = plain_waker(x, w), a = thread_idx(x->s, w->wakee);
+			long b = waker_of(x, w, soft), a = thread_idx(x->s, w->wakee);
 
 			if (a < 0 || b < 0 || a == c || b == c || mark[a] == mark[b] ||
 			    skip(x, a) || skip(x, b))
@@ -167,7 +182,7 @@ static void loader_side(struct stall_ctx *x, long c)
 			       (reads_of(th) > 0 || (c >= 0 && th->tgid != ctgid && x->reads[i] &&
 						     !loop_process(x, th->tgid)));
 	}
-	spread(x, x->loader, c, off_loader);
+	spread(x, x->loader, c, off_loader, false);
 }
 
 static bool off_peer(const struct stall_ctx *x, long i)
@@ -180,18 +195,19 @@ static void peer_side(struct stall_ctx *x, long c)
 {
 	for (size_t i = 0; i < x->s->nr_threads; i++)
 		x->peer[i] = (long)i != c && x->loop[i];
-	spread(x, x->peer, c, off_peer);
+	spread(x, x->peer, c, off_peer, true);
 }
 
-/* Sleeps of thread c ended by a thread of side[]: ns, and how many. */
-static __u64 wait_on(const struct stall_ctx *x, long c, const bool *side, __u64 *wakeups)
+/* Sleeps of thread c ended by a thread of side[] (soft: see waker_of()): ns, and how many. */
+static __u64 wait_on(const struct stall_ctx *x, long c, const bool *side, bool soft,
+		     __u64 *wakeups)
 {
 	size_t first, n = wakes_of(x, x->s->threads[c].tid, &first);
 	__u64 ns = 0;
 
 	*wakeups = 0;
 	for (size_t k = first; k < first + n; k++) {
-		long b = plain_waker(x, &x->wakes[k]);
+		long b = waker_of(x, &x->wakes[k], soft);
 
 		if (b < 0 || !side[b])
 			continue;
@@ -247,7 +263,7 @@ static bool is_consumer(struct stall_ctx *x, long c, const struct stall_opts *o,
 	    wall < CONSUMER_LIFETIME * x->traced_ns)
 		return false;
 	loader_side(x, c);
-	wait_on(x, c, x->loader, wakeups);
+	wait_on(x, c, x->loader, false, wakeups);
 	for (size_t i = 0; i < x->s->nr_threads && !loader; i++)
 		loader = x->loader[i];
 	return *wakeups >= o->min_wakeups ||
@@ -382,10 +398,12 @@ static void wakers_of(const struct stall_ctx *x, long c, struct stall *st)
 		char name[COMM_LEN];
 		int g;
 
-		if (w->waker & WAKER_FLAGS)
+		if (w->waker & WAKER_STOP)
 			continue;	/* a stop: a tracer's */
 		if (b >= 0)
 			store__comm_group(x->s->threads[b].comm, name);
+		else if (w->waker & WAKER_SOFTIRQ)
+			snprintf(name, sizeof(name), "(softirq)");
 		else
 			snprintf(name, sizeof(name), "(outside)");
 		for (g = 0; g < st->nr_wakers && strcmp(st->wakers[g].name, name); g++)
@@ -459,8 +477,8 @@ static void split(struct stall_ctx *x, long c, struct stall *st)
 	loader_side(x, c);
 	peer_side(x, c);
 	st->own_io_ns = th->io.read_ns + th->io.meta_ns;
-	st->loader_wait_ns = wait_on(x, c, x->loader, &st->loader_wakeups);
-	st->rank_wait_ns = wait_on(x, c, x->peer, &st->rank_wakeups);
+	st->loader_wait_ns = wait_on(x, c, x->loader, false, &st->loader_wakeups);
+	st->rank_wait_ns = wait_on(x, c, x->peer, true, &st->rank_wakeups);
 	io_out = th->io_wait_ns > st->own_io_ns ? th->io_wait_ns - st->own_io_ns : 0;
 	in_sys_cpu = st->own_io_ns > th->io_wait_ns ? st->own_io_ns - th->io_wait_ns : 0;
 	st->on_cpu_ns = th->cpu_ns > in_sys_cpu ? th->cpu_ns - in_sys_cpu : 0;

@@ -31,6 +31,11 @@
  * woken by the loader side (tf.data's decode and prefetch threads), never
  * through a loop or a tracer.
  *
+ * Interrupts: a wakeup in a device interrupt or a timer is nobody's; one
+ * in a softirq (WAKER_SOFTIRQ) is never the loader side's (it hands batches
+ * over in its own context), only the other loops' (loopback traffic runs
+ * in its sender's softirq): bpf/irq.bpf.h.
+ *
  * Several loops: every process of the target that runs its own training
  * loop (data-parallel ranks under torchrun, mpirun or a shell) has one,
  * split alone. A process whose ancestor runs a loop is that loop's worker,

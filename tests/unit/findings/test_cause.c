@@ -232,3 +232,26 @@ TEST(cause_with_little_io)
 	CHECK(!strncmp(j.headline, "VERDICT: the training loop waits for data 24% of its time "
 		       "(input-bound, HIGH) because the loader is CPU-bound", 108));
 }
+
+/*
+ * The loader idles well ahead, and the loop's wait is its own CPU taking
+ * each batch (receive bursts): the receiving is the cause, not the prefetch.
+ */
+TEST(cause_receiving)
+{
+	struct evidence e;
+	struct judged j;
+
+	warm_job(&e, 0.11, 0.05, 0.0, 0.84);
+	e.stall_share = 0.064;
+	e.stall_receive_share = 0.049;	/* 77% of the wait */
+	e.stall_runq_share = 0.34;
+	judge(&e, &j);
+	REQUIRE(get(&j, "input_cause"));
+	CHECK_STR(get(&j, "input_cause")->label, "the loop's CPU goes to receiving batches");
+	CHECK(strstr(j.headline, "because the loop's CPU goes to receiving batches: 4.9% of its "
+			 "time"));
+	e.stall_receive_share = 0.03;	/* under half: the loader's idling */
+	judge(&e, &j);
+	CHECK_STR(get(&j, "input_cause")->label, "prefetch too short");
+}

@@ -462,3 +462,34 @@ TEST(stall_none_says_faults_unmeasured)
 	CHECK(!strstr(s.why, "faults not measured"));
 	trace_free(t);
 }
+
+/*
+ * Wakeups in a softirq (WAKER_SOFTIRQ): rank 0's socket wakeups charged to
+ * the worker the softirq interrupted are never the loader's, nor do they
+ * join the communication thread to the loader side; charged to the other
+ * rank's thread (loopback traffic in its sender's softirq), they are rank
+ * wait as before. A device interrupt's are nobody's (WAKER_OUTSIDE).
+ */
+TEST(stall_softirq_wakers)
+{
+	struct trace *t = two_ranks();
+	struct stall s;
+
+	REQUIRE(t);
+	t->duration_s = 10;
+	/* Rank 0's all-reduce completions, in softirqs that interrupted its worker 110. */
+	wake(t, 100, 110 | WAKER_SOFTIRQ, 40, 3 * SEC);
+	/* And its communication thread woken so 400 times: no join. */
+	wake(t, 101, 110 | WAKER_SOFTIRQ, 400, SEC);
+	/* Rank 1's sender, in its own softirq: rank wait. */
+	wake(t, 100, 201 | WAKER_SOFTIRQ, 10, 500 * MS);
+	CHECK_EQ_INT(measure(&s, t, &opts), 0);
+	REQUIRE(t->nr_loops == 2);
+	CHECK_EQ_INT(t->loops[1].tid, 100);
+	CHECK_EQ_U64(t->loops[1].loader_wait_ns, SEC);		/* not + 3 s */
+	CHECK_EQ_U64(t->loops[1].rank_wait_ns, 4 * SEC + 500 * MS);
+	for (int i = 0; i < t->loops[1].nr_wakers; i++)
+		if (!strcmp(t->loops[1].wakers[i].name, "(softirq)"))
+			CHECK(!t->loops[1].wakers[i].loader);
+	trace_free(t);
+}

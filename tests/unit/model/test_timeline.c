@@ -117,6 +117,7 @@ TEST(timeline_take_sums_to_trace)
 	d->busy_ns[BLK_SCOPE_DEVICE] = SEC / 4;
 	/* A page of a program from a device busy with another job: not the one judged. */
 	REQUIRE((other = block__dev(&t->block, 2 << 20)));
+	REQUIRE((d = block__dev(&t->block, 1 << 20)));	/* the array may have moved */
 	other->st[BLK_READ][WHO_TARGET].reqs = 1;
 	other->st[BLK_READ][WHO_TARGET].bytes = 4096;
 	other->busy_ns[BLK_SCOPE_DEVICE] = SEC;
