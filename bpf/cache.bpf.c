@@ -152,9 +152,8 @@ static __always_inline __u64 folio_pages(struct folio *folio)
 static __always_inline void cache_add(struct file_key *key, __u64 index, __u64 pages)
 {
 	struct task_struct *task;
-	struct file_stats *fs = NULL;
+	struct file_stats *fs;
 	struct task_state *st;
-	void *files;
 	bool need_path;
 
 	count(C_CACHE_PAGES, pages);
@@ -166,9 +165,7 @@ static __always_inline void cache_add(struct file_key *key, __u64 index, __u64 p
 		count_lost(L_INFLIGHT);	/* the thread's share, and its fault's */
 	if (key->dev == FILE_KEY_DEVICE)
 		count(C_DEVICE_PAGES, pages);
-	files = current_files_map();
-	if (files)
-		fs = bpf_map_lookup_elem(files, key);
+	fs = file_find(key);
 	if (!fs) {
 		if (st)
 			overlay_key(&st->in, key);

@@ -378,8 +378,25 @@ enum file_flags {
  * first_off and user space classifies it against the previous interval.
  */
 struct file_stats {
+	/*
+	 * The table slot's key (BPF; see bpf/table.h): key_ino is the file's
+	 * ino ^ SLOT_INO_FLIP and key_dev its ~dev, each claimed once from 0
+	 * (free) by a compare-and-swap. User space reads the key from here.
+	 */
+	__u64 key_ino;
+	__u32 key_dev;
+	__u32 flags;		/* enum file_flags */
+	/* What every read writes: with the key, the slot's first cache line. */
+	__u64 last_end;		/* offset + bytes of the last read */
+	__u64 max_end;		/* highest byte read + 1 */
+	__u64 read_ns_max;
 	__u64 size;		/* i_size at the last access */
-	/* The counts user space sums over intervals (struct file_counters). */
+	__u64 last_ts;
+	__u64 first_ts;		/* ns, CLOCK_MONOTONIC (bpf_ktime_get_ns) */
+	/*
+	 * The counts user space sums over intervals (struct file_counters);
+	 * the first eight, a read's among them, are the second cache line.
+	 */
 	IOSTORM_GROUP(file_counters, c,
 		__u64 opens;
 		__u64 closes;
@@ -407,15 +424,11 @@ struct file_stats {
 		__u64 fault_rand;
 		__u64 fault_ns;		/* D-state wait of the faulting threads */
 	);
-	__u64 read_ns_max;
+	/* Cold: written once per file and interval, or by rarer events. */
 	__u64 first_off;	/* offset of the interval's first read */
 	__u64 first_end;	/* first_off + its bytes */
-	__u64 last_end;		/* offset + bytes of the last read */
-	__u64 max_end;		/* highest byte read + 1 */
 	__u64 fault_prev;	/* BPF only: the previous major fault's page */
 	__u64 fault_end;	/* BPF only: the end of what it brought in; 0 none */
-	__u64 first_ts;		/* ns, CLOCK_MONOTONIC (bpf_ktime_get_ns) */
-	__u64 last_ts;
 	__u64 read_ts;		/* the interval's first read; 0 without */
 	/*
 	 * The view path[] is in: the resolving task's root (its chroot or
@@ -430,10 +443,26 @@ struct file_stats {
 	__u32 mnt_ns;		/* inode number of the task's mount namespace */
 	__u32 tgid;
 	__u32 root_dev;		/* s_dev of the root's file system */
-	__u32 flags;		/* enum file_flags */
 	__u32 path_len;
+	__u32 pad;
 	char path[PATH_LEN];
+	__u64 spare[4];		/* to a whole number of cache lines (576 bytes) */
 };
+
+/*
+ * A slot of the files table: whole cache lines, so that a slot's first
+ * line holds its key and a read's fields in a page-aligned mapped array.
+ */
+_Static_assert(sizeof(struct file_stats) % 64 == 0, "file_stats: whole cache lines");
+_Static_assert(__builtin_offsetof(struct file_stats, c) == 64, "file_stats: counters on line 2");
+
+/*
+ * A files table slot's key words (bpf/table.h): 0 marks a free word, so
+ * the ino is stored with its top bit flipped (an inode number 1 << 63,
+ * which no file system hands out, cannot be kept) and the dev inverted
+ * (~0 is major 4095 minor 1048575, no device).
+ */
+#define SLOT_INO_FLIP	(1ULL << 63)
 
 /*
  * Where a dentry is in its own file system: the path from the file

@@ -68,35 +68,35 @@ struct {
 } hist_zero SEC(".maps") __weak;
 
 /*
- * Per-file counters live in one of two inner maps; the outer array's slot
- * 0 points at the one being filled (set by user space after load: a static
- * initializer does not survive `bpftool gen object`). User space swaps the
- * slot (the kernel waits for running programs: synchronize_rcu() on
- * map-in-map update) and then drains the other inner map with no writer
- * left. The threads maps work the same way, but hold only the counters of
- * threads that exited (thread.bpf.h): a live thread's are in task storage.
+ * Per-file counters live in the files table (bpf/table.h): an array of
+ * two halves of SLOT_HALF(targ_file_slots) slots, one per drain
+ * generation, file_gen & 1 the half the programs fill. User space flips
+ * file_gen, waits for the running programs (an update of threads_gen's
+ * slot 0, below: map-in-map updates wait for synchronize_rcu()), reads the
+ * other half through its mapping and zeroes the slots it read. The threads
+ * maps are swapped the same way, one wait serving both when both are
+ * drained, and hold only the counters of threads that exited
+ * (thread.bpf.h): a live thread's are in task storage.
  *
- * The files maps are preallocated: a storm creates an entry per file, and
- * allocating on use (memory-cache refills, behind the bucket lock) cost
- * about a fifth of the exit program's time. User space sizes them (--map-files)
- * and drains early when one is half full (C_FILE_ENTRIES).
+ * The table is preallocated and owned by the programs: a new file claims
+ * a slot by compare-and-swap, with no allocation, no bucket lock and no
+ * delete at the drain (allocating on use cost a fifth of the exit
+ * program's time in a storm; a preallocated hash map's insert and delete
+ * still ~300 ns a file, the claim ~190). User space sizes it (--map-files)
+ * and drains early when a half is half full (C_FILE_ENTRIES).
  */
-struct files_inner {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 32768);
-	__type(key, struct file_key);
-	__type(value, struct file_stats);
-};
-
-struct files_inner files_a SEC(".maps") __weak;
-struct files_inner files_b SEC(".maps") __weak;
-
 struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
-	__uint(max_entries, 1);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 2 * 32768);
 	__type(key, __u32);
-	__array(values, struct files_inner);
-} files_gen SEC(".maps") __weak;
+	__type(value, struct file_stats);
+} files SEC(".maps") __weak;
+
+/* Home slots of a half of the files table: --map-files - (SLOT_PROBES - 1). */
+extern const volatile __u32 targ_file_slots;
+/* The half of the files table the programs fill: file_gen & 1 (task.bpf.c). */
+extern __u32 file_gen;
 
 struct threads_inner {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -115,14 +115,6 @@ struct {
 	__type(key, __u32);
 	__array(values, struct threads_inner);
 } threads_gen SEC(".maps") __weak;
-
-/* Zeroed file_stats to insert: too large for the BPF stack. */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct file_stats);
-} file_zero SEC(".maps") __weak;
 
 /*
  * A traced syscall in flight: written at sys_enter, read at sys_exit
@@ -307,13 +299,6 @@ static __always_inline void *map_lookup_or_init(void *map, const void *key,
 		return val;
 	bpf_map_update_elem(map, key, init, BPF_NOEXIST);
 	return bpf_map_lookup_elem(map, key);
-}
-
-static __always_inline void *current_files_map(void)
-{
-	__u32 zero = 0;
-
-	return bpf_map_lookup_elem(&files_gen, &zero);
 }
 
 static __always_inline void *current_threads_map(void)

@@ -16,6 +16,10 @@ const volatile __u32 targ_mode = TARGET_PIDS;
 __u64 window_start_ns;
 /* Which set of a thread's counters the programs write (thread.bpf.h). */
 __u32 thread_gen;
+/* Which half of the files table the programs fill (maps.bpf.h). */
+__u32 file_gen;
+/* Home slots of a half of the files table (maps.bpf.h): set by user space. */
+const volatile __u32 targ_file_slots = 32768 - 63;
 const volatile __u32 targ_self_tgid = 0;
 const volatile __u64 targ_cgid = 0;
 const volatile __u32 targ_cg_level = 0;	/* of targ_cgid: 0 for the root */

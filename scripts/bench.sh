@@ -101,7 +101,7 @@ blocks_table() {
 	echo "building blocks, one program each on sys_enter, run by dd's 2M syscalls (bpf_stats on):"
 	jq -r -n --slurpfile b "$log.before" --slurpfile a "$log.after" '
 		($b[0] | map({key: (.id | tostring), value: .}) | from_entries) as $B
-		| [$a[0][] | select($B[.id | tostring]) | select(.name | test("^(filter|ktime|task_storage|hash_|atomic_|percpu_|bitmap_|fd_to|probe_read|tgid_|nothing|one_helper)"))
+		| [$a[0][] | select($B[.id | tostring]) | select(.name | test("^(filter|ktime|task_storage|hash_|array_|atomic_|percpu_|bitmap_|fd_to|probe_read|tgid_|nothing|one_helper)"))
 		   | {n: .name, ns: ((.run_time_ns - $B[.id | tostring].run_time_ns) / (.run_cnt - $B[.id | tostring].run_cnt + 1e-9))}] as $p
 		| ($p[] | select(.n == "nothing") | .ns) as $z
 		| "  block               ns/run   over \"nothing\" (bpf_stats alone)",

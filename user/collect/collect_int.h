@@ -105,8 +105,19 @@ struct map_pair {
 	void *values;
 };
 
+/*
+ * The files table (bpf/maps.bpf.h, bpf/table.h) in iostorm's memory: two
+ * halves of slots struct file_stats, the programs filling *gen & 1.
+ */
+struct file_table {
+	struct file_stats *slots;	/* 2 * SLOT_HALF(n), mapped */
+	size_t map_size;		/* bytes mapped */
+	__u32 n;			/* home slots a half */
+	__u32 *gen;			/* file_gen, in the mapped .bss */
+};
+
 struct drain {
-	struct map_pair files;
+	struct file_table files;
 	struct map_pair threads;
 	int ncpus;
 	void *percpu;		/* buffer for one per-CPU value */
@@ -133,8 +144,9 @@ struct block_maps {
 int drain__init(struct drain *d, struct iostorm_bpf *skel);
 void drain__free(struct drain *d);
 /*
- * Swap to the other inner files map and merge the previous one into the
- * store. Each swap waits for an RCU grace period (~5-10 ms on this VM).
+ * Flip to the other half of the files table and merge the previous one
+ * into the store. Each flip waits for an RCU grace period (~5-10 ms on
+ * this VM), for the programs still writing the previous half.
  */
 int drain__files(struct drain *d, struct trace *t);
 /*
@@ -146,6 +158,8 @@ int drain__files(struct drain *d, struct trace *t);
  * (a second grace period per early drain halved how fast they could come).
  */
 int drain__threads(struct drain *d, struct trace *t);
+/* drain__threads() then drain__files(), the two flips served by one wait. */
+int drain__both(struct drain *d, struct trace *t);
 /*
  * Is a drain of the files maps due at now_ns, by their fill rate and size
  * (lib/pace.h)? Then drain now, not at the next period: a storm must not

@@ -150,9 +150,11 @@ int collector__refresh(struct collector *c, struct trace *t, unsigned int what,
 			err = drain__fuse(&c->drain, c->skel, &t->fuse, block);
 		t->prog_misses = probe__misses(c->skel);
 	}
-	if (!err && what & REFRESH_GLOBALS)
+	if (!err && what & REFRESH_GLOBALS && what & REFRESH_FILES)
+		err = drain__both(&c->drain, t);
+	else if (!err && what & REFRESH_GLOBALS)
 		err = drain__threads(&c->drain, t);
-	if (!err && what & REFRESH_FILES)
+	else if (!err && what & REFRESH_FILES)
 		err = drain__files(&c->drain, t);
 	return err;
 }

@@ -3,18 +3,22 @@
  * Draining the kernel's maps without losing a count: the programs write to
  * the inner map that the outer map's slot 0 points at. Updating that slot
  * returns only after synchronize_rcu(), so no program still writes to the
- * old inner map when it is read and emptied here. Live threads' counters,
- * in task storage, are read by an iterator after the same wait.
+ * old inner map when it is read and emptied here. The files table's half
+ * (file_gen) and live threads' counters (thread_gen, in task storage) are
+ * flipped by a variable, and read after the same wait: the table through
+ * its mapping, the threads by an iterator.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <linux/types.h>
 #include "iostorm.h"
+#include "table.h"
 #include "iostorm.skel.h"
 #include "collect/collect_int.h"
 #include "model/mapfiles.h"
@@ -61,11 +65,6 @@ static int map_pair__swap(struct map_pair *g, int *old_fd)
 
 typedef int (*merge_fn)(struct trace *t, const void *key, const void *value);
 
-static int merge_file(struct trace *t, const void *key, const void *value)
-{
-	return store__merge_file(&t->store, key, value);
-}
-
 static int merge_thread(struct trace *t, const void *key, const void *value)
 {
 	const struct thread_key *k = key;
@@ -101,6 +100,72 @@ static int map_pair__empty(struct map_pair *g, int fd, struct trace *t, merge_fn
 	}
 }
 
+/*
+ * Map the files table: two halves of SLOT_HALF(n) slots, n the home slots
+ * the programs were loaded with (targ_file_slots).
+ */
+static int file_table__init(struct file_table *ft, struct iostorm_bpf *skel)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t bytes;
+	void *mem;
+
+	ft->n = skel->rodata->targ_file_slots;
+	bytes = (size_t)bpf_map__max_entries(skel->maps.files) * sizeof(struct file_stats);
+	ft->map_size = (bytes + page - 1) / page * page;
+	mem = mmap(NULL, ft->map_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		   bpf_map__fd(skel->maps.files), 0);
+	if (mem == MAP_FAILED)
+		return -errno;
+	ft->slots = mem;
+	ft->gen = &skel->bss->file_gen;
+	return 0;
+}
+
+static void file_table__free(struct file_table *ft)
+{
+	if (ft->slots)
+		munmap(ft->slots, ft->map_size);
+	ft->slots = NULL;
+}
+
+/*
+ * The programs fill the other half from now on: the half to drain into
+ * *half, once they are done with it (drain_wait()).
+ */
+static void file_table__flip(struct file_table *ft, struct file_stats **half)
+{
+	__u32 old = *ft->gen;
+
+	__atomic_store_n(ft->gen, old + 1, __ATOMIC_SEQ_CST);
+	*half = ft->slots + (size_t)(old & 1) * SLOT_HALF(ft->n);
+}
+
+/*
+ * Merge every taken slot of a drained half into the store and zero it for
+ * its next turn: a slot is taken when its key_ino is set (bpf/table.h).
+ * A failed merge (no memory) ends the trace: the rest is not zeroed.
+ */
+static int file_table__empty(struct file_table *ft, struct file_stats *half, struct trace *t)
+{
+	for (__u32 i = 0; i < SLOT_HALF(ft->n); i++) {
+		struct file_stats *s = &half[i];
+		struct file_key key = {};
+		int err;
+
+		if (!s->key_ino)
+			continue;
+		key.ino = s->key_ino ^ SLOT_INO_FLIP;
+		key.dev = ~s->key_dev;
+		/* key_dev 0: never once the programs are done (each claimer sets it) */
+		err = s->key_dev ? store__merge_file(&t->store, &key, s) : 0;
+		if (err)
+			return err;
+		memset(s, 0, sizeof(*s));
+	}
+	return 0;
+}
+
 int drain__init(struct drain *d, struct iostorm_bpf *skel)
 {
 	int err;
@@ -123,18 +188,17 @@ int drain__init(struct drain *d, struct iostorm_bpf *skel)
 	d->threads_iter = bpf_program__attach_iter(skel->progs.drain_threads, NULL);
 	if (!d->threads_iter)
 		return -errno;
-	pace__init(&d->pace, bpf_map__max_entries(skel->maps.files_a), 0, 0);
-	err = map_pair__init(&d->files, skel->maps.files_gen, skel->maps.files_a,
-			skel->maps.files_b);
-	if (!err)
-		err = map_pair__init(&d->threads, skel->maps.threads_gen,
-				skel->maps.threads_a, skel->maps.threads_b);
-	return err;
+	err = file_table__init(&d->files, skel);
+	if (err)
+		return err;
+	pace__init(&d->pace, SLOT_HALF(d->files.n), 0, 0);
+	return map_pair__init(&d->threads, skel->maps.threads_gen,
+			      skel->maps.threads_a, skel->maps.threads_b);
 }
 
 void drain__free(struct drain *d)
 {
-	map_pair__free(&d->files);
+	file_table__free(&d->files);
 	map_pair__free(&d->threads);
 	bpf_link__destroy(d->threads_iter);
 	d->threads_iter = NULL;
@@ -207,24 +271,53 @@ static int drain_anchors(struct drain *d, struct views *vw)
 	return map_each(d->anchors_fd, &key, sizeof(key), &ap, 0, add_anchor, vw);
 }
 
-int drain__files(struct drain *d, struct trace *t)
+/*
+ * Wait for the programs running now: rewrite slot 0 of the threads maps'
+ * outer map with the map it holds. An update of a map of maps returns only
+ * after synchronize_rcu(), whatever it writes; the files table's flip
+ * (a variable, file_gen) has no map of its own to swap.
+ */
+static int drain_wait(struct drain *d)
 {
-	__u64 start = mono_ns(), count;
-	int err, fd = -1;
+	__u32 zero = 0;
 
-	/* Read before the swap: the new map's fill is overestimated, never under. */
-	err = files_count(d, &count);
+	if (bpf_map_update_elem(d->threads.outer_fd, &zero,
+				&d->threads.inner_fd[d->threads.active], BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+/* The fill counted before the flip (so over, never under) and the half to drain. */
+struct files_flip {
+	__u64 start;
+	__u64 count;
+	struct file_stats *half;
+};
+
+static int files_flip(struct drain *d, struct files_flip *f)
+{
+	int err;
+
+	f->start = mono_ns();
+	err = files_count(d, &f->count);
 	if (!err)
-		err = map_pair__swap(&d->files, &fd);
+		file_table__flip(&d->files, &f->half);
+	return err;
+}
+
+/* After the wait: the drained half into the store. */
+static int files_empty(struct drain *d, struct trace *t, const struct files_flip *f)
+{
+	int err;
+
+	err = drain_anchors(d, t->store.views);
 	if (!err)
-		err = drain_anchors(d, t->store.views);
-	if (!err)
-		err = map_pair__empty(&d->files, fd, t, merge_file);
+		err = file_table__empty(&d->files, f->half, t);
 	if (!err && store__bound(&t->store) < 0)
 		err = -ENOMEM;
 	if (err)
 		return err;
-	pace__drained(&d->pace, count, mono_ns() - start);
+	pace__drained(&d->pace, f->count, mono_ns() - f->start);
 	t->drains = d->pace.drains;
 	/*
 	 * Files faulted on without a path get one now, while their mappers
@@ -237,6 +330,17 @@ int drain__files(struct drain *d, struct trace *t)
 			return err;
 	}
 	return 0;
+}
+
+int drain__files(struct drain *d, struct trace *t)
+{
+	struct files_flip f;
+	int err;
+
+	err = files_flip(d, &f);
+	if (!err)
+		err = drain_wait(d);
+	return err ?: files_empty(d, t, &f);
 }
 
 /*
@@ -300,15 +404,18 @@ static int drain_forks(struct drain *d, struct trace *t)
 	return map_each(d->forks_fd, &tgid, sizeof(tgid), &ptgid, 0, add_fork, &w);
 }
 
-int drain__threads(struct drain *d, struct trace *t)
+/* The set of thread counters the programs write flips; the swap (a wait) follows. */
+static void threads_flip(struct drain *d)
 {
-	int err, fd = -1;
-
-	/* The programs write the other set from now on; the swap waits for the rest. */
 	__atomic_store_n(d->thread_gen, *d->thread_gen + 1, __ATOMIC_SEQ_CST);
-	err = map_pair__swap(&d->threads, &fd);
-	if (!err)
-		err = drain_live_threads(d, t);
+}
+
+/* After the swap of the threads maps (fd: the one to empty). */
+static int threads_empty(struct drain *d, struct trace *t, int fd)
+{
+	int err;
+
+	err = drain_live_threads(d, t);
 	if (!err)
 		err = map_pair__empty(&d->threads, fd, t, merge_thread);
 	if (!err)
@@ -320,6 +427,31 @@ int drain__threads(struct drain *d, struct trace *t)
 	/* New cgroups get their path now, while they exist. */
 	err = cgroups__resolve(&t->cgroups, NULL);
 	return err == -ENOMEM ? err : 0;
+}
+
+int drain__threads(struct drain *d, struct trace *t)
+{
+	int err, fd = -1;
+
+	/* The programs write the other set from now on; the swap waits for the rest. */
+	threads_flip(d);
+	err = map_pair__swap(&d->threads, &fd);
+	return err ?: threads_empty(d, t, fd);
+}
+
+int drain__both(struct drain *d, struct trace *t)
+{
+	struct files_flip f;
+	int err, fd = -1;
+
+	/* Both flip, then one wait (the threads maps' swap) serves both. */
+	threads_flip(d);
+	err = files_flip(d, &f);
+	if (!err)
+		err = map_pair__swap(&d->threads, &fd);
+	if (!err)
+		err = threads_empty(d, t, fd);
+	return err ?: files_empty(d, t, &f);
 }
 
 bool drain__files_due(struct drain *d, __u64 now_ns)
@@ -336,11 +468,8 @@ int drain__final(struct drain *d, struct trace *t)
 	int err = 0;
 
 	/* The swap waited for running programs; the now-active maps too. */
-	for (int i = 0; i < 2 && !err; i++) {
-		err = drain__files(d, t);
-		if (!err)
-			err = drain__threads(d, t);
-	}
+	for (int i = 0; i < 2 && !err; i++)
+		err = drain__both(d, t);
 	if (!err && store__rehost(&t->store) < 0)
 		err = -ENOMEM;
 	return err;

@@ -17,6 +17,7 @@
 #include <bpf/libbpf.h>
 #include <linux/types.h>
 #include "iostorm.h"
+#include "table.h"
 #include "iostorm.skel.h"
 #include "collect/collect_int.h"
 #include "lib/log.h"
@@ -143,8 +144,12 @@ int probe__load(struct iostorm_bpf **skelp, const struct probe_config *c,
 	skel->rodata->targ_self_tgid = getpid();
 	skel->rodata->targ_cgid = c->cgid;
 	skel->rodata->targ_cg_level = c->cg_level;
-	bpf_map__set_max_entries(skel->maps.files_a, c->map_files);
-	bpf_map__set_max_entries(skel->maps.files_b, c->map_files);
+	/*
+	 * The files table: a half of --map-files slots per drain generation,
+	 * the last SLOT_PROBES - 1 of them a tail no probe starts in.
+	 */
+	skel->rodata->targ_file_slots = c->map_files - (SLOT_PROBES - 1);
+	bpf_map__set_max_entries(skel->maps.files, 2 * c->map_files);
 	features__apply(skel, k);
 
 	err = iostorm_bpf__load(skel);
@@ -154,8 +159,6 @@ int probe__load(struct iostorm_bpf **skelp, const struct probe_config *c,
 		goto out_destroy_skel;
 	}
 	err = fill_syscalls(bpf_map__fd(skel->maps.syscalls));
-	if (!err)
-		err = point_gen(skel->maps.files_gen, skel->maps.files_a);
 	if (!err)
 		err = point_gen(skel->maps.threads_gen, skel->maps.threads_a);
 	if (err) {

@@ -70,6 +70,7 @@ void report_lost__json(struct json *j, const struct trace *t)
 	json__kv_u64(j, "threads_max", t->store.threads_max);
 	json__kv_u64(j, "threads_evicted", t->store.threads_evicted);
 	json__kv_u64(j, "kernel_maps_bytes", t->maps_bytes);
+	json__kv_u64(j, "file_slots", t->counters[C_FILE_ENTRIES]);
 	json__kv_u64(j, "drains", t->drains);
 	json__end_object(j);
 }

@@ -375,8 +375,10 @@ static void check_sample_json(json_t *root, const struct trace *t)
 
 	CHECK_KEYS(json_object_get(root, "store"), "store", "files", "bytes",
 		   "files_max", "files_evicted", "threads_max", "threads_evicted",
-		   "kernel_maps_bytes", "drains");
+		   "kernel_maps_bytes", "file_slots", "drains");
 	CHECK_EQ_U64(u64_at(json_object_get(root, "store"), "files"), 4);
+	CHECK_EQ_U64(u64_at(json_object_get(root, "store"), "file_slots"),
+		     t->counters[C_FILE_ENTRIES]);
 	CHECK_EQ_U64(u64_at(json_object_get(root, "store"), "bytes"),
 		     store__bytes(&t->store));
 	CHECK_EQ_U64(u64_at(json_object_get(root, "store"), "kernel_maps_bytes"),
