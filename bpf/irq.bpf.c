@@ -10,74 +10,71 @@
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
-static __always_inline void set_nobody(__u8 v)
+/* Set this CPU's flag: nobody's (a device interrupt, a timer), or a softirq's. */
+static __always_inline void irq_set(bool soft, __u8 v)
 {
 	struct irq_ctx *c = irq_ctx_here();
 
-	if (c)
-		c->nobody = v;
-}
-
-static __always_inline void set_soft(__u8 v)
-{
-	struct irq_ctx *c = irq_ctx_here();
-
-	if (c)
+	if (!c)
+		return;
+	if (soft)
 		c->soft = v;
+	else
+		c->nobody = v;
 }
 
 SEC("tp_btf/irq_handler_exit")
 int BPF_PROG(handle_irq_exit)
 {
-	set_nobody(0);
+	irq_set(false, 0);
 	return 0;
 }
 
 SEC("tp_btf/hrtimer_expire_exit")
 int BPF_PROG(handle_hrtimer_exit)
 {
-	set_nobody(0);
+	irq_set(false, 0);
 	return 0;
 }
 
 SEC("tp_btf/timer_expire_exit")
 int BPF_PROG(handle_timer_exit)
 {
-	set_nobody(0);
+	irq_set(false, 0);
 	return 0;
 }
 
 SEC("tp_btf/softirq_exit")
 int BPF_PROG(handle_softirq_exit)
 {
-	set_soft(0);
+	irq_set(true, 0);
 	return 0;
 }
 
 SEC("tp_btf/irq_handler_entry")
 int BPF_PROG(handle_irq_entry)
 {
-	set_nobody(1);
+	irq_set(false, 1);
 	return 0;
 }
 
 SEC("tp_btf/hrtimer_expire_entry")
 int BPF_PROG(handle_hrtimer_entry)
 {
-	set_nobody(1);
+	irq_set(false, 1);
 	return 0;
 }
 
 SEC("tp_btf/timer_expire_entry")
 int BPF_PROG(handle_timer_entry)
 {
-	set_nobody(1);
+	irq_set(false, 1);
 	return 0;
 }
 
 SEC("tp_btf/softirq_entry")
 int BPF_PROG(handle_softirq_entry)
 {
-	set_soft(1);
+	irq_set(true, 1);
 	return 0;
 }

@@ -6,30 +6,8 @@
  */
 #include <math.h>
 #include "findings/rules.h"
+#include "judged.h"
 #include "unit.h"
-
-struct judged {
-	struct finding f[FINDINGS_MAX];
-	int n;
-	char headline[384];
-};
-
-static void judge(const struct evidence *e, struct judged *j)
-{
-	struct thresholds def;
-
-	thresholds__defaults(&def);
-	j->n = judge__rules(e, &def, j->f, FINDINGS_MAX);
-	judge__headline(j->f, j->n, j->headline, sizeof(j->headline));
-}
-
-static const struct finding *get(const struct judged *j, const char *id)
-{
-	for (int i = 0; i < j->n; i++)
-		if (!strcmp(j->f[i].id, id))
-			return &j->f[i];
-	return NULL;
-}
 
 /*
  * A warm job: 12,000 reads of 80 KB from the page cache in 30 s by 4
@@ -94,7 +72,7 @@ TEST(cause_cpu_starved)
 	const struct finding *c;
 
 	warm_job(&e, 0.55, 0.38, 0.01, 0.06);
-	judge(&e, &j);
+	judge(&e, NULL, &j);
 	c = get(&j, "input_cause");
 	REQUIRE(c);
 	CHECK_STR(c->label, "the loader is CPU-starved");
@@ -110,12 +88,12 @@ TEST(cause_cpu_starved)
 	CHECK(!strstr(j.headline, "storage keeps up"));
 	/* Just under runq_high: CPU-bound, not starved. */
 	warm_job(&e, 0.6, 0.19, 0.01, 0.2);
-	judge(&e, &j);
+	judge(&e, NULL, &j);
 	REQUIRE(get(&j, "input_cause"));
 	CHECK_STR(get(&j, "input_cause")->label, "the loader is CPU-bound");
 	/* Under cpu_bound (0.7) on CPU or runnable, idle under loader_idle: unclear. */
 	warm_job(&e, 0.5, 0.19, 0.02, 0.29);
-	judge(&e, &j);
+	judge(&e, NULL, &j);
 	CHECK_STR(get(&j, "input_cause")->label, "the loader's wait not explained");
 }
 
@@ -126,7 +104,7 @@ TEST(cause_prefetch_short)
 	struct judged j;
 
 	warm_job(&e, 0.3, 0.02, 0.01, 0.67);
-	judge(&e, &j);
+	judge(&e, NULL, &j);
 	REQUIRE(get(&j, "input_cause"));
 	CHECK_STR(get(&j, "input_cause")->label, "prefetch too short");
 	CHECK(strstr(j.headline, "because prefetch too short: the loader's 4 threads (2 CPUs "
@@ -143,12 +121,12 @@ TEST(cause_serialized)
 	e.ld_procs = 0;
 	e.ld_workers = 0;
 	e.stall_own_io_share = 0.07;	/* of 0.12: 58% >= own_io 0.5 */
-	judge(&e, &j);
+	judge(&e, NULL, &j);
 	REQUIRE(get(&j, "input_cause"));
 	CHECK_STR(get(&j, "input_cause")->label, "the loop loads its own data");
 	CHECK_STR(get(&j, "input_cause")->fix, "load in worker processes");
 	e.stall_own_io_share = 0.05;	/* 42%: the loader side woke it more */
-	judge(&e, &j);
+	judge(&e, NULL, &j);
 	CHECK(!get(&j, "input_cause"));	/* no worker to judge: the storage findings speak */
 }
 
@@ -174,7 +152,7 @@ TEST(cause_few_readers)
 	e.io_wait_share = 0.9;
 	e.stall_share = 0.6;
 	e.miss_share = 1;
-	judge(&e, &j);
+	judge(&e, NULL, &j);
 	c = get(&j, "input_cause");
 	REQUIRE(c);
 	CHECK_STR(c->label, "too few readers for the latency");
@@ -189,14 +167,14 @@ TEST(cause_few_readers)
 	e.blk_reads = 12000;
 	e.blk_reads_per_s = 400;
 	e.blk_util = 0.1;
-	judge(&e, &j);
+	judge(&e, NULL, &j);
 	CHECK(!get(&j, "input_cause"));
 	CHECK(strstr(j.headline, "throttled above the device"));
 	/* Reads cover less than half the loader's I/O wait: not the reads. */
 	e.have_block = false;
 	e.layer = LAYER_NONE;
 	e.read_concurrency = 0.8;	/* < 0.5 * 2 threads * 0.9 */
-	judge(&e, &j);
+	judge(&e, NULL, &j);
 	CHECK(!get(&j, "input_cause"));
 }
 
@@ -208,7 +186,7 @@ TEST(cause_none_when_loop_keeps_up)
 
 	warm_job(&e, 0.55, 0.38, 0.01, 0.06);
 	e.stall_share = 0.04;
-	judge(&e, &j);
+	judge(&e, NULL, &j);
 	CHECK(!get(&j, "input_cause"));
 	CHECK(get(&j, "cpu_bound"));
 }
@@ -228,7 +206,7 @@ TEST(cause_with_little_io)
 	e.files_read = e.opens = 2;
 	e.files_per_s = e.reads_per_s = 1;
 	e.stall_share = 0.24;
-	judge(&e, &j);
+	judge(&e, NULL, &j);
 	REQUIRE(get(&j, "little_io"));
 	REQUIRE(get(&j, "input_cause"));
 	CHECK_STR(get(&j, "input_cause")->label, "the loader is CPU-bound");
@@ -249,13 +227,13 @@ TEST(cause_receiving)
 	e.stall_share = 0.064;
 	e.stall_receive_share = 0.049;	/* 77% of the wait */
 	e.stall_runq_share = 0.34;
-	judge(&e, &j);
+	judge(&e, NULL, &j);
 	REQUIRE(get(&j, "input_cause"));
 	CHECK_STR(get(&j, "input_cause")->label, "the loop's CPU goes to receiving batches");
 	CHECK(strstr(j.headline, "because the loop's CPU goes to receiving batches: 4.9% of its "
 			 "time"));
 	e.stall_receive_share = 0.03;	/* under half: the loader's idling */
-	judge(&e, &j);
+	judge(&e, NULL, &j);
 	CHECK_STR(get(&j, "input_cause")->label, "prefetch too short");
 }
 
@@ -275,12 +253,12 @@ TEST(cause_one_busy_stage)
 	e.stall_own_io_share = 0;
 	e.ld_busiest_share = 0.99;
 	snprintf(e.ld_busiest_comm, sizeof(e.ld_busiest_comm), "decoder");
-	judge(&e, &j);
+	judge(&e, NULL, &j);
 	REQUIRE(get(&j, "input_cause"));
 	CHECK_STR(get(&j, "input_cause")->label, "the loader is CPU-bound");
 	CHECK(strstr(get(&j, "input_cause")->summary, "the busiest (decoder) on CPU or waiting "
 		     "for one 99%"));
 	e.ld_busiest_share = 0.6;	/* no stage saturated: the loader idles */
-	judge(&e, &j);
+	judge(&e, NULL, &j);
 	CHECK_STR(get(&j, "input_cause")->label, "prefetch too short");
 }

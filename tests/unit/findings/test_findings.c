@@ -10,35 +10,10 @@
 #include "model/hist.h"
 #include "model/trace.h"
 #include "findings/rules.h"
+#include "judged.h"
 #include "unit.h"
 
 #define GIB	(1024.0 * 1024 * 1024)
-
-struct judged {
-	struct finding f[FINDINGS_MAX];
-	int n;
-	char headline[384];
-};
-
-static void judge(const struct evidence *e, const struct thresholds *t, struct judged *j)
-{
-	struct thresholds def;
-
-	if (!t) {
-		thresholds__defaults(&def);
-		t = &def;
-	}
-	j->n = judge__rules(e, t, j->f, FINDINGS_MAX);
-	judge__headline(j->f, j->n, j->headline, sizeof(j->headline));
-}
-
-static const struct finding *get(const struct judged *j, const char *id)
-{
-	for (int i = 0; i < j->n; i++)
-		if (!strcmp(j->f[i].id, id))
-			return &j->f[i];
-	return NULL;
-}
 
 static double figure(const struct finding *f, const char *name)
 {
