@@ -70,7 +70,7 @@ static struct {
 	u64 threads, procs, bufsize, limit, cpu_us, shard_size;
 	u64 readers, decoders, batch, step_ms, queue, pages, times, epochs;
 	int tally_files;
-	const char *order, *style_name, *gate, *tally, *out, *names;
+	const char *order, *style_name, *gate, *tally, *out, *names, *disk_stat;
 	enum style style;
 } opt = {
 	.files = ~0ULL, .min_size = 40960, .max_size = 122880, .seed = 1,
@@ -98,7 +98,8 @@ static void usage(FILE *f)
 "       " PROG " pack DIR --out SHARDDIR [--shard-size BYTES]\n"
 "       " PROG " pipeline DIR [--readers N] [--decoders M] [--cpu-us X]\n"
 "           [--batch B] [--step-ms Y] [--queue Q] [--order ...] [--seed S]\n"
-"           [--limit N] [--names LIST] [--epochs E] [--gate FIFO] [--tally FILE]\n"
+"           [--limit N] [--names LIST] [--epochs E] [--disk-stat FILE]\n"
+"           [--gate FIFO] [--tally FILE]\n"
 "       " PROG " mapread FILE --pages N [--threads T] [--gate FIFO] [--tally FILE]\n"
 "       " PROG " thread FILE [--times N] [--gate FIFO] [--tally FILE]\n"
 "\n"
@@ -117,6 +118,8 @@ static void usage(FILE *f)
 "--names A,B,... names the decoder threads, in order (as prctl(PR_SET_NAME)).\n"
 "--epochs E reads the files E times, in the same order; the loop adds a line\n"
 "  epoch N end_ns=T (CLOCK_MONOTONIC) when it has taken epoch N's last sample.\n"
+"--disk-stat FILE (a /sys/block/DEV/stat) adds read_sectors=N, the device's\n"
+"  own count at that moment, to the epoch lines and the loop line.\n"
 "pack concatenates DIR's files, in path order, into SHARDDIR/shard-NNNNN.bin\n"
 "of at most --shard-size bytes (default 256 MiB), as TFRecord or tar shards do.\n"
 "mapread maps FILE (as LMDB or np.memmap do), madvise(MADV_RANDOM) so no page\n"
@@ -938,6 +941,36 @@ static u64 mono_ns(void)
 	return t.tv_sec * 1000000000ULL + t.tv_nsec;
 }
 
+static int disk_stat_fd = -1;
+
+/*
+ * " read_sectors=N" from --disk-stat (the third field of a block device's
+ * stat file), or "" without it.
+ */
+static const char *disk_read_sectors(void)
+{
+	static char out[48];
+	unsigned long long r[3];
+	char buf[256];
+	ssize_t n;
+
+	out[0] = 0;
+	if (disk_stat_fd < 0)
+		return out;
+	n = pread(disk_stat_fd, buf, sizeof(buf) - 1, 0);
+	buf[n > 0 ? n : 0] = 0;
+	if (sscanf(buf, "%llu %llu %llu", &r[0], &r[1], &r[2]) != 3) {
+		if (n < 0)
+			fail("read", opt.disk_stat);
+		else
+			fprintf(stderr, PROG ": '%s' is not a block device's stat\n",
+				opt.disk_stat);
+		exit(1);
+	}
+	snprintf(out, sizeof(out), " read_sectors=%llu", r[2]);
+	return out;
+}
+
 /*
  * The training loop: a step takes a batch, then computes; its wait is
  * timed. With --epochs it marks the end of each epoch (the sample that
@@ -946,7 +979,7 @@ static u64 mono_ns(void)
 static int pipe_loop(void)
 {
 	u64 t0 = mono_ns(), t, wait = 0, steps = 0, wall, samples = 0;
-	char line[160], buf[1024] = "";
+	char line[200], buf[1024] = "";
 	size_t i, got = 1;
 	int n;
 
@@ -955,8 +988,8 @@ static int pipe_loop(void)
 		for (got = 0; got < opt.batch && queue_pop(&ready_q, &i); got++) {
 			if (++samples % nread || samples / nread >= opt.epochs)
 				continue;
-			n = snprintf(line, sizeof(line), "epoch %llu end_ns=%llu\n",
-				     samples / nread, mono_ns());
+			n = snprintf(line, sizeof(line), "epoch %llu end_ns=%llu%s\n",
+				     samples / nread, mono_ns(), disk_read_sectors());
 			if (write_all(ofd, line, n, "tally"))
 				return 1;
 		}
@@ -968,7 +1001,8 @@ static int pipe_loop(void)
 	}
 	wall = mono_ns() - t0;
 	n = snprintf(line, sizeof(line), "loop steps=%llu wait_ns=%llu wall_ns=%llu "
-		     "wait_share=%.4f\n", steps, wait, wall, wall ? (double)wait / wall : 0);
+		     "wait_share=%.4f%s\n", steps, wait, wall, wall ? (double)wait / wall : 0,
+		     disk_read_sectors());
 	return write_all(ofd, line, n, "tally");
 }
 
@@ -987,6 +1021,9 @@ static int cmd_pipeline(const char *dir)
 		bufs[k] = xalloc(malloc(opt.bufsize > 1024 ? opt.bufsize : 1024));
 	queue_init(&raw_q, opt.queue, opt.readers);
 	queue_init(&ready_q, opt.queue, opt.decoders);
+	if (opt.disk_stat &&
+	    (disk_stat_fd = open(opt.disk_stat, O_RDONLY | O_CLOEXEC)) < 0)
+		return fail("open", opt.disk_stat);
 	if (open_tally_and_gate())
 		return 1;
 	for (k = 0; k < opt.readers; k++)
@@ -1040,6 +1077,7 @@ static const struct optdef {
 	{ "epochs", PIPE, 'n', &opt.epochs, 1 },
 	{ "queue", PIPE, 'n', &opt.queue, 1 },
 	{ "names", PIPE, 's', &opt.names, 0 },
+	{ "disk-stat", PIPE, 's', &opt.disk_stat, 0 },
 	{ "out", PACK, 's', &opt.out, 0 },
 	{ "shard-size", PACK, 'n', &opt.shard_size, 1 },
 	{ NULL },

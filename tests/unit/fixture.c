@@ -754,6 +754,8 @@ static int fill_timeline(struct trace *t)
 		p.n[TL_CACHE_PAGES] = share(c[C_CACHE_PAGES], i, 10, 1);
 		p.n[TL_BLK_READS] = share(rd.reqs, i, 10, 1);
 		p.n[TL_BLK_READ_NS] = share(rd.total_ns, i, 20, 1);
+		/* Warm, the few requests left are a quarter of the cold ones' size. */
+		p.n[TL_BLK_READ_BYTES] = share(rd.bytes, i, 40, 1);
 		p.n[TL_BUSY_NS] = cold ? 900 * MS + i * MS : 40 * MS;
 		p.n[TL_CPU_NS] = share(loader[0], i, 1, 3);
 		p.n[TL_IO_WAIT_NS] = share(loader[1], i, 10, 1);

@@ -21,11 +21,10 @@ static double per_s(__u64 n, double s)
 
 /*
  * The layer verdict of a phase, by layers__judge() on the sums its points
- * have: reads, block reads and their time, pages taken into the cache.
- * Not in the points, and taken from the whole run: the bytes a block read
- * carries (its mean), FUSE (a run served by FUSE is so in every phase),
- * and the split of block time into queue and device (a slow phase is
- * called a slow device).
+ * have: reads, block reads, their bytes and time, pages taken into the
+ * cache. Not in the points, and taken from the whole run: FUSE (a run
+ * served by FUSE is so in every phase) and the split of block time into
+ * queue and device (a slow phase is called a slow device).
  */
 static void phase_layer(struct evidence *e, const struct tl_point *p, const double *th)
 {
@@ -33,11 +32,11 @@ static void phase_layer(struct evidence *e, const struct tl_point *p, const doub
 		.reads = p->n[TL_READS], .read_bytes = p->n[TL_READ_BYTES],
 		.read_ns = p->n[TL_READ_NS], .blk_reqs = p->n[TL_BLK_READS],
 		.blk_ns = p->n[TL_BLK_READ_NS], .cache_bytes = e->cache_bytes,
+		.blk_bytes = p->n[TL_BLK_READ_BYTES],
 	};
 
 	if (e->layer == LAYER_FUSE || e->layer == LAYER_NONE)
 		return;
-	s.blk_bytes = e->have_block ? s.blk_reqs * e->blk_mean_bytes : 0;
 	s.device_ns = s.blk_ns;
 	e->layer = layers__judge(&s, th);
 	e->miss_share = layers__storage_share(&s);
@@ -95,6 +94,7 @@ static void phase_evidence(struct evidence *e, const struct tl_point *p, __u32 p
 		e->blk_reads = blk;
 		e->blk_reads_per_s = per_s(blk, dur);
 		e->blk_await_ms = blk ? p->n[TL_BLK_READ_NS] / 1e6 / blk : 0;
+		e->blk_mean_bytes = blk ? (double)p->n[TL_BLK_READ_BYTES] / blk : 0;
 		e->blk_inflight_mean = dur > 0 ? p->n[TL_BLK_READ_NS] / 1e9 / dur : 0;
 		e->blk_util = dur > 0 ? fmin(1, p->n[TL_BUSY_NS] / 1e9 / dur) : 0;
 	}

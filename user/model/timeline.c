@@ -26,7 +26,7 @@ struct tl_dev {
 };
 
 struct tl_prev {
-	__u64 n[TL__MAX];		/* TL_FILES..TL_BLK_READ_NS only */
+	__u64 n[TL__MAX];		/* TL_FILES..TL_BLK_READ_BYTES only */
 	struct hist read_lat;
 	struct tl_thread *threads;	/* by index into store.threads */
 	size_t nr_threads;
@@ -212,7 +212,8 @@ static void take_counts(struct tl_point *p, struct tl_prev *pr, const struct tra
 	now[TL_CACHE_PAGES] = t->counters[C_CACHE_PAGES];
 	now[TL_BLK_READS] = rd.reqs;
 	now[TL_BLK_READ_NS] = rd.total_ns;
-	for (int i = TL_FILES; i <= TL_BLK_READ_NS; i++) {
+	now[TL_BLK_READ_BYTES] = rd.bytes;
+	for (int i = TL_FILES; i <= TL_BLK_READ_BYTES; i++) {
 		p->n[i] = delta(now[i], pr->n[i]);
 		pr->n[i] = now[i];
 	}

@@ -40,6 +40,7 @@ enum tl_count {
 	TL_CACHE_PAGES,		/* C_CACHE_PAGES: page-cache misses */
 	TL_BLK_READS,		/* the target's block read requests, every device */
 	TL_BLK_READ_NS,		/* their start -> done time, summed */
+	TL_BLK_READ_BYTES,	/* their bytes */
 	TL_BUSY_NS,		/* busy time (every submitter's) of the device the target
 				 * read most bytes from in the interval; 0: no block read */
 	TL_CPU_NS,		/* loader threads: on CPU */

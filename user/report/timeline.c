@@ -20,6 +20,7 @@ static const char *const count_keys[TL__MAX] = {
 	[TL_CACHE_PAGES] = "cache_pages",
 	[TL_BLK_READS] = "blk_reads",
 	[TL_BLK_READ_NS] = "blk_read_ns",
+	[TL_BLK_READ_BYTES] = "blk_read_bytes",
 	[TL_BUSY_NS] = "busy_ns",
 	[TL_CPU_NS] = "loader_cpu_ns",
 	[TL_IO_WAIT_NS] = "loader_io_wait_ns",

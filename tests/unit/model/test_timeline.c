@@ -135,6 +135,7 @@ TEST(timeline_take_sums_to_trace)
 	CHECK_EQ_U64(sum.n[TL_READS], 25);
 	CHECK_EQ_U64(sum.n[TL_READ_BYTES], 4096);
 	CHECK_EQ_U64(sum.n[TL_BLK_READS], 4);
+	CHECK_EQ_U64(sum.n[TL_BLK_READ_BYTES], 4 * 65536 + 4096);
 	CHECK_EQ_U64(sum.n[TL_BUSY_NS], SEC / 2);	/* the dataset's device, all of it */
 	CHECK_EQ_U64(sum.n[TL_CPU_NS], 200);
 	CHECK_EQ_U64(sum.n[TL_IO_WAIT_NS], 600);
@@ -150,7 +151,7 @@ TEST(timeline_take_sums_to_trace)
 /* What the README states: bytes per point, and at TL_MAX_POINTS. */
 TEST(timeline_memory)
 {
-	CHECK(sizeof(struct tl_point) <= 1808);
+	CHECK(sizeof(struct tl_point) <= 1816);
 	printf("timeline: %zu bytes per point, %.2f MiB at %d points\n",
 	       sizeof(struct tl_point), TL_MAX_POINTS * sizeof(struct tl_point) / 1048576.0,
 	       TL_MAX_POINTS);
