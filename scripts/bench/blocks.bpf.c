@@ -11,6 +11,7 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -230,6 +231,28 @@ BLOCK(fd_to_file)
 		return 0;
 	bpf_probe_read_kernel(&f, sizeof(f), &fdt->fd[0]);
 	sink(f);
+	return 0;
+}
+
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym __weak;
+
+/*
+ * The same by a direct load: the element as the first field (an unsigned
+ * long) of a struct rb_node cast onto it, as bpf/path.bpf.h does.
+ */
+BLOCK(fd_to_file_direct)
+{
+	struct task_struct *t = dd();
+	struct fdtable *fdt;
+	struct rb_node *e;
+
+	if (!t)
+		return 0;
+	fdt = t->files->fdt;
+	if (!fdt || fdt->max_fds < 1)
+		return 0;
+	e = bpf_rdonly_cast((void *)&fdt->fd[0], bpf_core_type_id_kernel(struct rb_node));
+	sink(e->__rb_parent_color);
 	return 0;
 }
 
