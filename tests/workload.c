@@ -958,13 +958,13 @@ static const char *disk_read_sectors(void)
 	if (disk_stat_fd < 0)
 		return out;
 	n = pread(disk_stat_fd, buf, sizeof(buf) - 1, 0);
-	buf[n > 0 ? n : 0] = 0;
+	if (n < 0) {
+		fail("read", opt.disk_stat);
+		exit(1);
+	}
+	buf[n] = 0;
 	if (sscanf(buf, "%llu %llu %llu", &r[0], &r[1], &r[2]) != 3) {
-		if (n < 0)
-			fail("read", opt.disk_stat);
-		else
-			fprintf(stderr, PROG ": '%s' is not a block device's stat\n",
-				opt.disk_stat);
+		fprintf(stderr, PROG ": '%s' is not a block device's stat\n", opt.disk_stat);
 		exit(1);
 	}
 	snprintf(out, sizeof(out), " read_sectors=%llu", r[2]);
