@@ -98,7 +98,7 @@ def from_json(name, doc):
 
 
 FINDING_LINE = re.compile(r"^  (HIGH|WARN|INFO|OK) +(.*)$")
-PHASE_HEAD = re.compile(r"^  ([0-9]+)  [0-9.]+-[0-9.]+ s: ")
+PHASE_HEAD = re.compile(r"^ [ *]([0-9]+)  [0-9.]+-[0-9.]+ s: ")	# "*": changed again within
 PHASE_FINDING = re.compile(r"^     (HIGH|WARN|INFO|OK) +(.*)$")
 BLOCK_ROW = re.compile(r"^  block requests \(target\) +([0-9]+)")
 

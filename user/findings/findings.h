@@ -75,6 +75,7 @@ struct phase {
 	double reads_per_s;
 	double files_per_s;		/* opens of regular files */
 	double read_p50_us;
+	bool unsplit;			/* holds a change the cap kept from splitting */
 	char headline[384];
 	struct phase_finding top[PHASE_TOP];
 	int nr_top;

@@ -167,6 +167,7 @@ int findings__phases(struct findings *d, const struct trace *t, const struct thr
 		ph->start_s = tl->points[spans[i].first].t_ns / 1e9;
 		ph->end_s = ph->start_s + sum.dur_ns / 1e9;
 		ph->start_ns = tl->start_ns + tl->points[spans[i].first].t_ns;
+		ph->unsplit = spans[i].unsplit;
 		if (n == 1) {	/* a steady run: the phase is the whole run */
 			phase_figures(ph, &d->e);
 			phase_keep(ph, d->findings, d->nr_findings, d->headline);

@@ -104,8 +104,10 @@ static void phases(FILE *out, const json_t *all)
 	      "<th>loop waits</th><th>from storage</th><th>device busy</th><th>reads/s</th>"
 	      "<th>verdict and findings</th></tr>\n", out);
 	json_array_foreach(all, i, ph) {
-		fprintf(out, "<tr><td>%zu</td><td class=\"num\">%.1f</td><td class=\"num\">%.1f"
-			"</td>", i + 1, jnum(ph, "start_s"), jnum(ph, "end_s"));
+		fprintf(out, "<tr><td>%zu%s</td><td class=\"num\">%.1f</td><td class=\"num\">%.1f"
+			"</td>", i + 1, json_is_true(json_object_get(ph, "unsplit")) ?
+			" <span title=\"changed again within: the cap of 8 phases kept it whole\">*"
+			"</span>" : "", jnum(ph, "start_s"), jnum(ph, "end_s"));
 		phase_pct(out, ph, "stall_share");
 		phase_pct(out, ph, "miss_share");
 		phase_pct(out, ph, "util");

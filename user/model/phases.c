@@ -187,7 +187,7 @@ int phases__split(const struct tl_point *p, size_t n, __u32 page_size,
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
 		signals_of(&p[i], page_size, &pts[i]);
-	out[0] = (struct phase_span){ 0, n };
+	out[0] = (struct phase_span){ 0, n, false };
 	score[0] = best_split(p, pts, &out[0], page_size, &cut[0]);
 	while (nr < PHASES_MAX) {
 		int which = -1;
@@ -201,12 +201,14 @@ int phases__split(const struct tl_point *p, size_t n, __u32 page_size,
 		memmove(&out[which + 2], &out[which + 1], (nr - which - 1) * sizeof(out[0]));
 		memmove(&score[which + 2], &score[which + 1], (nr - which - 1) * sizeof(score[0]));
 		memmove(&cut[which + 2], &cut[which + 1], (nr - which - 1) * sizeof(cut[0]));
-		out[which + 1] = (struct phase_span){ cut[which], out[which].end };
+		out[which + 1] = (struct phase_span){ cut[which], out[which].end, false };
 		out[which].end = cut[which];
 		nr++;
 		for (int i = which; i <= which + 1; i++)
 			score[i] = best_split(p, pts, &out[i], page_size, &cut[i]);
 	}
+	for (int i = 0; i < nr; i++)
+		out[i].unsplit = score[i] > 0;
 	free(pts);
 	return nr;
 }

@@ -19,11 +19,14 @@
  * mean moved by a lone outlier (the last, partial interval). A span's best
  * split is found once, in one pass over its points.
  * The best split of all segments is taken first, up to PHASES_MAX phases;
- * a steady run is one phase. Pure: unit-tested on synthetic points.
+ * a span that still holds a step then is marked unsplit, so the cap is
+ * said, not silent. A steady run is one phase. Pure: unit-tested on
+ * synthetic points.
  */
 #ifndef MODEL_PHASES_H
 #define MODEL_PHASES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
 #include "model/timeline.h"
@@ -42,6 +45,7 @@
 struct phase_span {
 	size_t first;
 	size_t end;
+	bool unsplit;		/* holds a change PHASES_MAX kept from splitting */
 };
 
 /*

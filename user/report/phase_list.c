@@ -7,7 +7,18 @@
  */
 #include "lib/json.h"
 #include "lib/units.h"
+#include "model/phases.h"
 #include "report/report_int.h"
+
+/* Phases that still hold a change the cap (PHASES_MAX) kept from splitting. */
+static int unsplit_phases(const struct findings *d)
+{
+	int n = 0;
+
+	for (int i = 0; i < d->nr_phases; i++)
+		n += d->phases[i].unsplit;
+	return n;
+}
 
 /* "-" for a share not measured. */
 static const char *pct_or_dash(char *buf, size_t len, double share)
@@ -20,17 +31,22 @@ static const char *pct_or_dash(char *buf, size_t len, double share)
 void report_phases__text(FILE *out, const struct findings *d)
 {
 	char a[16], b[16], c[16], r[16];
+	int unsplit;
 
 	if (!d || !d->done || d->nr_phases < 2)
 		return;
 	fprintf(out, "\nPHASES: the run changed %s; each part judged on its own "
 		"(the verdict above is the whole run's)\n",
 		d->nr_phases == 2 ? "once" : d->nr_phases == 3 ? "twice" : "several times");
+	unsplit = unsplit_phases(d);
+	if (unsplit)
+		fprintf(out, "  (%d phases at most: %d of them changed again within, not split; "
+			"marked *)\n", PHASES_MAX, unsplit);
 	for (int i = 0; i < d->nr_phases; i++) {
 		const struct phase *ph = &d->phases[i];
 
-		fprintf(out, "  %d  %.1f-%.1f s: loop waits %s, from storage %s, device busy %s, "
-			"%s reads/s\n", i + 1, ph->start_s, ph->end_s,
+		fprintf(out, " %s%d  %.1f-%.1f s: loop waits %s, from storage %s, device busy %s, "
+			"%s reads/s\n", ph->unsplit ? "*" : " ", i + 1, ph->start_s, ph->end_s,
 			pct_or_dash(a, sizeof(a), ph->stall_share),
 			pct_or_dash(b, sizeof(b), ph->miss_share < 0 ? -1 :
 				    ph->miss_share > 1 ? 1 : ph->miss_share),
@@ -73,6 +89,8 @@ void report_phases__json(struct json *j, const struct findings *d)
 		json__kv_double(j, "reads_per_s", ph->reads_per_s);
 		json__kv_double(j, "files_per_s", ph->files_per_s);
 		json__kv_double(j, "read_p50_us", ph->read_p50_us);
+		json__key(j, "unsplit");
+		json__bool(j, ph->unsplit);
 		json__kv_string(j, "verdict", ph->headline);
 		json__key(j, "findings");
 		json__begin_array(j);
@@ -87,4 +105,5 @@ void report_phases__json(struct json *j, const struct findings *d)
 		json__end_object(j);
 	}
 	json__end_array(j);
+	json__kv_u64(j, "phases_unsplit", done ? unsplit_phases(d) : 0);
 }

@@ -33,6 +33,7 @@ TEST(phases_steady_is_one)
 	CHECK_EQ_INT(phases__split(p, 30, 4096, s), 1);
 	CHECK_EQ_U64(s[0].first, 0);
 	CHECK_EQ_U64(s[0].end, 30);
+	CHECK(!s[0].unsplit);
 	CHECK_EQ_INT(phases__split(p, 0, 4096, s), 0);
 }
 
@@ -104,7 +105,7 @@ TEST(phases_alternating)
 {
 	struct tl_point p[90];
 	struct phase_span s[PHASES_MAX];
-	int n;
+	int n, unsplit = 0;
 
 	for (size_t i = 0; i < 90; i++)
 		point(&p[i], i, i / 10 % 2 ? 0.8 : 0.1, 1, 0.5, 300);
@@ -113,6 +114,10 @@ TEST(phases_alternating)
 	for (int k = 0; k < n; k++) {
 		CHECK_EQ_U64(s[k].first % 10, 0);
 		CHECK(k == 0 || s[k].first == s[k - 1].end);
+		unsplit += s[k].unsplit;
+		/* A span of two blocks or more still holds a boundary: said, not dropped. */
+		CHECK_EQ_INT(s[k].unsplit, s[k].end - s[k].first >= 20);
 	}
 	CHECK_EQ_U64(s[n - 1].end, 90);
+	CHECK_EQ_INT(unsplit, 1);	/* 9 blocks in 8 phases: one holds two */
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#include "lib/json.h"
 #include "lib/units.h"
 #include "report/report_int.h"
 #include "report/report_test.h"
@@ -201,7 +202,8 @@ static void check_sample_json(json_t *root, const struct trace *t)
 	struct hist sizes = {};
 
 	CHECK_KEYS(root, "top", "schema", "target", "duration_s", "stopped_by",
-		   "exit_status", "kernel", "verdict", "findings", "phases", "stall", "vfs", "latency",
+		   "exit_status", "kernel", "verdict", "findings", "phases", "phases_unsplit", "stall",
+		   "vfs", "latency",
 		   "sizes", "mounts", "block", "layers", "fuse", "files", "views", "dirs",
 		   "threads", "thread_groups", "cgroups", "cgroups_folded", "lost", "store",
 		   "timeline");
@@ -694,4 +696,41 @@ TEST(report_helpers)
 	CHECK(units__rate(10, 0) == 0);
 	CHECK(units__rate(10, 4) == 2.5);
 	trace_free(t);
+}
+
+/* A phase the cap kept whole is said: marked in the text, counted in the JSON. */
+TEST(report_phases_unsplit)
+{
+	struct findings *f = calloc(1, sizeof(*f));
+	struct json j;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	REQUIRE(f);
+	f->done = true;
+	f->nr_phases = 2;
+	for (int i = 0; i < 2; i++) {
+		f->phases[i].start_s = 10.0 * i;
+		f->phases[i].end_s = 10.0 * (i + 1);
+		f->phases[i].stall_share = f->phases[i].miss_share = f->phases[i].util = -1;
+		snprintf(f->phases[i].headline, sizeof(f->phases[i].headline), "VERDICT: %d", i);
+	}
+	f->phases[1].unsplit = true;
+	REQUIRE((out = open_memstream(&buf, &len)));
+	report_phases__text(out, f);
+	json__init(&j, out, 0);
+	json__begin_object(&j);
+	report_phases__json(&j, f);
+	json__end_object(&j);
+	REQUIRE(!json__end(&j));
+	REQUIRE(!fclose(out));
+	CHECK(strstr(buf, "\n  1  0.0-10.0 s: ") != NULL);
+	CHECK(strstr(buf, "\n *2  10.0-20.0 s: ") != NULL);
+	CHECK(strstr(buf, "8 phases at most: 1 of them changed again within") != NULL);
+	CHECK(strstr(buf, "\"unsplit\":false") != NULL);
+	CHECK(strstr(buf, "\"unsplit\":true") != NULL);
+	CHECK(strstr(buf, "\"phases_unsplit\":1") != NULL);
+	free(buf);
+	free(f);
 }
