@@ -71,6 +71,9 @@ check_sums() {
 		"$(jqr out.json .vfs.cache_pages)"
 	expect_eq "timeline block reads" "$(jqr out.json '[.timeline.points[].blk_reads] | add')" \
 		"$(jqr out.json .layers.block_total.count)"
+	expect_eq "timeline block read bytes" \
+		"$(jqr out.json '[.timeline.points[].blk_read_bytes] | add // 0')" \
+		"$(jqr out.json '[.block.devices[].read_bytes] | add // 0')"
 	expect_eq "timeline read latencies" \
 		"$(jqr out.json '[.timeline.points[].read_lat_log2[]] | add')" \
 		"$(jqr out.json .latency.read.count)"
