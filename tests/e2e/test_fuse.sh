@@ -11,19 +11,21 @@ fuse_on_exit() {
 	trap 'set +e; eval "$FUSE_ON_EXIT"' EXIT
 }
 
-# fusefs_mount DIR FILES DIRS: the test file system at ./DIR, tallying into
-# ./fusefs.tally when unmounted (fusefs_umount).
+# fusefs_mount DIR FILES DIRS [OPTION...]: the test file system at ./DIR,
+# tallying into ./fusefs.tally when unmounted (fusefs_umount). OPTIONs
+# (iostorm-fusefs's --size, --delay-us, --no-dtype) override the defaults.
 fusefs_mount() {
 	[ -x "$FUSEFS" ] || skip "iostorm-fusefs not built (libfuse3-dev missing)"
 	[ -c /dev/fuse ] || skip "no /dev/fuse"
-	mkdir -p "$1"
-	"$FUSEFS" "$PWD/$1" --files "$2" --dirs "$3" --size 81920 \
-		--delay-us $FUSE_DELAY_US --tally "$PWD/fusefs.tally" 2>fusefs.err &
+	local dir=$1 files=$2 dirs=$3 i
+	shift 3
+	mkdir -p "$dir"
+	"$FUSEFS" "$PWD/$dir" --files "$files" --dirs "$dirs" --size 81920 \
+		--delay-us $FUSE_DELAY_US "$@" --tally "$PWD/fusefs.tally" 2>fusefs.err &
 	FUSEFS_PID=$!
-	fuse_on_exit "fusermount3 -u -z $PWD/$1 2>/dev/null; kill $FUSEFS_PID 2>/dev/null"
-	local i
+	fuse_on_exit "fusermount3 -u -z $PWD/$dir 2>/dev/null; kill $FUSEFS_PID 2>/dev/null"
 	for ((i = 0; i < 50; i++)); do
-		grep -q " $PWD/$1 fuse.iostormfs " /proc/self/mounts && return 0
+		grep -q " $PWD/$dir fuse.iostormfs " /proc/self/mounts && return 0
 		sleep 0.1
 	done
 	fail "iostorm-fusefs did not mount: $(cat fusefs.err)"
@@ -216,17 +218,7 @@ test_fuse_sshfs_netns() {
 # dataset (as ImageFolder does), then reads them shuffled. The stats come
 # first for every file, yet the order iostorm judges is the reads': random.
 test_fuse_order_first_read() {
-	[ -x "$FUSEFS" ] || skip "iostorm-fusefs not built (libfuse3-dev missing)"
-	[ -c /dev/fuse ] || skip "no /dev/fuse"
-	mkdir -p fmnt
-	"$FUSEFS" "$PWD/fmnt" --files 1200 --dirs 12 --size 16384 --delay-us 100 --no-dtype \
-		--tally "$PWD/fusefs.tally" 2>fusefs.err &
-	FUSEFS_PID=$!
-	fuse_on_exit "fusermount3 -u -z $PWD/fmnt 2>/dev/null; kill $FUSEFS_PID 2>/dev/null"
-	for ((i = 0; i < 50; i++)); do
-		grep -q " $PWD/fmnt fuse.iostormfs " /proc/self/mounts && break
-		sleep 0.1
-	done
+	fusefs_mount fmnt 1200 12 --size 16384 --delay-us 100 --no-dtype
 	"$IOSTORM" -q -j out.json -- "$WORKLOAD" read fmnt --threads 4 --tally "$PWD/t.txt" \
 		2>stderr.txt || fail "iostorm exit $?: $(cat stderr.txt)"
 	expect_eq "files read" "$(jqr out.json '[.files[] | select(.path != null and

@@ -450,17 +450,7 @@ test_stall_cause_cpu_pinned() {
 # time with one read in flight. The cause is too few readers; the storage
 # finding says the reads are slow; the loop's share agrees with its clock.
 test_stall_cause_few_readers() {
-	[ -x "$FUSEFS" ] || skip "iostorm-fusefs not built (libfuse3-dev missing)"
-	[ -c /dev/fuse ] || skip "no /dev/fuse"
-	mkdir -p fmnt
-	"$FUSEFS" "$PWD/fmnt" --files 150 --dirs 3 --size 1048576 --delay-us 3000 \
-		--tally "$PWD/fusefs.tally" 2>fusefs.err &
-	FUSEFS_PID=$!
-	fuse_on_exit "fusermount3 -u -z $PWD/fmnt 2>/dev/null; kill $FUSEFS_PID 2>/dev/null"
-	for ((i = 0; i < 50; i++)); do
-		grep -q " $PWD/fmnt fuse.iostormfs " /proc/self/mounts && break
-		sleep 0.1
-	done
+	fusefs_mount fmnt 150 3 --size 1048576 --delay-us 3000
 	"$IOSTORM" -q -j out.json -- "$WORKLOAD" pipeline fmnt --readers 1 --decoders 1 \
 		--step-ms 40 --tally "$PWD/t.txt" 2>stderr.txt ||
 		fail "iostorm exit $?: $(cat stderr.txt)"
