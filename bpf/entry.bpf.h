@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * The per-file entries of the current interval: slots of the files table's
- * half that file_gen names (see maps.bpf.h, and bpf/table.h for a slot's
- * claim), taken on first use.
+ * The per-file entries of the current interval: entries of the files
+ * table's half that file_gen names, found through the files index (see
+ * maps.bpf.h, and bpf/table.h for a slot's claim), taken on first use.
  */
 #ifndef ENTRY_BPF_H
 #define ENTRY_BPF_H
@@ -11,44 +11,111 @@
 #include "target.bpf.h"
 #include "table.h"
 
-/*
- * slot_match() of slot idx of the files table (stored key words), or
- * SLOT_FREE when there is no such slot. A global function of its own: the
- * verifier sees one outcome of it, not each of its branches at every
- * probe of file_slot()'s loop (inlined, the loop did not verify in 1M
- * instructions).
- */
-__weak __noinline int file_slot_try(__u32 idx, __u64 ino, __u32 dev, int claim)
-{
-	struct file_stats *s = bpf_map_lookup_elem(&files, &idx);
+/* What file_slot_try() found when not the file's entry (an index, >= 0). */
+enum {
+	TRY_FREE = -1,		/* a free slot, not claimed: the file has no entry */
+	TRY_OTHER = -2,		/* another file's slot: probe on */
+	TRY_FULL = -3,		/* the file's slot, but no entry left to take */
+};
 
-	if (!s)
-		return SLOT_FREE;
-	return slot_match(s, ino, dev, claim);
+/* A zero into the 8 bytes at off of entry fs: a store the compiler keeps. */
+#define TOUCH(fs, off)	(*(volatile __u64 *)((char *)(fs) + (off)) = 0)
+
+/*
+ * Bring every cache line of a new entry (zeroed, and still this CPU's
+ * alone) in for writing, all at once: a store of the zero it holds to each.
+ * The stores wait in the store buffer while their lines come, together;
+ * without them, each atomic operation of the file's first events (the
+ * stamp, the flags, the counts, the path's) waited for its own line, one
+ * after the other. 544 bytes from anywhere in a line span at most 10.
+ */
+static __always_inline void entry_touch(struct file_stats *fs)
+{
+	TOUCH(fs, 64);
+	TOUCH(fs, 128);
+	TOUCH(fs, 192);
+	TOUCH(fs, 256);
+	TOUCH(fs, 320);
+	TOUCH(fs, 384);
+	TOUCH(fs, 448);
+	TOUCH(fs, 512);
+	TOUCH(fs, sizeof(*fs) - 8);
 }
 
 /*
- * The index in the files table of the file (ino, dev), claiming a free
- * slot for it when claim is set; -1 when it has none: not claimed, or no
- * slot free in SLOT_PROBES (the caller counts that as lost). A global
- * function (weak: each build that includes this carries it, the link keeps
- * one): the verifier checks the probe loop once, not at each caller.
+ * Take an entry of generation gen's half for the file whose slot is s: its
+ * index in files, the entry of another CPU that gave it one first
+ * (bpf/table.h), or TRY_FULL when the half has none left.
+ */
+static __always_inline int entry_take(struct file_slot *s, __u32 gen, __u64 ino, __u32 dev)
+{
+	struct file_chunk *c;
+	struct file_stats *fs;
+	struct file_used *u;
+	__u32 h = gen & 1, zero = 0;
+	int a;
+
+	c = bpf_map_lookup_elem(&file_chunks, &zero);
+	u = bpf_map_lookup_elem(&file_used, &h);
+	if (!c || !u)
+		return TRY_FULL;
+	a = chunk_take(c, &u->n, gen, SLOT_HALF(targ_file_slots));
+	if (a < 0)
+		return TRY_FULL;
+	fs = bpf_map_lookup_elem(&files, &a);
+	if (!fs)
+		return TRY_FULL;
+	entry_touch(fs);
+	return slot_entry_set(s, fs, a, ino, dev);
+}
+
+/*
+ * Slot idx of the files index, of generation gen's half, for the file (ino, dev as stored:
+ * see SLOT_INO_FLIP): the index of its entry in files, a free slot claimed
+ * and given an entry when claim is set, else one of TRY_*. A global
+ * function of its own: the verifier sees one outcome of it, not each of
+ * its branches at every probe of file_slot()'s loop (inlined, the loop did
+ * not verify in 1M instructions).
+ */
+__weak __noinline int file_slot_try(__u32 idx, __u32 gen, __u64 ino, __u32 dev, int claim)
+{
+	struct file_slot *s = bpf_map_lookup_elem(&file_index, &idx);
+	int m, e;
+
+	if (!s)
+		return TRY_FREE;
+	m = slot_match(s, ino, dev, claim);
+	if (m != SLOT_MINE)
+		return m == SLOT_FREE ? TRY_FREE : TRY_OTHER;
+	e = slot_entry(s);
+	if (e >= 0)
+		return e;
+	return claim ? entry_take(s, gen, ino, dev) : TRY_FREE;
+}
+
+/*
+ * The index in files of the entry of the file (ino, dev), taking one for
+ * it when claim is set; -1 when it has none: not claimed, no slot free in
+ * SLOT_PROBES, or no entry left (the caller counts those as lost). A
+ * global function (weak: each build that includes this carries it, the
+ * link keeps one): the verifier checks the probe loop once, not at each
+ * caller.
  */
 __weak __noinline int file_slot(__u64 ino, __u32 dev, int claim)
 {
-	__u32 n = targ_file_slots, i, k;
-	int m;
+	__u32 n = targ_file_slots, gen = file_gen, i, k;
+	int r;
 
 	ino ^= SLOT_INO_FLIP;
 	dev = ~dev;
 	if (!ino || !n)
 		return -1;	/* an inode number 1 << 63: no file system's */
-	i = (file_gen & 1) * SLOT_HALF(n) + slot_home(ino, dev, n);
+	i = (gen & 1) * SLOT_HALF(n) + slot_home(ino, dev, n);
 	for (k = 0; k < SLOT_PROBES; k++, i++) {
-		m = file_slot_try(i, ino, dev, claim);
-		if (m == SLOT_MINE)
-			return i;
-		if (m == SLOT_FREE)
+		r = file_slot_try(i, gen, ino, dev, claim);
+		if (r >= 0)
+			return r;
+		if (r != TRY_OTHER)
 			return -1;
 	}
 	return -1;

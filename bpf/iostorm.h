@@ -379,9 +379,11 @@ enum file_flags {
  */
 struct file_stats {
 	/*
-	 * The table slot's key (BPF; see bpf/table.h): key_ino is the file's
-	 * ino ^ SLOT_INO_FLIP and key_dev its ~dev, each claimed once from 0
-	 * (free) by a compare-and-swap. User space reads the key from here.
+	 * The file's key as its slot in the files index holds it (BPF; see
+	 * bpf/table.h): key_ino is the file's ino ^ SLOT_INO_FLIP, key_dev its
+	 * ~dev. Written when the entry is taken, before the slot points here;
+	 * key_ino 0 marks an entry taken and given up (a hole). User space
+	 * reads the key from here.
 	 */
 	__u64 key_ino;
 	__u32 key_dev;
@@ -446,18 +448,38 @@ struct file_stats {
 	__u32 path_len;
 	__u32 pad;
 	char path[PATH_LEN];
-	__u64 spare[4];		/* to a whole number of cache lines (576 bytes) */
 };
 
 /*
- * A slot of the files table: whole cache lines, so that a slot's first
- * line holds its key and a read's fields in a page-aligned mapped array.
+ * Entries are taken in order, one after another (bpf/table.h), not at a
+ * hashed place: no padding to whole cache lines, as a slot had, since the
+ * next entry is the next one taken.
  */
-_Static_assert(sizeof(struct file_stats) % 64 == 0, "file_stats: whole cache lines");
-_Static_assert(__builtin_offsetof(struct file_stats, c) == 64, "file_stats: counters on line 2");
+_Static_assert(sizeof(struct file_stats) == 544, "file_stats: 544 bytes (README Memory)");
+_Static_assert(__builtin_offsetof(struct file_stats, c) == 64, "file_stats: counters after 64");
 
 /*
- * A files table slot's key words (bpf/table.h): 0 marks a free word, so
+ * A slot of the files index (bpf/table.h): the file's key, claimed word by
+ * word, and where its entry is. 16 bytes, four to a cache line: a probe
+ * past other files' slots reads no entry.
+ */
+struct file_slot {
+	__u64 key_ino;		/* ino ^ SLOT_INO_FLIP; 0: free */
+	__u32 key_dev;		/* ~dev; 0: not yet claimed */
+	__u32 entry;		/* 1 + the entry's index in files; 0: none yet */
+};
+
+/*
+ * Entries of a half of the files table taken so far, the programs' fetch
+ * and add (bpf/table.h): one per half, each on a cache line of its own.
+ */
+struct file_used {
+	__u64 n;
+	__u64 pad[7];
+};
+
+/*
+ * A files index slot's key words (bpf/table.h): 0 marks a free word, so
  * the ino is stored with its top bit flipped (an inode number 1 << 63,
  * which no file system hands out, cannot be kept) and the dev inverted
  * (~0 is major 4095 minor 1048575, no device).

@@ -14,6 +14,7 @@
 #include <bpf/bpf_tracing.h>
 #include <asm-generic/errno-base.h>
 #include "iostorm.h"
+#include "table.h"
 
 /*
  * A bit for every process of the target (TARGET_PIDS), see iostorm.h.
@@ -68,22 +69,25 @@ struct {
 } hist_zero SEC(".maps") __weak;
 
 /*
- * Per-file counters live in the files table (bpf/table.h): an array of
- * two halves of SLOT_HALF(targ_file_slots) slots, one per drain
- * generation, file_gen & 1 the half the programs fill. User space flips
- * file_gen, waits for the running programs (an update of threads_gen's
- * slot 0, below: map-in-map updates wait for synchronize_rcu()), reads the
- * other half through its mapping and zeroes the slots it read. The threads
- * maps are swapped the same way, one wait serving both when both are
- * drained, and hold only the counters of threads that exited
+ * Per-file counters live in the files table (bpf/table.h): entries taken
+ * in order (files), found through an open-addressing index of their keys
+ * (file_index), each in two halves of SLOT_HALF(targ_file_slots), one per
+ * drain generation, file_gen & 1 the half the programs fill, and a count of
+ * the entries taken per half (file_used). User space flips file_gen, waits
+ * for the running programs (an update of threads_gen's slot 0, below:
+ * map-in-map updates wait for synchronize_rcu()), reads the entries taken
+ * of the other half through its mapping and zeroes them, its index and its
+ * count. The threads maps are swapped the same way, one wait serving both
+ * when both are drained, and hold only the counters of threads that exited
  * (thread.bpf.h): a live thread's are in task storage.
  *
- * The table is preallocated and owned by the programs: a new file claims
- * a slot by compare-and-swap, with no allocation, no bucket lock and no
- * delete at the drain (allocating on use cost a fifth of the exit
- * program's time in a storm; a preallocated hash map's insert and delete
- * still ~300 ns a file, the claim ~190). User space sizes it (--map-files)
- * and drains early when a half is half full (C_FILE_ENTRIES).
+ * The table is preallocated and owned by the programs: a new file claims a
+ * slot by compare-and-swap and takes the next entry, with no allocation,
+ * no bucket lock and no delete at the drain (allocating on use cost a
+ * fifth of the exit program's time in a storm; a preallocated hash map's
+ * insert and delete still ~300 ns a file). User space sizes it
+ * (--map-files) and drains early when a half is half full
+ * (C_FILE_ENTRIES).
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -92,6 +96,31 @@ struct {
 	__type(key, __u32);
 	__type(value, struct file_stats);
 } files SEC(".maps") __weak;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 2 * 32768);
+	__type(key, __u32);
+	__type(value, struct file_slot);
+} file_index SEC(".maps") __weak;
+
+/* Mapped: page-aligned, so each half's count has a cache line of its own. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__type(value, struct file_used);
+} file_used SEC(".maps") __weak;
+
+/* Each CPU's chunk of entries (bpf/table.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct file_chunk);
+} file_chunks SEC(".maps") __weak;
 
 /* Home slots of a half of the files table: --map-files - (SLOT_PROBES - 1). */
 extern const volatile __u32 targ_file_slots;

@@ -106,12 +106,17 @@ struct map_pair {
 };
 
 /*
- * The files table (bpf/maps.bpf.h, bpf/table.h) in iostorm's memory: two
- * halves of slots struct file_stats, the programs filling *gen & 1.
+ * The files table (bpf/maps.bpf.h, bpf/table.h) in iostorm's memory, all
+ * mapped: two halves of entries, of index slots and of counts of entries
+ * taken, the programs filling *gen & 1.
  */
 struct file_table {
-	struct file_stats *slots;	/* 2 * SLOT_HALF(n), mapped */
-	size_t map_size;		/* bytes mapped */
+	struct file_stats *entries;	/* 2 * SLOT_HALF(n) */
+	struct file_slot *index;	/* 2 * SLOT_HALF(n) */
+	struct file_used *used;		/* 2 */
+	size_t entries_size;		/* bytes mapped, each */
+	size_t index_size;
+	size_t used_size;
 	__u32 n;			/* home slots a half */
 	__u32 *gen;			/* file_gen, in the mapped .bss */
 };

@@ -100,55 +100,73 @@ static int map_pair__empty(struct map_pair *g, int fd, struct trace *t, merge_fn
 	}
 }
 
+/* Map all of BPF array map m (BPF_F_MMAPABLE) shared: its size in *size. */
+static void *map_array(struct bpf_map *m, size_t *size)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t bytes = (size_t)bpf_map__max_entries(m) * bpf_map__value_size(m);
+	void *mem;
+
+	*size = (bytes + page - 1) / page * page;
+	mem = mmap(NULL, *size, PROT_READ | PROT_WRITE, MAP_SHARED, bpf_map__fd(m), 0);
+	return mem == MAP_FAILED ? NULL : mem;
+}
+
 /*
- * Map the files table: two halves of SLOT_HALF(n) slots, n the home slots
- * the programs were loaded with (targ_file_slots).
+ * Map the files table: its entries, index and counts, each two halves, n
+ * the home slots the programs were loaded with (targ_file_slots).
  */
 static int file_table__init(struct file_table *ft, struct iostorm_bpf *skel)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	size_t bytes;
-	void *mem;
-
 	ft->n = skel->rodata->targ_file_slots;
-	bytes = (size_t)bpf_map__max_entries(skel->maps.files) * sizeof(struct file_stats);
-	ft->map_size = (bytes + page - 1) / page * page;
-	mem = mmap(NULL, ft->map_size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		   bpf_map__fd(skel->maps.files), 0);
-	if (mem == MAP_FAILED)
-		return -errno;
-	ft->slots = mem;
 	ft->gen = &skel->bss->file_gen;
-	return 0;
+	ft->entries = map_array(skel->maps.files, &ft->entries_size);
+	if (ft->entries)
+		ft->index = map_array(skel->maps.file_index, &ft->index_size);
+	if (ft->index)
+		ft->used = map_array(skel->maps.file_used, &ft->used_size);
+	return ft->used ? 0 : -errno;
 }
 
 static void file_table__free(struct file_table *ft)
 {
-	if (ft->slots)
-		munmap(ft->slots, ft->map_size);
-	ft->slots = NULL;
+	if (ft->entries)
+		munmap(ft->entries, ft->entries_size);
+	if (ft->index)
+		munmap(ft->index, ft->index_size);
+	if (ft->used)
+		munmap(ft->used, ft->used_size);
+	ft->entries = NULL;
+	ft->index = NULL;
+	ft->used = NULL;
 }
 
 /*
- * The programs fill the other half from now on: the half to drain into
- * *half, once they are done with it (drain_wait()).
+ * The programs fill the other half from now on: the half to drain (0 or
+ * 1) into *half, once they are done with it (drain_wait()).
  */
-static void file_table__flip(struct file_table *ft, struct file_stats **half)
+static void file_table__flip(struct file_table *ft, __u32 *half)
 {
 	__u32 old = *ft->gen;
 
 	__atomic_store_n(ft->gen, old + 1, __ATOMIC_SEQ_CST);
-	*half = ft->slots + (size_t)(old & 1) * SLOT_HALF(ft->n);
+	*half = old & 1;
 }
 
 /*
- * Merge every taken slot of a drained half into the store and zero it for
- * its next turn: a slot is taken when its key_ino is set (bpf/table.h).
+ * Merge every entry taken in drained half h into the store, and zero the
+ * entries, the half's index and its count for its next turn. An entry
+ * whose key is 0 is a hole, given up by a CPU that lost a race (bpf/table.h).
  * A failed merge (no memory) ends the trace: the rest is not zeroed.
  */
-static int file_table__empty(struct file_table *ft, struct file_stats *half, struct trace *t)
+static int file_table__empty(struct file_table *ft, __u32 h, struct trace *t)
 {
-	for (__u32 i = 0; i < SLOT_HALF(ft->n); i++) {
+	__u32 n = SLOT_HALF(ft->n);
+	struct file_stats *half = ft->entries + (size_t)h * n;
+	__u64 taken = ft->used[h].n;
+	__u32 used = taken < n ? taken : n;
+
+	for (__u32 i = 0; i < used; i++) {
 		struct file_stats *s = &half[i];
 		struct file_key key = {};
 		int err;
@@ -157,12 +175,13 @@ static int file_table__empty(struct file_table *ft, struct file_stats *half, str
 			continue;
 		key.ino = s->key_ino ^ SLOT_INO_FLIP;
 		key.dev = ~s->key_dev;
-		/* key_dev 0: never once the programs are done (each claimer sets it) */
-		err = s->key_dev ? store__merge_file(&t->store, &key, s) : 0;
+		err = store__merge_file(&t->store, &key, s);
 		if (err)
 			return err;
-		memset(s, 0, sizeof(*s));
 	}
+	memset(half, 0, (size_t)used * sizeof(*half));
+	memset(ft->index + (size_t)h * n, 0, (size_t)n * sizeof(*ft->index));
+	ft->used[h].n = 0;
 	return 0;
 }
 
@@ -291,7 +310,7 @@ static int drain_wait(struct drain *d)
 struct files_flip {
 	__u64 start;
 	__u64 count;
-	struct file_stats *half;
+	__u32 half;
 };
 
 static int files_flip(struct drain *d, struct files_flip *f)

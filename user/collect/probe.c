@@ -145,11 +145,13 @@ int probe__load(struct iostorm_bpf **skelp, const struct probe_config *c,
 	skel->rodata->targ_cgid = c->cgid;
 	skel->rodata->targ_cg_level = c->cg_level;
 	/*
-	 * The files table: a half of --map-files slots per drain generation,
-	 * the last SLOT_PROBES - 1 of them a tail no probe starts in.
+	 * The files table: a half of --map-files index slots and as many
+	 * entries per drain generation, the last SLOT_PROBES - 1 slots a tail
+	 * no probe starts in.
 	 */
 	skel->rodata->targ_file_slots = c->map_files - (SLOT_PROBES - 1);
 	bpf_map__set_max_entries(skel->maps.files, 2 * c->map_files);
+	bpf_map__set_max_entries(skel->maps.file_index, 2 * c->map_files);
 	features__apply(skel, k);
 
 	err = iostorm_bpf__load(skel);
