@@ -9,14 +9,12 @@
 
 #include "maps.bpf.h"
 #include "target.bpf.h"
-#include "table.h"
 
-/* What file_slot_try() found when not the file's entry (an index, >= 0). */
-enum {
-	TRY_FREE = -1,		/* a free slot, not claimed: the file has no entry */
-	TRY_OTHER = -2,		/* another file's slot: probe on */
-	TRY_FULL = -3,		/* the file's slot, but no entry left to take */
-};
+/* What bpf/table.h's slot_try() takes entries with, and finds them by. */
+static __always_inline int entry_take(__u32 gen);
+#define TABLE_TAKE(ctx, gen)	entry_take(gen)
+#define TABLE_ENTRY(ctx, e)	((struct file_stats *)bpf_map_lookup_elem(&files, &(e)))
+#include "table.h"
 
 /* A zero into the 8 bytes at off of entry fs: a store the compiler keeps. */
 #define TOUCH(fs, off)	(*(volatile __u64 *)((char *)(fs) + (off)) = 0)
@@ -43,11 +41,10 @@ static __always_inline void entry_touch(struct file_stats *fs)
 }
 
 /*
- * Take an entry of generation gen's half for the file whose slot is s: its
- * index in files, the entry of another CPU that gave it one first
- * (bpf/table.h), or TRY_FULL when the half has none left.
+ * Take an entry of generation gen's half for a new file, its cache lines
+ * on their way: its index in files, or -1 when the half has none left.
  */
-static __always_inline int entry_take(struct file_slot *s, __u32 gen, __u64 ino, __u32 dev)
+static __always_inline int entry_take(__u32 gen)
 {
 	struct file_chunk *c;
 	struct file_stats *fs;
@@ -58,39 +55,29 @@ static __always_inline int entry_take(struct file_slot *s, __u32 gen, __u64 ino,
 	c = bpf_map_lookup_elem(&file_chunks, &zero);
 	u = bpf_map_lookup_elem(&file_used, &h);
 	if (!c || !u)
-		return TRY_FULL;
+		return -1;
 	a = chunk_take(c, &u->n, gen, SLOT_HALF(targ_file_slots));
 	if (a < 0)
-		return TRY_FULL;
+		return -1;
 	fs = bpf_map_lookup_elem(&files, &a);
-	if (!fs)
-		return TRY_FULL;
-	entry_touch(fs);
-	return slot_entry_set(s, fs, a, ino, dev);
+	if (fs)
+		entry_touch(fs);
+	return a;
 }
 
 /*
- * Slot idx of the files index, of generation gen's half, for the file (ino, dev as stored:
- * see SLOT_INO_FLIP): the index of its entry in files, a free slot claimed
- * and given an entry when claim is set, else one of TRY_*. A global
- * function of its own: the verifier sees one outcome of it, not each of
- * its branches at every probe of file_slot()'s loop (inlined, the loop did
- * not verify in 1M instructions).
+ * Slot idx of the files index for probe p: slot_try(). A global function
+ * of its own: the verifier sees one outcome of it, not each of its
+ * branches at every probe of file_slot()'s loop (inlined, the loop did not
+ * verify in 1M instructions).
  */
-__weak __noinline int file_slot_try(__u32 idx, __u32 gen, __u64 ino, __u32 dev, int claim)
+__weak __noinline int file_slot_try(__u32 idx, struct slot_probe *p)
 {
-	struct file_slot *s = bpf_map_lookup_elem(&file_index, &idx);
-	int m, e;
+	__u64 *s = bpf_map_lookup_elem(&file_index, &idx);
 
-	if (!s)
+	if (!s || !p)
 		return TRY_FREE;
-	m = slot_match(s, ino, dev, claim);
-	if (m != SLOT_MINE)
-		return m == SLOT_FREE ? TRY_FREE : TRY_OTHER;
-	e = slot_entry(s);
-	if (e >= 0)
-		return e;
-	return claim ? entry_take(s, gen, ino, dev) : TRY_FREE;
+	return slot_try(NULL, s, p);
 }
 
 /*
@@ -103,22 +90,27 @@ __weak __noinline int file_slot_try(__u32 idx, __u32 gen, __u64 ino, __u32 dev, 
  */
 __weak __noinline int file_slot(__u64 ino, __u32 dev, int claim)
 {
-	__u32 n = targ_file_slots, gen = file_gen, i, k;
-	int r;
+	struct slot_probe p = {
+		.ino = ino ^ SLOT_INO_FLIP,
+		.dev = ~dev,
+		.gen = file_gen,
+		.claim = claim,
+		.taken = -1,
+	};
+	__u32 n = targ_file_slots, i, k;
+	int r = -1;
 
-	ino ^= SLOT_INO_FLIP;
-	dev = ~dev;
-	if (!ino || !n)
+	if (!p.ino || !n)
 		return -1;	/* an inode number 1 << 63: no file system's */
-	i = (gen & 1) * SLOT_HALF(n) + slot_home(ino, dev, n);
+	p.fp = slot_fp(p.ino, p.dev);
+	i = (p.gen & 1) * SLOT_HALF(n) + slot_home(p.ino, p.dev, n);
 	for (k = 0; k < SLOT_PROBES; k++, i++) {
-		r = file_slot_try(i, gen, ino, dev, claim);
-		if (r >= 0)
-			return r;
+		r = file_slot_try(i, &p);
 		if (r != TRY_OTHER)
-			return -1;
+			break;
 	}
-	return -1;
+	slot_untake(NULL, p.taken);
+	return r < 0 ? -1 : r;
 }
 
 /* The entry of key in the current half when it has one; NULL if not. */

@@ -379,16 +379,16 @@ enum file_flags {
  */
 struct file_stats {
 	/*
-	 * The file's key as its slot in the files index holds it (BPF; see
-	 * bpf/table.h): key_ino is the file's ino ^ SLOT_INO_FLIP, key_dev its
-	 * ~dev. Written when the entry is taken, before the slot points here;
-	 * key_ino 0 marks an entry taken and given up (a hole). User space
-	 * reads the key from here.
+	 * The file's key (BPF; see bpf/table.h): key_ino is the file's
+	 * ino ^ SLOT_INO_FLIP, key_dev its ~dev. Written when the entry is
+	 * taken, before a slot of the files index points here; key_ino 0
+	 * marks an entry taken and not used (a hole). User space reads the
+	 * key from here.
 	 */
 	__u64 key_ino;
 	__u32 key_dev;
 	__u32 flags;		/* enum file_flags */
-	/* What every read writes: with the key, the slot's first cache line. */
+	/* What every read writes: with the key, the entry's first 64 bytes. */
 	__u64 last_end;		/* offset + bytes of the last read */
 	__u64 max_end;		/* highest byte read + 1 */
 	__u64 read_ns_max;
@@ -459,14 +459,15 @@ _Static_assert(sizeof(struct file_stats) == 544, "file_stats: 544 bytes (README 
 _Static_assert(__builtin_offsetof(struct file_stats, c) == 64, "file_stats: counters after 64");
 
 /*
- * A slot of the files index (bpf/table.h): the file's key, claimed word by
- * word, and where its entry is. 16 bytes, four to a cache line: a probe
- * past other files' slots reads no entry.
+ * A CPU's chunk of entries of the files table (bpf/table.h): word is
+ * end << 32 | next, absolute indices into files, handed out by a
+ * fetch-and-add on it, so that tasks that preempt one another on the CPU
+ * each get their own; gen is the drain generation it was taken in.
  */
-struct file_slot {
-	__u64 key_ino;		/* ino ^ SLOT_INO_FLIP; 0: free */
-	__u32 key_dev;		/* ~dev; 0: not yet claimed */
-	__u32 entry;		/* 1 + the entry's index in files; 0: none yet */
+struct file_chunk {
+	__u64 word;
+	__u32 gen;
+	__u32 pad;
 };
 
 /*
@@ -479,7 +480,7 @@ struct file_used {
 };
 
 /*
- * A files index slot's key words (bpf/table.h): 0 marks a free word, so
+ * A file's key as an entry holds it (bpf/table.h): 0 marks a hole, so
  * the ino is stored with its top bit flipped (an inode number 1 << 63,
  * which no file system hands out, cannot be kept) and the dev inverted
  * (~0 is major 4095 minor 1048575, no device).

@@ -14,7 +14,6 @@
 #include <bpf/bpf_tracing.h>
 #include <asm-generic/errno-base.h>
 #include "iostorm.h"
-#include "table.h"
 
 /*
  * A bit for every process of the target (TARGET_PIDS), see iostorm.h.
@@ -102,7 +101,7 @@ struct {
 	__uint(map_flags, BPF_F_MMAPABLE);
 	__uint(max_entries, 2 * 32768);
 	__type(key, __u32);
-	__type(value, struct file_slot);
+	__type(value, __u64);
 } file_index SEC(".maps") __weak;
 
 /* Mapped: page-aligned, so each half's count has a cache line of its own. */
@@ -114,7 +113,7 @@ struct {
 	__type(value, struct file_used);
 } file_used SEC(".maps") __weak;
 
-/* Each CPU's chunk of entries (bpf/table.h). */
+/* Each CPU's chunk of entries (struct file_chunk, bpf/table.h). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);

@@ -6,42 +6,41 @@
  * Per drain generation, a half of two arrays the programs own:
  *
  *   file_index  an open-addressing hash table with linear probing of
- *               16-byte slots (struct file_slot): a file's key and the
+ *               8-byte slots: 0 when free, else the file's fingerprint
+ *               (slot_fp(), 32 bits of a second hash of its key) and the
  *               number of its entry. A file's slots are tried from
  *               slot_home() on, at most SLOT_PROBES, and the first that is
  *               free or the file's own is taken. A half is n home slots
  *               and a tail of SLOT_PROBES - 1 more, so a probe never wraps
  *               around: one path through the loop for the verifier (a
  *               wrap's branch made each probe a state of its own, ~40,000
- *               instructions a program).
+ *               instructions a program). Eight slots to a cache line, 256
+ *               KiB a half by default: a probe past other files' slots
+ *               reads no entry, and the index stays in fewer pages and
+ *               lines than the entries' ~18 MB would.
  *   files       the entries (struct file_stats), as many as the index has
- *               slots, taken in order: each CPU takes CHUNK_ENTRIES at a
- *               time by a fetch-and-add on the half's count (struct
- *               file_used), then one by one from its chunk (struct
- *               file_chunk): the count's cache line is not written by
- *               every CPU at every new file, and a CPU's new files have
- *               entries next to one another, not each at a random place
- *               in ~19 MB (see entry_touch() in entry.bpf.h).
+ *               slots, each holding its file's key, taken in order: each
+ *               CPU takes CHUNK_ENTRIES at a time by a fetch-and-add on the
+ *               half's count (struct file_used), then one by one from its
+ *               chunk (struct file_chunk): the count's cache line is not
+ *               written by every CPU at every new file, and a CPU's new
+ *               files have entries next to one another, not each at a
+ *               random place in ~18 MB (see entry_touch() in entry.bpf.h).
  *
- * A key is 12 bytes (ino, dev) and an atomic compare-and-swap is at most
- * 8, so a slot is claimed word by word, then given its entry:
- *
- *   key_ino: 0 -> ino ^ SLOT_INO_FLIP    by CAS, once
- *   key_dev: 0 -> ~dev                   by CAS, once, by a CPU whose ino
- *                                        matched (whoever set key_ino)
- *   entry:   0 -> 1 + a                  by CAS, once, by a CPU that took
- *                                        entry a and wrote the key there
- *
- * Each word changes once (until user space zeroes the drained half), so
- * every CPU probing for one file sees the same final words at each slot
- * and stops at the same slot: a CPU that finds a word 0 tries to set it
- * and, losing, reads the winner's, never acting on a word not final. A
- * slot whose ino a file won and whose dev another file with that ino won
- * is the other file's slot; the first file probes on. Two CPUs that find
- * the file's slot with no entry each take one; the one whose CAS loses
- * zeroes the key of the entry it took (a hole, which user space skips)
- * and uses the winner's. So one file has one slot and one entry, and a
- * slot one file: no lock, no allocation, no delete.
+ * A new file's entry is taken and its key written there before the slot
+ * is claimed, by one compare-and-swap of the slot from 0 to the file's
+ * word. A slot changes once (until user space zeroes the drained half), so
+ * every CPU probing for one file sees the same final word at each slot and
+ * stops at the same one: a CPU that finds a slot 0 tries to set it and,
+ * losing, reads the winner's, never acting on a word not final. A word
+ * with the file's fingerprint is the file's when its entry holds the
+ * file's key (the key was written before the word, and is read through
+ * it); else, as for any other word, the probe goes on. A CPU whose claim
+ * lost keeps the entry it took for the next free slot, and when it finds
+ * the file's slot (another CPU claimed it for the same file) or none, the
+ * entry becomes a hole (key 0), which user space skips. So one file has
+ * one slot and one entry, and a slot one file: no lock, no allocation, no
+ * delete.
  */
 #ifndef TABLE_H
 #define TABLE_H
@@ -64,18 +63,6 @@
  * not taken by the drain stay zero: holes, CHUNK_ENTRIES a CPU at most.
  */
 #define CHUNK_ENTRIES	16
-
-/*
- * A CPU's chunk of entries: word is end << 32 | next, absolute indices
- * into files, handed out by a fetch-and-add on it, so that tasks that
- * preempt one another on the CPU each get their own; gen is the drain
- * generation it was taken in.
- */
-struct file_chunk {
-	__u64 word;
-	__u32 gen;
-	__u32 pad;
-};
 
 /*
  * Take an entry for generation gen from chunk c, a new chunk from *used
@@ -120,69 +107,102 @@ static __always_inline __u32 slot_home(__u64 ino, __u32 dev, __u32 n)
 	return (__u32)(((h >> 32) * n) >> 32);
 }
 
-enum slot_match {
-	SLOT_FREE = -1,		/* free, and not claimed: the file has no slot */
-	SLOT_OTHER = 0,		/* another file's */
-	SLOT_MINE = 1,		/* the file's own (found or claimed) */
+/* The fingerprint of a file (ino, dev as stored) kept in its slot. */
+static __always_inline __u32 slot_fp(__u64 ino, __u32 dev)
+{
+	__u64 h = (ino + ((__u64)dev << 17)) * 0xbf58476d1ce4e5b9ULL;
+
+	h ^= h >> 31;
+	return (__u32)(h >> 32);
+}
+
+/* What slot_try() found when not the file's entry (an index, >= 0). */
+enum {
+	TRY_FREE = -1,		/* a free slot, not claimed: the file has no entry */
+	TRY_OTHER = -2,		/* another file's slot: probe on */
+	TRY_FULL = -3,		/* a free slot, but no entry left to take */
 };
 
 /*
- * Is slot s the file's (ino, dev as stored: see SLOT_INO_FLIP)? A free
- * slot is claimed when claim is set, else SLOT_FREE. A slot whose key_ino
- * is set but key_dev not yet (its claimer is between its two CASes) is
- * completed here as by its claimer: there is no waiting on another CPU.
+ * A probe for one file: its key as stored (see SLOT_INO_FLIP) and its
+ * fingerprint, the generation whose half it is in, whether to claim a
+ * free slot, and the entry it took and has not placed yet (-1 if none).
  */
-static __always_inline int slot_match(struct file_slot *s, __u64 ino, __u32 dev, int claim)
+struct slot_probe {
+	__u64 ino;
+	__u32 dev;
+	__u32 fp;
+	__u32 gen;
+	int claim;
+	int taken;
+	int pad;
+};
+
+/*
+ * slot_try() needs, defined by its includer:
+ *   TABLE_ENTRY(ctx, e)   struct file_stats * of entry e (an int variable), or NULL
+ *   TABLE_TAKE(ctx, gen)  the index of an entry taken for generation gen
+ *                         (zeroed, this probe's alone), or -1 when none is left
+ */
+#ifdef TABLE_ENTRY
+
+/*
+ * Slot s for probe p: the index of the file's entry, or one of TRY_*. A
+ * free slot is claimed when p->claim is set, with the entry the probe
+ * took (p->taken), or with one taken here and kept in p->taken until a
+ * claim places it.
+ */
+static __always_inline int slot_try(void *ctx, __u64 *s, struct slot_probe *p)
 {
-	__u64 w = *(volatile __u64 *)&s->key_ino;
-	__u32 d;
+	struct file_stats *fs;
+	__u64 w = *(volatile __u64 *)s;
+	int e;
 
 	if (!w) {
-		if (!claim)
-			return SLOT_FREE;
-		w = __sync_val_compare_and_swap(&s->key_ino, 0, ino);
-		if (!w)
-			w = ino;
+		if (!p->claim)
+			return TRY_FREE;
+		e = p->taken;
+		if (e < 0) {
+			e = TABLE_TAKE(ctx, p->gen);
+			if (e < 0)
+				return TRY_FULL;
+			fs = TABLE_ENTRY(ctx, e);
+			if (!fs)
+				return TRY_FULL;
+			fs->key_ino = p->ino;
+			fs->key_dev = p->dev;
+			p->taken = e;
+		}
+		w = __sync_val_compare_and_swap(s, 0, (__u64)p->fp << 32 | (__u32)(e + 1));
+		if (!w) {
+			p->taken = -1;
+			return e;
+		}
 	}
-	if (w != ino)
-		return SLOT_OTHER;
-	d = *(volatile __u32 *)&s->key_dev;
-	if (!d) {
-		d = __sync_val_compare_and_swap(&s->key_dev, 0, dev);
-		if (!d)
-			d = dev;
-	}
-	return d == dev ? SLOT_MINE : SLOT_OTHER;
+	if ((__u32)(w >> 32) != p->fp)
+		return TRY_OTHER;
+	e = (int)(__u32)w - 1;
+	fs = TABLE_ENTRY(ctx, e);
+	if (!fs || *(volatile __u64 *)&fs->key_ino != p->ino ||
+	    *(volatile __u32 *)&fs->key_dev != p->dev)
+		return TRY_OTHER;
+	return e;
 }
 
-/*
- * The entry of slot s (the file's own, by slot_match()) when it has one:
- * its index, else -1.
- */
-static __always_inline int slot_entry(struct file_slot *s)
+/* An entry a probe took and did not place becomes a hole: its key 0. */
+static __always_inline void slot_untake(void *ctx, int e)
 {
-	return (int)*(volatile __u32 *)&s->entry - 1;
-}
+	struct file_stats *fs;
 
-/*
- * Give slot s (the file's own) entry a, which the caller took: fs, zeroed.
- * The key goes into the entry before the slot points to it. Returns the
- * slot's entry: a, or the one another CPU gave it first, when fs is left a
- * hole (key 0).
- */
-static __always_inline int slot_entry_set(struct file_slot *s, struct file_stats *fs,
-					  __u32 a, __u64 ino, __u32 dev)
-{
-	__u32 old;
-
-	fs->key_ino = ino;
-	fs->key_dev = dev;
-	old = __sync_val_compare_and_swap(&s->entry, 0, a + 1);
-	if (!old)
-		return a;
+	if (e < 0)
+		return;
+	fs = TABLE_ENTRY(ctx, e);
+	if (!fs)
+		return;
 	fs->key_ino = 0;
 	fs->key_dev = 0;
-	return (int)old - 1;
 }
+
+#endif /* TABLE_ENTRY */
 
 #endif /* TABLE_H */

@@ -112,7 +112,7 @@ struct map_pair {
  */
 struct file_table {
 	struct file_stats *entries;	/* 2 * SLOT_HALF(n) */
-	struct file_slot *index;	/* 2 * SLOT_HALF(n) */
+	__u64 *index;			/* 2 * SLOT_HALF(n) */
 	struct file_used *used;		/* 2 */
 	size_t entries_size;		/* bytes mapped, each */
 	size_t index_size;

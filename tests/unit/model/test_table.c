@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * The files table's protocol (bpf/table.h), the code the BPF programs run:
- * a slot's claim and its entry, and the CPUs' chunks of entries.
+ * a slot's claim with its entry, and the CPUs' chunks of entries.
  * Interleavings stepped by hand, then threads on every CPU taking the same
  * files at once, round after round and generation after generation, two
  * threads sharing each chunk (as tasks that preempt one another on one CPU
@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <linux/types.h>
 #include "iostorm.h"
-#include "table.h"
 #include "unit.h"
 
 #define CPUS	4		/* chunks */
@@ -23,11 +22,28 @@
 /* Both halves of a table of n home slots, as the maps hold them. */
 struct table {
 	__u32 n;
-	struct file_slot *index;	/* 2 * SLOT_HALF(n) */
+	__u64 *index;			/* 2 * SLOT_HALF(n) */
 	struct file_stats *entries;	/* 2 * SLOT_HALF(n) */
 	__u64 used[2];
 	struct file_chunk chunk[CPUS];
 };
+
+/* A probe's context: the table, and the CPU it runs on (its chunk). */
+struct on_cpu {
+	struct table *t;
+	int cpu;
+};
+
+/* As bpf/entry.bpf.h defines them for the programs. */
+static int take(struct on_cpu *c, __u32 gen);
+#define TABLE_TAKE(ctx, gen)	take(ctx, gen)
+#define TABLE_ENTRY(ctx, e)	(&((struct on_cpu *)(ctx))->t->entries[e])
+#include "table.h"
+
+static int take(struct on_cpu *c, __u32 gen)
+{
+	return chunk_take(&c->t->chunk[c->cpu], &c->t->used[gen & 1], gen, SLOT_HALF(c->t->n));
+}
 
 static struct table *table_new(__u32 n)
 {
@@ -65,36 +81,29 @@ static void table_empty(struct table *t, __u32 h)
 }
 
 /*
- * bpf/entry.bpf.h file_slot() and file_slot_try() for generation gen, on
- * CPU cpu (its chunk): the file's entry index in entries, or -1.
+ * bpf/entry.bpf.h file_slot() for generation gen, on CPU cpu (its
+ * chunk): the file's entry index in entries, or -1.
  */
 static int file_slot(struct table *t, int cpu, __u32 gen, __u64 ino, __u32 dev, int claim)
 {
-	__u32 n = SLOT_HALF(t->n), i;
-	int a, e;
+	struct on_cpu c = { t, cpu };
+	struct slot_probe p = {
+		.ino = ino ^ SLOT_INO_FLIP, .dev = ~dev, .gen = gen, .claim = claim, .taken = -1,
+	};
+	__u32 i;
+	int r = -1;
 
-	ino ^= SLOT_INO_FLIP;
-	dev = ~dev;
-	if (!ino || !t->n)
+	if (!p.ino || !t->n)
 		return -1;
-	i = (gen & 1) * n + slot_home(ino, dev, t->n);
+	p.fp = slot_fp(p.ino, p.dev);
+	i = (gen & 1) * SLOT_HALF(t->n) + slot_home(p.ino, p.dev, t->n);
 	for (__u32 k = 0; k < SLOT_PROBES; k++, i++) {
-		struct file_slot *s = &t->index[i];
-		int m = slot_match(s, ino, dev, claim);
-
-		if (m == SLOT_FREE)
-			return -1;
-		if (m == SLOT_OTHER)
-			continue;
-		e = slot_entry(s);
-		if (e >= 0 || !claim)
-			return e;
-		a = chunk_take(&t->chunk[cpu], &t->used[gen & 1], gen, n);
-		if (a < 0)
-			return -1;
-		return slot_entry_set(s, &t->entries[a], a, ino, dev);
+		r = slot_try(&c, &t->index[i], &p);
+		if (r != TRY_OTHER)
+			break;
 	}
-	return -1;
+	slot_untake(&c, p.taken);
+	return r < 0 ? -1 : r;
 }
 
 static bool key_is(const __u64 *ino_w, const __u32 *dev_w, __u64 ino, __u32 dev)
@@ -102,14 +111,24 @@ static bool key_is(const __u64 *ino_w, const __u32 *dev_w, __u64 ino, __u32 dev)
 	return *ino_w == (ino ^ SLOT_INO_FLIP) && *dev_w == (__u32)~dev;
 }
 
-/* Index slots of half h holding key (ino, dev). */
+/*
+ * Index slots of half h that are the file (ino, dev)'s: its fingerprint,
+ * and an entry holding its key.
+ */
 static int slots_of(struct table *t, __u32 h, __u64 ino, __u32 dev)
 {
-	__u32 n = SLOT_HALF(t->n);
+	__u32 n = SLOT_HALF(t->n), fp = slot_fp(ino ^ SLOT_INO_FLIP, ~dev);
 	int c = 0;
 
-	for (__u32 i = h * n; i < (h + 1) * n; i++)
-		c += key_is(&t->index[i].key_ino, &t->index[i].key_dev, ino, dev);
+	for (__u32 i = h * n; i < (h + 1) * n; i++) {
+		__u64 w = t->index[i];
+		const struct file_stats *e;
+
+		if (!w || (__u32)(w >> 32) != fp)
+			continue;
+		e = &t->entries[(__u32)w - 1];
+		c += key_is(&e->key_ino, &e->key_dev, ino, dev);
+	}
 	return c;
 }
 
@@ -152,62 +171,125 @@ static __u64 ino_at_home(__u64 ino, __u32 dev, __u32 n)
 }
 
 /*
- * A claimer of (7, 1) stopped between its two CASes; a claimer of (7, d2),
- * same home, meets the half-claimed slot and completes it for its own
- * device: the slot is (7, d2)'s, and (7, 1), resumed, probes on to the
- * next. Each has its entry, with its key, the first two of the chunk.
+ * Files that start at one home slot take the next ones, each with its
+ * entry, the first ones of the CPU's chunk; a look-up finds each where it
+ * was claimed, and claims nothing.
  */
-TEST(table_claim_interleaved_same_ino)
+TEST(table_same_home)
 {
 	struct table *t = table_new(4);
 	__u32 home = home_of(7, 1, 4), d2 = dev_at_home(7, 1, 4);
-	int a, b;
+	__u64 i2 = ino_at_home(7, 1, 4);
+	int a, b, c;
 
 	REQUIRE(t);
-	REQUIRE(d2 != 1);
-	CHECK_EQ_U64(__sync_val_compare_and_swap(&t->index[home].key_ino, 0,
-						 7 ^ SLOT_INO_FLIP), 0);
-	b = file_slot(t, 0, 0, 7, d2, 1);
+	REQUIRE(d2 != 1 && i2 != 7);
 	a = file_slot(t, 0, 0, 7, 1, 1);
-	CHECK_EQ_INT(b, 0);
-	CHECK_EQ_INT(a, 1);
-	CHECK_EQ_INT(slot_entry(&t->index[home]), b);
-	CHECK_EQ_INT(slot_entry(&t->index[home + 1]), a);
+	b = file_slot(t, 0, 0, 7, d2, 1);
+	c = file_slot(t, 0, 0, i2, 1, 1);
+	CHECK_EQ_INT(a, 0);
+	CHECK_EQ_INT(b, 1);
+	CHECK_EQ_INT(c, 2);
+	CHECK_EQ_U64((__u32)t->index[home] - 1, a);
+	CHECK_EQ_U64((__u32)t->index[home + 1] - 1, b);
+	CHECK_EQ_U64((__u32)t->index[home + 2] - 1, c);
 	CHECK_EQ_INT(slots_of(t, 0, 7, 1), 1);
 	CHECK_EQ_INT(slots_of(t, 0, 7, d2), 1);
-	CHECK_EQ_INT(entries_of(t, 0, 7, 1), 1);
-	CHECK_EQ_INT(entries_of(t, 0, 7, d2), 1);
-	/* Found again where claimed, and not claimed by a look-up. */
+	CHECK_EQ_INT(entries_of(t, 0, i2, 1), 1);
 	CHECK_EQ_INT(file_slot(t, 1, 0, 7, 1, 0), a);
 	CHECK_EQ_INT(file_slot(t, 1, 0, 7, d2, 0), b);
+	CHECK_EQ_INT(file_slot(t, 1, 0, i2, 1, 0), c);
 	CHECK_EQ_INT(file_slot(t, 1, 0, 8, 1, 0), -1);
-	CHECK_EQ_INT(slots_of(t, 0, 8, 1), 0);
+	CHECK_EQ_INT(entries_of(t, 0, 0, 0), 3);
 	table_free(t);
 }
 
 /*
- * Two CPUs find one file's slot with no entry: each takes one from its own
- * chunk; the second to set the slot's entry finds the first's, uses it and
- * leaves its own a hole (key 0), which user space skips.
+ * A slot with the file's fingerprint whose entry holds another key (two
+ * keys' fingerprints are alike once in 2^32) is another file's: the
+ * probe goes on, and the file claims the next slot.
  */
-TEST(table_entry_race_leaves_a_hole)
+TEST(table_same_fingerprint_other_key)
 {
 	struct table *t = table_new(4);
-	__u32 home = home_of(9, 2, 4);
-	struct file_slot *s = &t->index[home];
-	int a0, a1;
+	__u64 ino = 11 ^ SLOT_INO_FLIP;
+	__u32 dev = ~3u, home = home_of(11, 3, 4);
+	int a;
 
 	REQUIRE(t);
-	CHECK_EQ_INT(slot_match(s, 9 ^ SLOT_INO_FLIP, ~2u, 1), SLOT_MINE);
-	a0 = chunk_take(&t->chunk[0], &t->used[0], 0, SLOT_HALF(4));
-	a1 = chunk_take(&t->chunk[1], &t->used[0], 0, SLOT_HALF(4));
-	CHECK_EQ_INT(a0, 0);
-	CHECK_EQ_INT(a1, CHUNK_ENTRIES);
-	CHECK_EQ_INT(slot_entry_set(s, &t->entries[a1], a1, 9 ^ SLOT_INO_FLIP, ~2u), a1);
-	CHECK_EQ_INT(slot_entry_set(s, &t->entries[a0], a0, 9 ^ SLOT_INO_FLIP, ~2u), a1);
-	CHECK_EQ_U64(t->entries[a0].key_ino, 0);
+	t->entries[40].key_ino = 12 ^ SLOT_INO_FLIP;
+	t->entries[40].key_dev = dev;
+	t->index[home] = (__u64)slot_fp(ino, dev) << 32 | 41;
+	a = file_slot(t, 0, 0, 11, 3, 1);
+	CHECK_EQ_INT(a, 0);
+	CHECK_EQ_U64(t->index[home + 1], (__u64)slot_fp(ino, dev) << 32 | 1);
+	CHECK_EQ_INT(file_slot(t, 0, 0, 11, 3, 0), 0);
+	table_free(t);
+}
+
+/*
+ * Two CPUs find one new file's slot free and each takes an entry. The
+ * first claims the slot; the second's claim fails, it finds the slot the
+ * file's, uses the first's entry and leaves its own a hole (key 0), which
+ * user space skips.
+ */
+TEST(table_claim_race_leaves_a_hole)
+{
+	struct table *t = table_new(4);
+	struct on_cpu c0 = { t, 0 }, c1 = { t, 1 };
+	__u64 ino = 9 ^ SLOT_INO_FLIP, *s = &t->index[home_of(9, 2, 4)];
+	__u32 dev = ~2u, fp = slot_fp(ino, dev);
+	struct slot_probe p0 = { ino, dev, fp, 0, 1, -1, 0 }, p1 = p0;
+	int t1, e0;
+
+	REQUIRE(t);
+	/* CPU 1 has taken its entry and written its key, and is about to claim. */
+	t1 = p1.taken = take(&c1, 0);
+	t->entries[t1].key_ino = ino;
+	t->entries[t1].key_dev = dev;
+	e0 = slot_try(&c0, s, &p0);
+	CHECK(e0 >= 0 && e0 != t1);
+	CHECK_EQ_INT(p0.taken, -1);
+	CHECK_EQ_INT(slot_try(&c1, s, &p1), e0);
+	CHECK_EQ_INT(p1.taken, t1);
+	slot_untake(&c1, p1.taken);
+	CHECK_EQ_U64(t->entries[t1].key_ino, 0);
 	CHECK_EQ_INT(entries_of(t, 0, 9, 2), 1);
-	CHECK_EQ_INT(file_slot(t, 2, 0, 9, 2, 0), a1);
+	CHECK_EQ_INT(slots_of(t, 0, 9, 2), 1);
+	CHECK_EQ_INT(file_slot(t, 2, 0, 9, 2, 0), e0);
+	table_free(t);
+}
+
+/*
+ * A probe whose claim lost to another file keeps the entry it took for
+ * the next free slot: no second entry, no hole.
+ */
+TEST(table_claim_lost_to_other_file)
+{
+	struct table *t = table_new(4);
+	struct on_cpu c0 = { t, 0 }, c1 = { t, 1 };
+	__u32 home = home_of(7, 1, 4), d2 = dev_at_home(7, 1, 4);
+	__u64 ino = 7 ^ SLOT_INO_FLIP;
+	__u32 dev = ~1u, fp = slot_fp(ino, dev);
+	struct slot_probe p = { ino, dev, fp, 0, 1, -1, 0 };
+	int r, other;
+
+	REQUIRE(t);
+	REQUIRE(d2 != 1);
+	p.taken = take(&c0, 0);
+	t->entries[p.taken].key_ino = ino;
+	t->entries[p.taken].key_dev = dev;
+	other = file_slot(t, 1, 0, 7, d2, 1);		/* wins the home slot */
+	CHECK_EQ_INT(other, CHUNK_ENTRIES);
+	r = slot_try(&c0, &t->index[home], &p);
+	CHECK_EQ_INT(r, TRY_OTHER);
+	CHECK_EQ_INT(p.taken, 0);
+	r = slot_try(&c0, &t->index[home + 1], &p);
+	CHECK_EQ_INT(r, 0);
+	CHECK_EQ_INT(p.taken, -1);
+	CHECK_EQ_INT(entries_of(t, 0, 0, 0), 2);
+	CHECK_EQ_U64(t->used[0], 2 * CHUNK_ENTRIES);
+	CHECK_EQ_INT(file_slot(t, 0, 0, 7, 1, 0), 0);
 	table_free(t);
 }
 
