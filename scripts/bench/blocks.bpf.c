@@ -320,17 +320,19 @@ BLOCK(one_helper_call)
 }
 
 /*
- * The files table of bpf/table.h: an array of 576-byte slots (struct
- * file_stats) where a file's slot is found by hashing its key and probing,
- * and a new file claims one with two compare-and-swaps, against the hash
- * insert and delete above. array_claim claims a slot for a new key each run
- * and frees it (two stores: the drain zeroes slots in user space, outside
- * any program); array_find finds dd's own slot, claimed on its first run.
+ * The files table of bpf/table.h: an index of 8-byte slots where a file's
+ * slot is found by hashing its key and probing, and entries (struct
+ * file_stats) that new files take in order from per-CPU chunks; a new file
+ * takes its entry, writes its key and claims a free slot with one
+ * compare-and-swap, against the hash insert and delete above. array_claim
+ * does that for a new key each run and frees it (two stores: the drain
+ * zeroes the index and the entries in user space, outside any program);
+ * array_find finds dd's own entry, claimed on its first run.
  */
 #include "iostorm.h"
-#include "table.h"
 
 #define TABLE_SLOTS	32768
+#define SLOT_HALF_BENCH	(TABLE_SLOTS + 63)	/* SLOT_HALF(): the tail of a probe */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -340,25 +342,71 @@ struct {
 	__type(value, struct file_stats);
 } table SEC(".maps");
 
-static __always_inline struct file_stats *table_slot(__u64 ino, __u32 dev, int claim)
-{
-	__u32 i = slot_home(ino, dev, TABLE_SLOTS);
-	struct file_stats *s = bpf_map_lookup_elem(&table, &i);
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, SLOT_HALF_BENCH);
+	__type(key, __u32);
+	__type(value, __u64);
+} table_index SEC(".maps");
 
-	/* One probe: an empty table, the home slot (a hit at load <= 0.5 takes ~1.5). */
-	return s && slot_match(s, ino, dev, claim) == SLOT_MINE ? s : NULL;
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct file_chunk);
+} table_chunk SEC(".maps");
+
+__u64 table_used;
+
+static __always_inline int table_take(__u32 gen);
+#define TABLE_TAKE(ctx, gen)	table_take(gen)
+#define TABLE_ENTRY(ctx, e)	((struct file_stats *)bpf_map_lookup_elem(&table, &(e)))
+#include "table.h"
+
+/* An entry of the table's one half; when all are taken, start over. */
+static __always_inline int table_take(__u32 gen)
+{
+	struct file_chunk *c;
+	__u32 zero = 0;
+	int a;
+
+	c = bpf_map_lookup_elem(&table_chunk, &zero);
+	if (!c)
+		return -1;
+	a = chunk_take(c, &table_used, gen, TABLE_SLOTS);
+	if (a < 0)
+		table_used = 0;
+	return a;
+}
+
+/* One probe: an empty table, the home slot (a hit at load <= 0.5 takes ~1.5). */
+static __always_inline struct file_stats *table_entry(__u64 ino, __u32 dev, int claim,
+						       __u64 **slot)
+{
+	struct slot_probe p = { .ino = ino, .dev = dev, .claim = claim, .taken = -1 };
+	__u32 i = slot_home(ino, dev, TABLE_SLOTS);
+	int e;
+
+	p.fp = slot_fp(ino, dev);
+	*slot = bpf_map_lookup_elem(&table_index, &i);
+	if (!*slot)
+		return NULL;
+	e = slot_try(NULL, *slot, &p);
+	return e < 0 ? NULL : TABLE_ENTRY(NULL, e);
 }
 
 BLOCK(array_claim)
 {
 	struct task_struct *t = dd();
 	struct file_stats *s;
+	__u64 *slot;
 
 	if (!t)
 		return 0;
-	s = table_slot(bpf_ktime_get_ns() | 1, 1, 1);
+	s = table_entry(bpf_ktime_get_ns() | 1, 1, 1, &slot);
 	if (s) {
-		s->key_dev = 0;
+		*slot = 0;
 		s->key_ino = 0;
 	}
 	return 0;
@@ -368,10 +416,11 @@ BLOCK(array_find)
 {
 	struct task_struct *t = dd();
 	struct file_stats *s;
+	__u64 *slot;
 
 	if (!t)
 		return 0;
-	s = table_slot(t->pid | 1ULL << 40, 1, 1);
+	s = table_entry(t->pid | 1ULL << 40, 1, 1, &slot);
 	if (s)
 		__sync_fetch_and_add(&s->reads, 1);
 	return 0;
