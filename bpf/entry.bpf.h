@@ -84,10 +84,9 @@ __weak __noinline int file_slot_try(__u32 idx, struct slot_probe *p)
  * The index in files of the entry of the file (ino, dev), taking one for
  * it when claim is set, stamped with now (0: by the caller); -1 when it
  * has none: not claimed, no slot free in SLOT_PROBES, or no entry left
- * (the caller counts those as lost). A
- * global function (weak: each build that includes this carries it, the
- * link keeps one): the verifier checks the probe loop once, not at each
- * caller.
+ * (the caller counts those as lost). A global function (weak: each build
+ * that includes this carries it, the link keeps one): the verifier checks
+ * the probe loop once, not at each caller.
  */
 __weak __noinline int file_slot(__u64 ino, __u32 dev, int claim, __u64 now)
 {

@@ -85,7 +85,7 @@ static const char usage[] =
 "      --drain SECONDS     how often kernel maps are drained into iostorm's\n"
 "                          memory (1)\n"
 "      --map-files N       files the kernel holds between two drains (32768;\n"
-"                          two maps of N x 512 bytes, allocated at start);\n"
+"                          two halves of N x 552 bytes, allocated at start);\n"
 "                          iostorm drains early when one is half full, and\n"
 "                          files beyond N in one drain are counted as lost\n"
 "      --store-files N     files iostorm keeps, the least recently used dropped\n"
