@@ -267,7 +267,7 @@ TEST(table_claim_race_leaves_a_hole)
 TEST(table_claim_lost_to_other_file)
 {
 	struct table *t = table_new(4);
-	struct on_cpu c0 = { t, 0 }, c1 = { t, 1 };
+	struct on_cpu c0 = { t, 0 };
 	__u32 home = home_of(7, 1, 4), d2 = dev_at_home(7, 1, 4);
 	__u64 ino = 7 ^ SLOT_INO_FLIP;
 	__u32 dev = ~1u, fp = slot_fp(ino, dev);
@@ -279,7 +279,7 @@ TEST(table_claim_lost_to_other_file)
 	p.taken = take(&c0, 0);
 	t->entries[p.taken].key_ino = ino;
 	t->entries[p.taken].key_dev = dev;
-	other = file_slot(t, 1, 0, 7, d2, 1);		/* wins the home slot */
+	other = file_slot(t, 1, 0, 7, d2, 1);		/* CPU 1: wins the home slot */
 	CHECK_EQ_INT(other, CHUNK_ENTRIES);
 	r = slot_try(&c0, &t->index[home], &p);
 	CHECK_EQ_INT(r, TRY_OTHER);
