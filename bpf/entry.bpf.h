@@ -82,13 +82,12 @@ __weak __noinline int file_slot_try(__u32 idx, struct slot_probe *p)
 
 /*
  * The index in files of the entry of the file (ino, dev), taking one for
- * it when claim is set, stamped with now (0: by the caller); -1 when it
- * has none: not claimed, no slot free in SLOT_PROBES, or no entry left
- * (the caller counts those as lost). A global function (weak: each build
- * that includes this carries it, the link keeps one): the verifier checks
- * the probe loop once, not at each caller.
+ * it when claim is set; -1 when it has none: not claimed, no slot free in
+ * SLOT_PROBES, or no entry left (the caller counts those as lost). A global
+ * function (weak: each build that includes this carries it, the link keeps
+ * one): the verifier checks the probe loop once, not at each caller.
  */
-__weak __noinline int file_slot(__u64 ino, __u32 dev, int claim, __u64 now)
+__weak __noinline int file_slot(__u64 ino, __u32 dev, int claim)
 {
 	struct slot_probe p = {
 		.ino = ino ^ SLOT_INO_FLIP,
@@ -96,7 +95,6 @@ __weak __noinline int file_slot(__u64 ino, __u32 dev, int claim, __u64 now)
 		.gen = file_gen,
 		.claim = claim,
 		.taken = -1,
-		.now = now,
 	};
 	__u32 n = targ_file_slots, i, k;
 	int r = -1;
@@ -111,15 +109,13 @@ __weak __noinline int file_slot(__u64 ino, __u32 dev, int claim, __u64 now)
 			break;
 	}
 	slot_untake(NULL, p.taken);
-	if (p.placed && now)
-		count(C_FILE_ENTRIES, 1);
 	return r < 0 ? -1 : r;
 }
 
 /* The entry of key in the current half when it has one; NULL if not. */
 static __always_inline struct file_stats *file_find(const struct file_key *key)
 {
-	int idx = file_slot(key->ino, key->dev, 0, 0);
+	int idx = file_slot(key->ino, key->dev, 0);
 
 	return idx < 0 ? NULL : bpf_map_lookup_elem(&files, &idx);
 }
@@ -139,17 +135,14 @@ static __always_inline struct file_stats *file_entry(struct file_key *key, __u64
 	__u32 old;
 
 	*need_path = false;
-	idx = file_slot(key->ino, key->dev, 1, now);
+	idx = file_slot(key->ino, key->dev, 1);
 	if (idx >= 0)
 		fs = bpf_map_lookup_elem(&files, &idx);
 	if (!fs) {
 		count_lost(L_FILES_FULL);
 		return NULL;
 	}
-	/*
-	 * A new entry is stamped as it is taken, with now; without it (0),
-	 * several CPUs may find it unstamped, and one stamps it.
-	 */
+	/* A new entry: several CPUs may find it unstamped, one stamps it. */
 	if (!fs->first_ts &&
 	    !__sync_val_compare_and_swap(&fs->first_ts, 0, now ?: bpf_ktime_get_ns()))
 		count(C_FILE_ENTRIES, 1);

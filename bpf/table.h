@@ -126,9 +126,7 @@ enum {
 /*
  * A probe for one file: its key as stored (see SLOT_INO_FLIP) and its
  * fingerprint, the generation whose half it is in, whether to claim a
- * free slot, the entry it took and has not placed yet (-1 if none), the
- * time a new entry is stamped with (first_ts; 0: not stamped here), and
- * whether it placed the file's entry.
+ * free slot, and the entry it took and has not placed yet (-1 if none).
  */
 struct slot_probe {
 	__u64 ino;
@@ -137,8 +135,7 @@ struct slot_probe {
 	__u32 gen;
 	int claim;
 	int taken;
-	int placed;
-	__u64 now;
+	int pad;
 };
 
 /*
@@ -153,7 +150,7 @@ struct slot_probe {
  * Slot s for probe p: the index of the file's entry, or one of TRY_*. A
  * free slot is claimed when p->claim is set, with the entry the probe
  * took (p->taken), or with one taken here and kept in p->taken until a
- * claim places it (p->placed). The entry has its key and stamp before.
+ * claim places it.
  */
 static __always_inline int slot_try(void *ctx, __u64 *s, struct slot_probe *p)
 {
@@ -174,13 +171,11 @@ static __always_inline int slot_try(void *ctx, __u64 *s, struct slot_probe *p)
 				return TRY_FULL;
 			fs->key_ino = p->ino;
 			fs->key_dev = p->dev;
-			fs->first_ts = p->now;
 			p->taken = e;
 		}
 		w = __sync_val_compare_and_swap(s, 0, (__u64)p->fp << 32 | (__u32)(e + 1));
 		if (!w) {
 			p->taken = -1;
-			p->placed = 1;
 			return e;
 		}
 	}

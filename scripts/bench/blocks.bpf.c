@@ -332,7 +332,6 @@ BLOCK(one_helper_call)
 #include "iostorm.h"
 
 #define TABLE_SLOTS	32768
-#define SLOT_HALF_BENCH	(TABLE_SLOTS + 63)	/* SLOT_HALF(): the tail of a probe */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -341,14 +340,6 @@ struct {
 	__type(key, __u32);
 	__type(value, struct file_stats);
 } table SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(map_flags, BPF_F_MMAPABLE);
-	__uint(max_entries, SLOT_HALF_BENCH);
-	__type(key, __u32);
-	__type(value, __u64);
-} table_index SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -363,6 +354,14 @@ static __always_inline int table_take(__u32 gen);
 #define TABLE_TAKE(ctx, gen)	table_take(gen)
 #define TABLE_ENTRY(ctx, e)	((struct file_stats *)bpf_map_lookup_elem(&table, &(e)))
 #include "table.h"
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, SLOT_HALF(TABLE_SLOTS));
+	__type(key, __u32);
+	__type(value, __u64);
+} table_index SEC(".maps");
 
 /* An entry of the table's one half; when all are taken, start over. */
 static __always_inline int table_take(__u32 gen)
