@@ -7,14 +7,19 @@ prom_value() {
 		fail "no sample '$2' in $1"
 }
 
-# A TCP port nobody listens on now (IPv4 or IPv6), from 30000-49999.
+# A TCP port no socket has now (IPv4 or IPv6, any state), below the
+# kernel's ephemeral range: a port in that range may be taken by an
+# outgoing connection between this pick and the listener's bind (42009 was,
+# once, and the exporter could not listen).
 free_port() {
-	local i p hex
+	local i p hex lo
+	read -r lo _ </proc/sys/net/ipv4/ip_local_port_range
+	[ "$lo" -gt 11000 ] || lo=32768
 	for ((i = 0; i < 100; i++)); do
-		p=$((30000 + RANDOM % 20000))
+		p=$((10000 + RANDOM % (lo - 10000)))
 		hex=$(printf '%04X' "$p")
-		grep -qE "^ *[0-9]+: [0-9A-F]+:$hex [0-9A-F]+:0000 0A " \
-			/proc/net/tcp /proc/net/tcp6 || { echo "$p"; return 0; }
+		grep -qE "^ *[0-9]+: [0-9A-F]+:$hex " /proc/net/tcp /proc/net/tcp6 ||
+			{ echo "$p"; return 0; }
 	done
 	fail "no free port"
 }
