@@ -238,22 +238,44 @@ static __u64 tree_reads(const struct stall_ctx *x, long c)
 	return n;
 }
 
+/* Wakeups thread c gave the threads of side[]. */
+static __u64 woke(const struct stall_ctx *x, long c, const bool *side)
+{
+	__u64 n = 0;
+
+	for (size_t k = 0; k < x->nr_wakes; k++) {
+		long a = thread_idx(x->s, x->wakes[k].wakee);
+
+		if (a >= 0 && side[a] && plain_waker(x, &x->wakes[k]) == c)
+			n += x->wakes[k].wakeups;
+	}
+	return n;
+}
+
 /*
- * A consumer computes (on CPU outside its file syscalls) and is fed: the
- * loader wakes it as often as a loop takes batches, or it does most of its
- * process tree's file reads itself and computes beside them (num_workers=0;
- * a pure reader such as fio, which computes 3% of its time, or a shell
- * reading its script does not). A loop the loader always keeps ahead of
- * is never woken by it: it qualifies by computing most of its time next
- * to a loader. A thread that only waits (a launcher joining its readers),
- * only reads (a pure reader) or lives for a moment of the trace (a
- * launcher's readlink) is not one: the loop runs for most of the trace.
+ * A consumer computes (on CPU outside its file syscalls) and is fed, and
+ * lives for most of the trace (a launcher's readlink does not):
+ *  - the loader wakes it as often as a loop takes batches, or the loader
+ *    and the other loops' side do (a rank its loader keeps ahead of waits
+ *    for the slower rank in each all-reduce: woken 9 times by its loader
+ *    and 27 by the other rank in 25 steps);
+ *  - or it does most of its process tree's file reads itself and computes
+ *    beside them (num_workers=0; a pure reader such as fio, which computes
+ *    3% of its time, or a shell reading its script does not);
+ *  - or the loader always keeps ahead of it, so it is seldom woken: it
+ *    computes most of its time and takes the batches, which wakes the
+ *    loader as often (a worker waiting for its next index, a reader for
+ *    room in the queue). fio's parent computes half its time too, setting
+ *    up before its job runs, but wakes the job once.
+ * A thread that only waits (a launcher joining its readers) or only reads
+ * (a pure reader) is none.
  */
 static bool is_consumer(struct stall_ctx *x, long c, const struct stall_opts *o,
 			__u64 *wakeups)
 {
 	const struct thread_rec *th = &x->s->threads[c];
 	__u64 wall = wall_of(th), io = th->io.read_ns + th->io.meta_ns, in_sys, compute;
+	__u64 paced;
 	bool loader = false;
 
 	in_sys = io > th->io_wait_ns ? io - th->io_wait_ns : 0;
@@ -263,13 +285,16 @@ static bool is_consumer(struct stall_ctx *x, long c, const struct stall_opts *o,
 	    wall < CONSUMER_LIFETIME * x->traced_ns)
 		return false;
 	loader_side(x, c);
+	peer_side(x, c);
 	wait_on(x, c, x->loader, false, wakeups);
+	wait_on(x, c, x->peer, true, &paced);
 	for (size_t i = 0; i < x->s->nr_threads && !loader; i++)
 		loader = x->loader[i];
-	return *wakeups >= o->min_wakeups ||
+	return (loader && *wakeups + paced >= o->min_wakeups) ||
 	       (reads_of(th) >= o->min_wakeups && 2 * reads_of(th) >= tree_reads(x, c) &&
 		compute >= CONSUMER_SELF_FED * wall) ||
-	       (loader && compute >= CONSUMER_BUSY * wall);
+	       (loader && compute >= CONSUMER_BUSY * wall &&
+		*wakeups + woke(x, c, x->loader) >= o->min_wakeups);
 }
 
 /* --consumer COMM: the busiest thread of that name. */

@@ -253,19 +253,25 @@ TEST(stall_short_helper_is_no_consumer)
 	trace_free(t);
 }
 
-/* fio: the job reads its files itself and computes 3% beside: no loop. */
+/*
+ * fio: the job reads its files itself and computes 3% beside: no loop. Its
+ * parent computes half its time, setting up before the job runs, but wakes
+ * the job once: a loop the loader keeps ahead of would take its batches
+ * (the numbers of a run that was once taken for a loop).
+ */
 TEST(stall_fio_is_no_loop)
 {
 	struct trace *t = trace_new();
 	struct stall s;
 
 	REQUIRE(t);
-	thread(t, 100, 100, "fio", (struct thread_stats){ .reads = 90, .cpu_ns = 170 * MS,
-		.sleep_ns = 300 * MS });
-	thread(t, 101, 101, "fio", (struct thread_stats){ .reads = 2561,
-		.read_ns = 170 * MS, .cpu_ns = 60 * MS, .io_wait_ns = 118 * MS,
+	thread(t, 100, 100, "fio", (struct thread_stats){ .reads = 97, .cpu_ns = 169 * MS,
+		.io_wait_ns = 2 * MS, .sleep_ns = 152 * MS });
+	thread(t, 101, 101, "fio", (struct thread_stats){ .reads = 513,
+		.read_ns = 35 * MS, .cpu_ns = 16 * MS, .io_wait_ns = 23 * MS,
 		.sleep_ns = 100 * MS });
 	wake(t, 101, 100, 1, 100 * MS);
+	wake(t, 100, 101, 1, 150 * MS);
 	CHECK_EQ_INT(procs__set(&t->procs, 101, 100), 0);	/* the job is forked */
 	CHECK_EQ_INT(measure(&s, t, &opts), 0);
 	CHECK_EQ_INT(s.how, CONSUMER_NONE);
@@ -280,7 +286,7 @@ TEST(stall_fio_is_no_loop)
  * wait, not data wait; the workers are no loops; a worker's stray wakeup
  * of a communication thread joins it to nothing.
  */
-static struct trace *two_ranks(void)
+static struct trace *two_ranks_fed(__u64 batches0)
 {
 	struct trace *t = trace_new();
 
@@ -306,7 +312,7 @@ static struct trace *two_ranks(void)
 				.sleep_ns = 6 * SEC });
 			thread(t, wk + 1, wk, "python3", (struct thread_stats){
 				.cpu_ns = 100 * MS, .sleep_ns = 9 * SEC });
-			wake(t, rank, wk + 1, 50, r ? 2 * SEC : 500 * MS);	/* batches */
+			wake(t, rank, wk + 1, r ? 50 : batches0, r ? 2 * SEC : 500 * MS); /* batches */
 			wake(t, wk, rank, 50, SEC);			/* indices */
 		}
 		wake(t, comm, rank, 100, SEC);		/* its gradients */
@@ -316,6 +322,11 @@ static struct trace *two_ranks(void)
 	wake(t, 201, 101, 300, 2 * SEC);
 	wake(t, 201, 110, 2, 10 * MS);			/* a stray wakeup */
 	return t;
+}
+
+static struct trace *two_ranks(void)
+{
+	return two_ranks_fed(50);
 }
 
 TEST(stall_ranks)
@@ -339,6 +350,25 @@ TEST(stall_ranks)
 	CHECK_EQ_U64(t->loops[1].data_wait_ns, SEC);
 	CHECK_REL(stall__share(&t->loops[1]), 1.0 / 10.0);
 	CHECK_EQ_INT(t->loops[1].loader_threads, 8);	/* the 4 workers and their feeders */
+	trace_free(t);
+}
+
+/*
+ * Rank 0's loader keeps ahead of it: 8 batches of 100 found it asleep. It
+ * computes 40% and waits for rank 1 in every all-reduce: the other loop
+ * paces it, and it is a loop still.
+ */
+TEST(stall_rank_its_loader_keeps_ahead_of)
+{
+	struct trace *t = two_ranks_fed(4);
+	struct stall s;
+
+	REQUIRE(t);
+	CHECK_EQ_INT(measure(&s, t, &opts), 0);
+	REQUIRE(t->nr_loops == 2);
+	CHECK_EQ_INT(t->loops[1].tid, 100);
+	CHECK_EQ_U64(t->loops[1].loader_wakeups, 8);
+	CHECK_EQ_U64(t->loops[1].rank_wait_ns, 4 * SEC);
 	trace_free(t);
 }
 
