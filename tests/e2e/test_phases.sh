@@ -47,6 +47,17 @@ test_phases_cold_then_warm() {
 	expect_near "warm phase: from storage, against the device's count" "$miss" "$warm" 0.03
 	phase out.json 0 '.findings[].id' | grep -qx small_file_storm ||
 		fail "no storm in the cold phase: $(phase out.json 0 .findings)"
+	# Its files are the run's (1,200: each read in both epochs), its opens its own.
+	local files opens
+	files=$(jqr out.json '.findings[] | select(.id == "small_file_storm") | .evidence.files_read')
+	expect_eq "the run's files" "$files" "$(tally t.txt files)"
+	opens=$(jqr out.json "[.timeline.points[] | select(.t_s < $(phase out.json 0 .end_s) - 0.001) |
+		.files] | add")
+	phase out.json 0 '.findings[] | select(.id == "small_file_storm") | .summary' |
+		grep -q "^small-file storm: $opens opens of the run's $files files " ||
+		fail "cold phase storm: $(phase out.json 0 .findings)"
+	expect_near "cold phase: opens of regular files per s" \
+		"$(phase out.json 0 '.files_per_s * (.end_s - .start_s)')" "$opens" 0.01
 	phase out.json 0 .verdict | grep -q "input-bound" ||
 		fail "cold phase verdict: $(phase out.json 0 .verdict)"
 	phase out.json 1 .verdict | grep -q "^VERDICT: the loader keeps up" ||

@@ -24,14 +24,15 @@ struct trace;
 struct evidence {
 	double duration_s;
 	/* VFS */
-	__u64 files_read;		/* distinct regular files with reads */
+	__u64 files_read;		/* distinct regular files with reads (a phase: the run's) */
 	bool files_lower_bound;		/* files_read and the like: at least (see trace.h) */
+	__u64 phase_file_opens;		/* a phase's opens of regular files; 0: the whole run */
 	__u64 opens;
 	__u64 reads;
 	__u64 read_bytes;
 	__u64 stats;
 	__u64 getdents;
-	double files_per_s;
+	double files_per_s;		/* files_read per s; a phase: phase_file_opens per s */
 	double opens_per_s;
 	double reads_per_s;
 	double read_bytes_per_s;

@@ -56,11 +56,16 @@ static void phase_evidence(struct evidence *e, const struct tl_point *p, __u32 p
 	e->stats = e->stats * opened;
 	e->getdents = e->getdents * opened;
 	e->meta_s *= opened;
-	e->files_read = p->n[TL_FILES];
+	/*
+	 * Which distinct files a phase read is not kept (a file read in
+	 * several epochs): its files are the run's, as their sizes and order
+	 * are, and its rate is its opens of regular files.
+	 */
+	e->phase_file_opens = p->n[TL_FILES];
 	e->opens = p->n[TL_OPENS];
 	e->reads = p->n[TL_READS];
 	e->read_bytes = p->n[TL_READ_BYTES];
-	e->files_per_s = per_s(e->files_read, dur);
+	e->files_per_s = per_s(e->phase_file_opens, dur);
 	e->opens_per_s = per_s(e->opens, dur);
 	e->reads_per_s = per_s(e->reads, dur);
 	e->read_bytes_per_s = per_s(e->read_bytes, dur);
@@ -170,6 +175,7 @@ int findings__phases(struct findings *d, const struct trace *t, const struct thr
 		ph->unsplit = spans[i].unsplit;
 		if (n == 1) {	/* a steady run: the phase is the whole run */
 			phase_figures(ph, &d->e);
+			ph->files_per_s = per_s(sum.n[TL_FILES], sum.dur_ns / 1e9);
 			phase_keep(ph, d->findings, d->nr_findings, d->headline);
 		} else {
 			err = judge_phase(ph, &d->e, &sum, t->page_size ? t->page_size : 4096, th);

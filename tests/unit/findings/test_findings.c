@@ -209,6 +209,29 @@ TEST(verdict_storm_lower_bound)
 	CHECK(isnan(figure(get(&j, "small_file_storm"), "files_lower_bound")));
 }
 
+/*
+ * A phase's storm: which distinct files a phase read is not kept, so it
+ * names the run's files and counts its own opens (a warm phase of 7 epochs
+ * once said "14060 files" of a 2,000-file dataset).
+ */
+TEST(verdict_storm_in_a_phase)
+{
+	struct evidence e;
+	struct judged j;
+	const struct finding *f;
+
+	storm_cold_capped(&e);
+	e.files_read = 2000;
+	e.phase_file_opens = 14060;
+	e.files_per_s = 4300;
+	judge(&e, NULL, &j);
+	f = get(&j, "small_file_storm");
+	REQUIRE(f);
+	CHECK_STR(f->summary, "small-file storm: 14060 opens of the run's 2000 files of median "
+			      "78 KiB read whole in random order at 4.3k opens/s");
+	CHECK_HAS(f->advice, "pack the 2000 files (");
+}
+
 TEST(verdict_storm_warm_cache)
 {
 	struct evidence e;

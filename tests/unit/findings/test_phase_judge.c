@@ -57,3 +57,43 @@ TEST(phase_miss_share_own_bytes)
 	free(t);
 	free(f);
 }
+
+/*
+ * A phase's files_per_s is its opens of regular files per second, in a run
+ * of one phase as in one of several (docs/json.md), never the run's
+ * distinct files over its duration.
+ */
+TEST(phase_files_per_s_are_opens)
+{
+	struct trace *t = calloc(1, sizeof(*t));
+	struct findings *f = calloc(1, sizeof(*f));
+	struct thresholds th;
+	struct tl_point sum;
+
+	REQUIRE(t && f && !fixture__trace(t));
+	thresholds__defaults(&th);
+	REQUIRE(findings__judge(f, t, &th) == 0);
+	REQUIRE(f->nr_phases == 2);
+	for (int i = 0; i < f->nr_phases; i++) {
+		const struct phase *ph = &f->phases[i];
+
+		phase_sum(&t->timeline, ph, &sum);
+		REQUIRE(sum.dur_ns > 0);
+		CHECK(fabs(ph->files_per_s - sum.n[TL_FILES] / (sum.dur_ns / 1e9)) < 1e-9);
+	}
+	/* One phase, the cold third's counts made warm: the points summed whole. */
+	for (size_t i = 0; i < 20 && i + 20 < t->timeline.nr; i++) {
+		struct tl_point *p = &t->timeline.points[i];
+
+		memcpy(p->n, t->timeline.points[i + 20].n, sizeof(p->n));
+		memcpy(p->lat, t->timeline.points[i + 20].lat, sizeof(p->lat));
+	}
+	REQUIRE(findings__judge(f, t, &th) == 0);
+	REQUIRE(f->nr_phases == 1);
+	timeline__sum(&t->timeline, &sum);
+	CHECK(fabs(f->phases[0].files_per_s - sum.n[TL_FILES] / (sum.dur_ns / 1e9)) < 1e-9);
+	CHECK(f->phases[0].files_per_s > 2 * f->e.files_per_s);
+	fixture__free(t);
+	free(t);
+	free(f);
+}
