@@ -619,10 +619,11 @@ static void no_loop(struct trace *t, bool given)
 	snprintf(t->stall.why, sizeof(t->stall.why), "%s", given ?
 		 "no consumer found: the thread given with --consumer did not run" :
 		 faults ? "no consumer found: no thread computes while the loader feeds it "
-			  "(a pure reader?): data stall not measured" :
+			  "(a pure reader?): data stall not measured (--consumer TID|COMM names "
+			  "a loop iostorm missed)" :
 		 "no consumer found: no thread computes while the loader feeds it (a pure "
 		 "reader, or one of mapped data: faults not measured here): data stall not "
-		 "measured");
+		 "measured (--consumer TID|COMM names a loop iostorm missed)");
 }
 
 int stall__measure(struct trace *t, const struct stall_opts *o)

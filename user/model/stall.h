@@ -83,7 +83,7 @@ struct stall_waker {
 
 struct stall {
 	enum consumer_how how;
-	char why[160];		/* how the consumer was chosen, or why none was */
+	char why[256];		/* how the consumer was chosen, or why none was */
 	__u32 tid;
 	__u32 tgid;
 	char comm[COMM_LEN];
