@@ -106,7 +106,7 @@ static const struct series throughput[] = {
 	{ "read_bytes_per_s", 1 / MIB, "read() MiB/s" },
 };
 static const struct series ops[] = {
-	{ "files_per_s", 1, "files/s" },
+	{ "files_per_s", 1, "file opens/s" },
 	{ "opens_per_s", 1, "opens/s" },
 	{ "reads_per_s", 1, "reads/s" },
 	{ "blk_r_per_s", 1, "block reads/s" },
