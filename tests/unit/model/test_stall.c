@@ -355,9 +355,9 @@ TEST(stall_ranks)
 }
 
 /*
- * Rank 0's loader keeps ahead of it: 8 batches of 100 found it asleep. It
- * computes 40% and waits for rank 1 in every all-reduce: the other loop
- * paces it, and it is a loop still.
+ * Rank 0's loader keeps ahead of it: 8 of its batches found it asleep (of
+ * 100 in stall_ranks). It computes 40% and waits for rank 1 in every
+ * all-reduce: the other loop paces it, and it is a loop still.
  */
 TEST(stall_rank_its_loader_keeps_ahead_of)
 {
