@@ -48,7 +48,7 @@ int rule__storm(const struct evidence *e, const double *th, struct finding *f)
 {
 	bool random = e->file_order_random >= th[TH_STORM_RANDOM];
 	bool ordered = e->file_order_random >= 0 && !random;
-	char buf[NBUF][32], whole[48];
+	char buf[NBUF][32], whole[48], count[96];
 
 	if (e->files_read < th[TH_STORM_FILES] || e->median_file_bytes < 0 ||
 	    e->median_file_bytes > th[TH_STORM_MEDIAN] ||
@@ -63,23 +63,21 @@ int rule__storm(const struct evidence *e, const double *th, struct finding *f)
 	else
 		snprintf(whole, sizeof(whole), "%s read whole",
 			 units__pct(B(0), e->whole_file_share));
-	if (e->phase_file_opens)	/* a phase: the run's files, the phase's opens */
-		say(f->summary, sizeof(f->summary),
-		    "small-file storm: %s opens of the run's %s%s files of median %s %s%s at "
-		    "%s opens/s%s", units__count(B(4), e->phase_file_opens),
-		    e->files_lower_bound ? "at least " : "", units__count(B(1), e->files_read),
-		    units__bytes(B(2), e->median_file_bytes), whole,
-		    random ? " in random order" : ordered ? " in path order" : "",
-		    units__num(B(3), e->files_per_s),
-		    from_cache(e, th) ? ", served from the page cache for now" : "");
+	/* A phase: the run's files, its own opens (files_per_s is their rate). */
+	if (e->phase_file_opens)
+		snprintf(count, sizeof(count), "%s opens of the run's %s%s",
+			 units__count(B(4), e->phase_file_opens),
+			 e->files_lower_bound ? "at least " : "", units__count(B(1), e->files_read));
 	else
-		say(f->summary, sizeof(f->summary),
-		    "small-file storm: %s%s files of median %s %s%s%s%s files/s%s",
-		    e->files_lower_bound ? "at least " : "", units__count(B(1), e->files_read),
-		    units__bytes(B(2), e->median_file_bytes), whole,
-		    random ? " in random order" : ordered ? " in path order" : "",
-		    e->files_lower_bound ? ", at least " : " at ", units__num(B(3), e->files_per_s),
-		    from_cache(e, th) ? ", served from the page cache for now" : "");
+		snprintf(count, sizeof(count), "%s%s", e->files_lower_bound ? "at least " : "",
+			 units__count(B(1), e->files_read));
+	say(f->summary, sizeof(f->summary),
+	    "small-file storm: %s files of median %s %s%s%s%s %s/s%s", count,
+	    units__bytes(B(2), e->median_file_bytes), whole,
+	    random ? " in random order" : ordered ? " in path order" : "",
+	    e->files_lower_bound && !e->phase_file_opens ? ", at least " : " at ",
+	    units__num(B(3), e->files_per_s), e->phase_file_opens ? "opens" : "files",
+	    from_cache(e, th) ? ", served from the page cache for now" : "");
 	fig(f, "files_read", e->files_read, "files");
 	if (e->files_lower_bound)
 		fig(f, "files_lower_bound", 1, "flag");
