@@ -58,10 +58,28 @@ struct {
 	__type(value, __u64);
 } fuse_conns SEC(".maps");
 
+/*
+ * The request's connection as 7.x reaches it: through its channel
+ * (struct fuse_chan, which took the request's mount, fuse_req.fm, away).
+ */
+struct fuse_chan___7 {
+	struct fuse_conn *conn;
+} __attribute__((preserve_access_index));
+
+struct fuse_req___7 {
+	struct fuse_chan___7 *chan;
+} __attribute__((preserve_access_index));
+
+/* The connection's device number, through the field this kernel has. */
 static __always_inline __u32 req_conn(const struct fuse_req *req)
 {
-	dev_t dev = BPF_CORE_READ(req, fm, fc, dev);
+	const struct fuse_req___7 *r7 = (const void *)req;
+	dev_t dev;
 
+	if (bpf_core_field_exists(req->fm))
+		dev = BPF_CORE_READ(req, fm, fc, dev);
+	else
+		dev = BPF_CORE_READ(r7, chan, conn, dev);
 	return dev;
 }
 

@@ -73,8 +73,10 @@ mkdir -p "$STAGE/bin" "$STAGE/lib/modules" "$STAGE/proc" "$STAGE/sys" "$STAGE/de
 # NAME PATH of every module file, names with _ for -.
 find "$MODS/kernel" -name '*.ko*' | awk -F/ '{ b = $NF; sub(/\.ko.*/, "", b);
 	gsub("-", "_", b); print b, $0 }' > "$STAGE/index"
+# A module a kernel has neither as a file nor built in (a library that
+# became part of another, as crc32c_generic in 7.x) is said and skipped.
 for m in $WANT; do
-	add "$m"
+	add "$m" || echo "vm: $KVER: skipping module $m" >&2
 done
 # The kernel opens it for init's stdin, stdout and stderr.
 mknod "$STAGE/dev/console" c 5 1

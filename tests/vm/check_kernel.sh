@@ -66,3 +66,34 @@ check_kernel() {
 	check_eq "kernel.fallbacks, exactly" "[ $got]" "[ $want]"
 	[ "$FAILED" = "$f0" ]
 }
+
+# Is this kernel below iostorm's floor? Its BTF, the independent truth:
+# no task storage maps (Linux 5.12 gave them to tracing programs; 5.15 is
+# the floor iostorm states).
+below_floor() {
+	! bpftool btf dump file /sys/kernel/btf/vmlinux 2>/dev/null |
+		grep -q "'BPF_MAP_TYPE_TASK_STORAGE'"
+}
+
+# Below the floor iostorm refuses clearly, names what is missing and the
+# floor, exits 1, and never runs the command it was given.
+check_floor() {
+	local rc=0
+	"$IOSTORM" check >check.txt 2>&1 || rc=$?
+	check_eq "iostorm check exits 1 below the floor" "$rc" 1
+	if grep -q "no task storage maps; iostorm needs Linux 5.15 or later" check.txt; then
+		pass "iostorm check says why: $(grep -m1 'cannot trace' check.txt)"
+	else
+		flunk "iostorm check says why: $(head -n 2 check.txt | tr '\n' ' ')"
+	fi
+	rc=0
+	"$IOSTORM" -q -- touch ran >run.txt 2>&1 || rc=$?
+	check_eq "iostorm -- CMD exits 1 below the floor" "$rc" 1
+	if [ -e ran ]; then
+		flunk "the command ran although iostorm could not trace"
+	else
+		pass "the command never ran"
+	fi
+	grep -q "iostorm needs Linux 5.15 or later" run.txt &&
+		pass "iostorm -- CMD says why" || flunk "iostorm -- CMD: $(cat run.txt)"
+}

@@ -32,6 +32,15 @@ int features__forced(__u32 *bits);
 int features__probe(struct kernel_reach *k, __u32 forced);
 /* Choose the programs k says this kernel takes; before the load. */
 void features__apply(struct iostorm_bpf *skel, const struct kernel_reach *k);
+/* The layers of programs that follow the target itself, not one layer. */
+#define FEATURES_CORE	(-1)
+struct bpf_program;
+/* The layer (enum kernel_layer) program prog measures, or FEATURES_CORE. */
+int features__layer_of(const struct bpf_program *prog);
+/* Does the trace need this layer (the syscalls, the scheduler, the core)? */
+bool features__essential(int layer);
+/* Layer l cannot be measured here, and why: its programs are left out. */
+void features__lose(struct kernel_reach *k, int layer, const char *why);
 
 /* ---- walking a map (map_each.c) ---- */
 
@@ -69,7 +78,11 @@ static inline void *percpu_value(void *values, size_t value_size, int cpu)
 /* Probe the kernel into k, then open and load the programs it takes. */
 int probe__load(struct iostorm_bpf **skel, const struct probe_config *c,
 		struct kernel_reach *k);
-int probe__attach(struct iostorm_bpf *skel);
+/*
+ * Attach every program loaded. One of a layer the trace can do without
+ * that will not attach takes its layer down, said in k; 0 or -errno.
+ */
+int probe__attach(struct iostorm_bpf *skel, struct kernel_reach *k);
 void probe__detach(struct iostorm_bpf *skel);
 /* Program runs the kernel skipped (recursion_misses), all programs summed. */
 __u64 probe__misses(struct iostorm_bpf *skel);

@@ -19,6 +19,7 @@ struct collector {
 	struct drain drain;
 	__u64 *targets;		/* the targets bitmap, mapped */
 	__u32 targets_hint;	/* target__any()'s */
+	struct kernel_reach *k;	/* the trace's, told of a layer that will not attach */
 	bool attached;
 };
 
@@ -36,6 +37,7 @@ int collector__open(struct collector **out, const struct probe_config *pc,
 	err = probe__load(&c->skel, pc, k);
 	if (err)
 		goto out_free_collector;
+	c->k = k;
 	err = drain__init(&c->drain, c->skel);
 	if (err) {
 		pr_err("cannot set up draining: %s", strerror(-err));
@@ -104,7 +106,7 @@ int collector__parents(struct collector *c, struct trace *t)
 
 int collector__attach(struct collector *c)
 {
-	int err = probe__attach(c->skel);
+	int err = probe__attach(c->skel, c->k);
 
 	c->attached = !err;
 	return err;

@@ -283,6 +283,55 @@ int features__forced(__u32 *bits)
 	return 0;
 }
 
+/*
+ * Which layer a program measures, by the tracepoint it attaches to: a
+ * program that cannot load or attach on this kernel takes its layer down,
+ * and only that (features__lose). The rest (sched_process_* and the
+ * thread iterator) follow the target itself: FEATURES_CORE.
+ */
+static const struct {
+	const char *tp;		/* a prefix of the tracepoint's name */
+	int layer;
+} tp_layers[] = {
+	{ "sys_enter", KL_SYSCALLS },
+	{ "sys_exit", KL_SYSCALLS },
+	{ "mm_filemap_add_to_page_cache", KL_PAGE_CACHE },
+	{ "mm_filemap_fault", KL_FAULTS },
+	{ "mm_filemap_map_pages", KL_FAULTS },
+	{ "block_", KL_BLOCK },
+	{ "fuse_", KL_FUSE },
+	{ "io_uring_", KL_URING },
+	{ "sched_switch", KL_SCHED },
+	{ "sched_waking", KL_SCHED },
+	{ "irq_handler_", KL_SCHED },
+	{ "softirq_", KL_SCHED },
+	{ "hrtimer_expire_", KL_SCHED },
+	{ "timer_expire_", KL_SCHED },
+};
+
+int features__layer_of(const struct bpf_program *prog)
+{
+	const char *sec = bpf_program__section_name(prog), *tp = strchr(sec, '/');
+
+	if (!tp || strncmp(sec, "tp_btf/", 7))
+		return FEATURES_CORE;
+	for (size_t i = 0; i < sizeof(tp_layers) / sizeof(tp_layers[0]); i++)
+		if (!strncmp(tp + 1, tp_layers[i].tp, strlen(tp_layers[i].tp)))
+			return tp_layers[i].layer;
+	return FEATURES_CORE;
+}
+
+bool features__essential(int layer)
+{
+	return layer == FEATURES_CORE || layer == KL_SYSCALLS || layer == KL_SCHED;
+}
+
+void features__lose(struct kernel_reach *k, int layer, const char *why)
+{
+	if (layer >= 0 && layer < KL__MAX)
+		layer_set(k, layer, false, why);
+}
+
 static void autoload(struct bpf_program *p, bool on)
 {
 	bpf_program__set_autoload(p, on);
@@ -295,6 +344,7 @@ void features__apply(struct iostorm_bpf *skel, const struct kernel_reach *k)
 	bool rq = k->fallbacks & (1U << KF_BLOCK_RQ);
 	bool state = k->fallbacks & (1U << KF_PREV_STATE);
 	bool page = k->fallbacks & (1U << KF_PAGE_ARG);
+	struct bpf_program *p;
 	bool uring;
 
 	autoload(skel->progs.handle_sys_enter, !core);
@@ -326,4 +376,11 @@ void features__apply(struct iostorm_bpf *skel, const struct kernel_reach *k)
 	autoload(skel->progs.compat_uring_submit, uring && k->uring_submit_sqe);
 	autoload(skel->progs.handle_uring_complete, uring && !k->uring_cqe_fields);
 	autoload(skel->progs.compat_uring_complete, uring && k->uring_cqe_fields);
+	/* A layer this kernel cannot give, found at load or attach: none of its programs. */
+	bpf_object__for_each_program(p, skel->obj) {
+		int l = features__layer_of(p);
+
+		if (l >= 0 && !k->layers[l].measured)
+			autoload(p, false);
+	}
 }

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -31,11 +32,128 @@
 
 static bool verbose;
 
+/*
+ * What libbpf said of the last load that failed: the program, and why in
+ * libbpf's words (a CO-RE relocation, a missing tracepoint, the verifier's
+ * last line). Read from its print callback, which alone sees it.
+ */
+static struct load_failure {
+	char prog[64];
+	char core[256];		/* "<byte_off> [30] struct fuse_req.fm (0:9 @ offset 104)" */
+	char tp[64];		/* an attach target not in this kernel */
+	char verifier[160];	/* the verifier log's last line */
+} failure;
+
+/* The last non-empty line of the verifier's log in msg, into out. */
+static void last_log_line(const char *msg, char *out, size_t size)
+{
+	const char *end = strstr(msg, "-- END PROG LOAD LOG --"), *p;
+
+	if (!end)
+		return;
+	while (end > msg && (end[-1] == '\n' || end[-1] == ' '))
+		end--;
+	for (p = end; p > msg && p[-1] != '\n'; p--)
+		;
+	snprintf(out, size, "%.*s", (int)(end - p), p);
+}
+
+static void note_failure(const char *msg)
+{
+	const char *p;
+
+	/* sscanf() counts what it assigned: the words after it are checked apart. */
+	if (strstr(msg, "': failed to load:") &&
+	    sscanf(msg, "libbpf: prog '%63[^']'", failure.prog) == 1)
+		return;
+	p = strstr(msg, "': failed to find kernel BTF type ID of '");
+	if (p && sscanf(msg, "libbpf: prog '%63[^']'", failure.prog) == 1) {
+		sscanf(p + strlen("': failed to find kernel BTF type ID of '"), "%63[^']",
+		       failure.tp);
+		return;
+	}
+	p = strstr(msg, "failed to resolve CO-RE relocation ");
+	if (p)
+		sscanf(p + strlen("failed to resolve CO-RE relocation "), "%255[^\n]",
+		       failure.core);
+	if (strstr(msg, "-- BEGIN PROG LOAD LOG --"))
+		last_log_line(msg, failure.verifier, sizeof(failure.verifier));
+}
+
 static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	if (!verbose)
+	char *msg;
+	int n;
+
+	if (level == LIBBPF_DEBUG && !verbose)
 		return 0;
-	return vfprintf(stderr, fmt, ap);
+	n = vasprintf(&msg, fmt, ap);
+	if (n < 0)
+		return 0;
+	if (level == LIBBPF_WARN)
+		note_failure(msg);
+	if (verbose)
+		fputs(msg, stderr);
+	free(msg);
+	return n;
+}
+
+/* Kernel BTF's name of a type, without a CO-RE flavour ("folio___o" -> "folio"). */
+static void unflavoured(char *name)
+{
+	char *p = strstr(name, "___");
+
+	if (p)
+		*p = '\0';
+}
+
+/*
+ * libbpf's spec of a CO-RE relocation that failed, in words:
+ * "<byte_off> [30] struct fuse_req.fm (0:9 @ offset 104)" is "struct
+ * fuse_req has no field fm on this kernel".
+ */
+static void core_words(const char *spec, char *out, size_t size)
+{
+	char kind[32] = "", what[16] = "", name[128] = "", value[128] = "";
+
+	if (sscanf(spec, "<%31[^>]> [%*u] %15s %127[^ (=]", kind, what, name) < 3) {
+		snprintf(out, size, "libbpf cannot relocate %.160s on this kernel", spec);
+		return;
+	}
+	if (strstr(kind, "enumval")) {		/* "enum fuse_req_flag::FR_BACKGROUND" */
+		char *sep = strstr(name, "::");
+
+		if (sep) {
+			snprintf(value, sizeof(value), "%s", sep + 2);
+			*sep = '\0';
+		}
+		unflavoured(name);
+		snprintf(out, size, "enum %s has no value %s on this kernel", name, value);
+	} else if (strchr(name, '.') && (strstr(kind, "field") || strstr(kind, "byte") ||
+					 strstr(kind, "signed") || strstr(kind, "bitfield"))) {
+		char *dot = strchr(name, '.');
+
+		*dot = '\0';
+		unflavoured(name);
+		snprintf(out, size, "%s %s has no field %s on this kernel", what, name, dot + 1);
+	} else {
+		unflavoured(name);
+		snprintf(out, size, "this kernel has no %s %s", what, name);
+	}
+}
+
+/* Why the program of the last failed load cannot load, in words, into out. */
+static void failure_words(char *out, size_t size)
+{
+	if (failure.tp[0])
+		snprintf(out, size, "this kernel has no %s tracepoint", failure.tp);
+	else if (failure.core[0])
+		core_words(failure.core, out, size);
+	else if (failure.verifier[0])
+		snprintf(out, size, "the verifier refused %.63s: %.160s", failure.prog,
+			 failure.verifier);
+	else
+		snprintf(out, size, "%s does not load on this kernel", failure.prog);
 }
 
 static bool has_cap(int cap)
@@ -120,25 +238,15 @@ static int point_gen(struct bpf_map *outer, struct bpf_map *inner)
 	return 0;
 }
 
-int probe__load(struct iostorm_bpf **skelp, const struct probe_config *c,
-		struct kernel_reach *k)
+/* Open the object and set what this kernel and the configuration take. */
+static int open_skel(struct iostorm_bpf **skelp, const struct probe_config *c,
+		     const struct kernel_reach *k)
 {
-	struct iostorm_bpf *skel;
-	__u32 forced;
-	int err;
+	struct iostorm_bpf *skel = iostorm_bpf__open();
 
-	verbose = c->verbose;
-	libbpf_set_print(print_libbpf);
-	err = features__forced(&forced);
-	if (!err)
-		err = features__probe(k, forced);
-	if (err)
-		return err;
-	skel = iostorm_bpf__open();
 	if (!skel) {
-		err = -errno;
 		pr_err("cannot open the BPF object: %s", strerror(errno));
-		return err;
+		return -errno;
 	}
 	skel->rodata->targ_mode = c->mode;
 	skel->rodata->targ_self_tgid = getpid();
@@ -153,12 +261,73 @@ int probe__load(struct iostorm_bpf **skelp, const struct probe_config *c,
 	bpf_map__set_max_entries(skel->maps.files, 2 * c->map_files);
 	bpf_map__set_max_entries(skel->maps.file_index, 2 * c->map_files);
 	features__apply(skel, k);
+	*skelp = skel;
+	return 0;
+}
 
-	err = iostorm_bpf__load(skel);
+/*
+ * A load failed: take the failing program's layer down and say so in k,
+ * so the next load goes without it. -errno, said, when that cannot be (the
+ * failure names no program, or one the trace cannot do without).
+ */
+static int lose_layer(struct iostorm_bpf *skel, struct kernel_reach *k, int err)
+{
+	struct bpf_program *prog = bpf_object__find_program_by_name(skel->obj, failure.prog);
+	char why[sizeof(k->layers[0].why)];
+	int layer = prog ? features__layer_of(prog) : FEATURES_CORE;
+
+	failure_words(why, sizeof(why));
+	if (!failure.prog[0]) {
+		pr_err("cannot load the BPF programs: %s%s", strerror(-err),
+		       verbose ? "" : " (run with -v for libbpf's log)");
+		return err;
+	}
+	if (features__essential(layer) || !k->layers[layer].measured) {
+		pr_err("cannot trace on this kernel (%s): %s cannot load (%s layer): %s%s",
+		       k->release, failure.prog,
+		       layer == FEATURES_CORE ? "the target's" : kernel__layer_name(layer),
+		       why, verbose ? "" : "; run with -v for the verifier's log");
+		return err;
+	}
+	features__lose(k, layer, why);
+	if (verbose)
+		fprintf(stderr, "iostorm: the %s layer is not measured: %s\n",
+			kernel__layer_name(layer), why);
+	return 0;
+}
+
+int probe__load(struct iostorm_bpf **skelp, const struct probe_config *c,
+		struct kernel_reach *k)
+{
+	struct iostorm_bpf *skel = NULL;
+	__u32 forced;
+	int err;
+
+	verbose = c->verbose;
+	libbpf_set_print(print_libbpf);
+	err = features__forced(&forced);
+	if (!err)
+		err = features__probe(k, forced);
+	if (err)
+		return err;
+	/* Each failed load takes one layer down: at most one load a layer. */
+	for (int tries = 0; tries <= KL__MAX; tries++) {
+		err = open_skel(&skel, c, k);
+		if (err)
+			return err;
+		memset(&failure, 0, sizeof(failure));
+		err = iostorm_bpf__load(skel);
+		if (!err)
+			break;
+		err = lose_layer(skel, k, err);
+		iostorm_bpf__destroy(skel);
+		if (err)
+			return err;
+		err = -ELOOP;
+	}
 	if (err) {
-		pr_err("cannot load the BPF programs: %s%s",
-			strerror(-err), verbose ? "" : " (run with -v for the verifier's log)");
-		goto out_destroy_skel;
+		pr_err("cannot load the BPF programs: every try failed");
+		return err;
 	}
 	err = fill_syscalls(bpf_map__fd(skel->maps.syscalls));
 	if (!err)
@@ -175,30 +344,66 @@ out_destroy_skel:
 	return err;
 }
 
-int probe__attach(struct iostorm_bpf *skel)
+/* The skeleton's slot of prog's link, where it destroys the link at the end. */
+static struct bpf_link **link_slot(struct iostorm_bpf *skel, const struct bpf_program *prog)
+{
+	for (int i = 0; i < skel->skeleton->prog_cnt; i++)
+		if (*skel->skeleton->progs[i].prog == prog)
+			return skel->skeleton->progs[i].link;
+	return NULL;
+}
+
+/* Detach every program of layer l attached so far. */
+static void detach_layer(struct iostorm_bpf *skel, int l)
 {
 	struct bpf_program *prog;
-	int err;
 
 	bpf_object__for_each_program(prog, skel->obj) {
-		struct bpf_link *link;
+		struct bpf_link **link = link_slot(skel, prog);
+
+		if (link && *link && features__layer_of(prog) == l) {
+			bpf_link__destroy(*link);
+			*link = NULL;
+		}
+	}
+}
+
+int probe__attach(struct iostorm_bpf *skel, struct kernel_reach *k)
+{
+	struct bpf_program *prog;
+	char why[sizeof(k->layers[0].why)];
+	int err, l;
+
+	bpf_object__for_each_program(prog, skel->obj) {
+		struct bpf_link *link, **slot;
 
 		/* An iterator runs when the drain reads it (drain.c). */
 		if (bpf_program__expected_attach_type(prog) == BPF_TRACE_ITER ||
 		    !bpf_program__autoload(prog))	/* a variant this kernel does not take */
 			continue;
+		l = features__layer_of(prog);
+		if (l >= 0 && !k->layers[l].measured)	/* its layer failed to attach */
+			continue;
 		link = bpf_program__attach(prog);
-		if (!link) {
+		if (!link && features__essential(l)) {
 			err = -errno;
 			pr_err("cannot attach '%s' to %s: %s",
 				bpf_program__name(prog), bpf_program__section_name(prog),
 				strerror(-err));
 			return err;
 		}
+		if (!link) {
+			snprintf(why, sizeof(why), "cannot attach %s to %s: %s",
+				 bpf_program__name(prog), bpf_program__section_name(prog),
+				 strerror(errno));
+			features__lose(k, l, why);
+			detach_layer(skel, l);
+			continue;
+		}
 		/* The skeleton destroys links it knows; keep ours there too. */
-		for (int i = 0; i < skel->skeleton->prog_cnt; i++)
-			if (*skel->skeleton->progs[i].prog == prog)
-				*skel->skeleton->progs[i].link = link;
+		slot = link_slot(skel, prog);
+		if (slot)
+			*slot = link;
 	}
 	return 0;
 }

@@ -399,6 +399,7 @@ void evidence__add_kernel(struct evidence *e, const struct trace *t)
 {
 	size_t len = 0;
 
+	e->blk_unmeasured = !kernel__measured(&t->kernel, KL_BLOCK);
 	for (int l = 0; l < KL__MAX; l++) {
 		if (kernel__measured(&t->kernel, l))
 			continue;
@@ -430,4 +431,12 @@ void evidence__add_layer(struct evidence *e, const struct trace *t, const struct
 	l.sums.fuse_bytes = e->fuse_read_bytes;
 	e->layer = layers__judge(&l.sums, th->v);
 	e->miss_share = layers__storage_share(&l.sums);
+	/* A layer the kernel did not give is never judged from its zeros. */
+	if (!kernel__measured(&t->kernel, KL_PAGE_CACHE)) {
+		e->layer = e->layer == LAYER_NONE ? LAYER_NONE : LAYER_UNMEASURED;
+		e->miss_share = -1;
+	} else if (!kernel__measured(&t->kernel, KL_BLOCK) && e->layer != LAYER_FUSE &&
+		   e->layer != LAYER_NONE) {
+		e->layer = LAYER_UNMEASURED;
+	}
 }

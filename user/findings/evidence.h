@@ -102,6 +102,7 @@ struct evidence {
 	int nr_unmeasured;
 	char unmeasured[96];
 	/* block layer: the target's reads; filled by the caller */
+	bool blk_unmeasured;		/* this kernel did not give it: no figure said */
 	bool have_block;
 	__u64 blk_reads;
 	double blk_mean_bytes;		/* bytes per read request */

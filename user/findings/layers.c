@@ -62,6 +62,7 @@ static const char *const keys[LAYER__MAX] = {
 	[LAYER_OK] = "ok",
 	[LAYER_FUSE] = "fuse",
 	[LAYER_NO_BLOCK] = "no_block",
+	[LAYER_UNMEASURED] = "unmeasured",
 };
 
 static const char *const words[LAYER__MAX] = {
@@ -77,6 +78,8 @@ static const char *const words[LAYER__MAX] = {
 		       "of the bytes read",
 	[LAYER_NO_BLOCK] = "reads come from storage without block requests by the target "
 			   "(a network file system, or another process's requests)",
+	[LAYER_UNMEASURED] = "not judged: this kernel gave no block layer or page cache "
+			     "to iostorm (see the header)",
 };
 
 const char *layers__key(enum layer_verdict v)

@@ -18,6 +18,7 @@ enum layer_verdict {
 	LAYER_OK,		/* block requests explain read(), and are fast */
 	LAYER_FUSE,		/* a FUSE daemon returned most of the bytes read */
 	LAYER_NO_BLOCK,		/* from storage, yet no block request by the target */
+	LAYER_UNMEASURED,	/* the kernel gave no block layer or page cache: not judged */
 	LAYER__MAX,
 };
 

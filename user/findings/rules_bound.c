@@ -217,7 +217,9 @@ static const char *no_block_words(const struct evidence *e, char *buf, size_t le
 {
 	char n[32];
 
-	if (e->have_fuse && e->blk_reads)
+	if (e->blk_unmeasured)
+		buf[0] = '\0';
+	else if (e->have_fuse && e->blk_reads)
 		snprintf(buf, len, "; only %s block requests: the reads go through FUSE to %s%s%s",
 			 units__count(n, sizeof(n), e->blk_reads), e->fuse_fs,
 			 e->fuse_mount[0] ? " at " : "", e->fuse_mount);

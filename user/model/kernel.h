@@ -42,7 +42,7 @@ enum kernel_fallback {
 struct layer_state {
 	bool measured;
 	char how[128];		/* measured: by what */
-	char why[160];		/* not measured: why, in words */
+	char why[256];		/* not measured: why, in words */
 };
 
 struct kernel_reach {

@@ -267,7 +267,7 @@ static void render_layer(struct prom *p, const struct findings *f)
 {
 	prom__family(p, "iostorm_layer_verdict", "gauge",
 		     "Where the target's read time goes (1 for the verdict, 0 for the others): "
-		     "above_block, page_cache, queue, device, ok, none.");
+		     "above_block, page_cache, queue, device, ok, fuse, no_block, none, unmeasured.");
 	for (int v = 0; v < LAYER__MAX; v++) {
 		struct label lb = { "verdict", layers__key(v) };
 

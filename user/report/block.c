@@ -202,7 +202,7 @@ static void json_lat(struct json *j, const char *key, const struct layer_lat *l)
 
 /* The measurement, and findings' verdict on it (null when not judged). */
 static void json_layers(struct json *j, const struct layers *l, const struct findings *f,
-			bool faults)
+			bool faults, bool block)
 {
 	json__key(j, "layers");
 	json__begin_object(j);
@@ -218,10 +218,17 @@ static void json_layers(struct json *j, const struct layers *l, const struct fin
 	} else {
 		json__null(j);	/* the kernel gives no fault tracepoints */
 	}
-	json_lat(j, "block_total", &l->total);
-	json_lat(j, "block_queue", &l->queue);
-	json_lat(j, "block_device", &l->device);
-	json__kv_u64(j, "block_bytes", l->sums.blk_bytes);
+	if (block) {
+		json_lat(j, "block_total", &l->total);
+		json_lat(j, "block_queue", &l->queue);
+		json_lat(j, "block_device", &l->device);
+		json__kv_u64(j, "block_bytes", l->sums.blk_bytes);
+	} else {		/* the kernel did not give the block layer */
+		json__kv_string(j, "block_total", NULL);
+		json__kv_string(j, "block_queue", NULL);
+		json__kv_string(j, "block_device", NULL);
+		json__kv_string(j, "block_bytes", NULL);
+	}
 	json__kv_string(j, "verdict", f ? layers__key(f->e.layer) : NULL);
 	json__kv_string(j, "finding", f ? layers__words(f->e.layer) : NULL);
 	json__end_object(j);
@@ -235,13 +242,18 @@ void report_block__json(struct json *j, const struct report *r)
 	json__begin_object(j);
 	json__kv_double(j, "secs", block__secs(b));
 	json__key(j, "devices");
-	json__begin_array(j);
-	for (size_t i = 0; i < b->nr_devs; i++)
-		if (blk_dev__active(&b->devs[i]))
-			json_device(j, b, &b->devs[i]);
-	json__end_array(j);
+	if (!kernel__measured(&r->t->kernel, KL_BLOCK)) {
+		json__null(j);		/* not measured: never an empty list */
+	} else {
+		json__begin_array(j);
+		for (size_t i = 0; i < b->nr_devs; i++)
+			if (blk_dev__active(&b->devs[i]))
+				json_device(j, b, &b->devs[i]);
+		json__end_array(j);
+	}
 	json__end_object(j);
-	json_layers(j, &r->layers, r->f, kernel__measured(&r->t->kernel, KL_FAULTS));
+	json_layers(j, &r->layers, r->f, kernel__measured(&r->t->kernel, KL_FAULTS),
+		    kernel__measured(&r->t->kernel, KL_BLOCK));
 }
 
 /* ---- text ---- */
@@ -335,7 +347,8 @@ static void text_lat_row(FILE *out, const char *what, const struct layer_lat *l)
 }
 
 /* The measurement, and findings' verdict on it when judged. */
-static void text_layers(FILE *out, const struct layers *l, const struct findings *f)
+static void text_layers(FILE *out, const struct layers *l, const struct findings *f,
+			bool block)
 {
 	fprintf(out, "\nlatency by layer, reads          %8s %8s %8s %8s\n",
 		"count", "p50", "p99", "mean");
@@ -346,9 +359,13 @@ static void text_layers(FILE *out, const struct layers *l, const struct findings
 		ns_cell(out, l->fault.mean, 8);
 		fputc('\n', out);
 	}
-	text_lat_row(out, "block requests (target)", &l->total);
-	text_lat_row(out, "  queue (start -> issue)", &l->queue);
-	text_lat_row(out, "  device (issue -> done)", &l->device);
+	if (block) {
+		text_lat_row(out, "block requests (target)", &l->total);
+		text_lat_row(out, "  queue (start -> issue)", &l->queue);
+		text_lat_row(out, "  device (issue -> done)", &l->device);
+	} else {
+		fprintf(out, "  %-28s %8s\n", "block requests (target)", "not measured");
+	}
 	if (f)
 		fprintf(out, "  => %s\n", layers__words(f->e.layer));
 }
@@ -363,6 +380,11 @@ void report_block__text(FILE *out, const struct report *r)
 		active += blk_dev__active(&b->devs[i]);
 	if (!active && !t->counters[C_READS])
 		return;		/* nothing to say */
+	if (!kernel__measured(&t->kernel, KL_BLOCK)) {
+		fprintf(out, "\nblock devices: not measured on this kernel\n");
+		text_layers(out, &r->layers, r->f, false);
+		return;
+	}
 	for (size_t i = 0; i < b->nr_devs; i++) {
 		if (!blk_dev__active(&b->devs[i]))
 			continue;
@@ -379,5 +401,5 @@ void report_block__text(FILE *out, const struct report *r)
 	for (size_t i = 0; i < b->nr_devs; i++)
 		if (blk_dev__active(&b->devs[i]))
 			text_pattern(out, &b->devs[i]);
-	text_layers(out, &r->layers, r->f);
+	text_layers(out, &r->layers, r->f, true);
 }

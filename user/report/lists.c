@@ -214,13 +214,11 @@ static void write_file_async(struct json *j, const struct async_file *a, bool ur
 	json__kv_u64_known(j, "async_unresolved", a->late, uring);
 }
 
-/*
- * faults, uring: did the kernel give that layer? Their figures are null
- * where not.
- */
+/* Figures of a layer the kernel k did not give (faults, io_uring, the page cache) are null. */
 static void write_file(struct json *j, const struct file_rec *f, const struct mounts *m,
-		       bool faults, bool uring)
+		       const struct kernel_reach *k)
 {
+	bool faults = kernel__measured(k, KL_FAULTS), uring = kernel__measured(k, KL_URING);
 	const struct mount_rec *mr = mounts__find(m, f->dev);
 	bool device = file_rec__is_device(f);
 	char dev[24];
@@ -257,7 +255,7 @@ static void write_file(struct json *j, const struct file_rec *f, const struct mo
 	json__kv_u64(j, "getdents", f->c.getdents);
 	json__kv_u64(j, "mmaps", f->c.mmaps);
 	json__kv_u64_known(j, "faults", f->c.faults, faults);
-	json__kv_u64(j, "cache_pages", f->c.cache_pages);
+	json__kv_u64_known(j, "cache_pages", f->c.cache_pages, kernel__measured(k, KL_PAGE_CACHE));
 	json__kv_u64_known(j, "fault_reads", f->c.fault_reads, faults);
 	json__kv_u64_known(j, "fault_pages", f->c.fault_pages, faults);
 	json__kv_u64_known(j, "fault_reads_sequential", f->c.fault_seq, faults);
@@ -284,8 +282,11 @@ static void write_dir(struct json *j, const struct dir_rec *d)
 	json__end_object(j);
 }
 
-static void write_thread(struct json *j, const struct thread_rec *th, bool faults)
+static void write_thread(struct json *j, const struct thread_rec *th,
+			 const struct kernel_reach *k)
 {
+	bool faults = kernel__measured(k, KL_FAULTS);
+
 	json__begin_object(j);
 	json__kv_u64(j, "tid", th->tid);
 	json__kv_u64(j, "pid", th->tgid);
@@ -297,7 +298,7 @@ static void write_thread(struct json *j, const struct thread_rec *th, bool fault
 	json__kv_u64(j, "read_ns", th->io.read_ns);
 	json__kv_u64(j, "stats", th->io.stats);
 	json__kv_u64(j, "meta_ns", th->io.meta_ns);
-	json__kv_u64(j, "cache_pages", th->io.cache_pages);
+	json__kv_u64_known(j, "cache_pages", th->io.cache_pages, kernel__measured(k, KL_PAGE_CACHE));
 	json__kv_u64_known(j, "fault_reads", th->io.fault_reads, faults);
 	json__kv_u64(j, "async_reads", th->async_reads);
 	json__kv_double(j, "async_depth_mean", th->async_reads ?
@@ -334,14 +335,12 @@ int report_lists__json(struct json *j, const struct report *r)
 {
 	const struct report_lists *l = &r->lists;
 	const struct trace *t = r->t;
-	bool faults = kernel__measured(&t->kernel, KL_FAULTS);
-	bool uring = kernel__measured(&t->kernel, KL_URING);
 	size_t i;
 
 	json__key(j, "files");
 	json__begin_array(j);
 	for (i = 0; i < l->nr_files; i++)
-		write_file(j, l->files[i], &t->mounts, faults, uring);
+		write_file(j, l->files[i], &t->mounts, &t->kernel);
 	json__end_array(j);
 	write_views(j, &t->views);
 	json__key(j, "dirs");
@@ -352,7 +351,7 @@ int report_lists__json(struct json *j, const struct report *r)
 	json__key(j, "threads");
 	json__begin_array(j);
 	for (i = 0; i < l->nr_threads; i++)
-		write_thread(j, l->threads[i], faults);
+		write_thread(j, l->threads[i], &t->kernel);
 	json__end_array(j);
 	return report_threads__json(j, &t->store);
 }

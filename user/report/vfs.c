@@ -308,6 +308,7 @@ static void write_interfaces(struct json *j, const struct trace *t,
 static void write_vfs(struct json *j, const struct trace *t, const struct file_totals *tot)
 {
 	bool faults = kernel__measured(&t->kernel, KL_FAULTS);	/* else null, never 0 */
+	bool cache = kernel__measured(&t->kernel, KL_PAGE_CACHE);
 	const __u64 *c = t->counters;
 	double d = t->duration_s;
 	char name[32];
@@ -336,8 +337,8 @@ static void write_vfs(struct json *j, const struct trace *t, const struct file_t
 	json__kv_u64(j, "getdents", c[C_GETDENTS]);
 	json__kv_u64(j, "mmaps", c[C_MMAPS]);
 	json__kv_u64_known(j, "faults", c[C_FAULTS], faults);
-	json__kv_u64(j, "cache_pages", c[C_CACHE_PAGES]);
-	json__kv_u64(j, "device_cache_pages", c[C_DEVICE_PAGES]);
+	json__kv_u64_known(j, "cache_pages", c[C_CACHE_PAGES], cache);
+	json__kv_u64_known(j, "device_cache_pages", c[C_DEVICE_PAGES], cache);
 	json__kv_u64(j, "read_ns", c[C_READ_NS]);
 	json__kv_u64(j, "meta_ns", c[C_META_NS]);
 	json__kv_u64(j, "reads_consecutive", tot->reads_consec);
