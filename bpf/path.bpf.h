@@ -467,16 +467,14 @@ store:
 }
 
 /*
- * Resolve "base/rel" where rel is a user string given to a *stat() call
- * (or, kern set, the kernel's copy of it: io_uring's statx on 7.x keeps
- * no user pointer) and base is the directory of dirfd or the cwd; an
- * absolute rel starts at the task's root. The result may hold "." and ".."
- * components: user space normalizes it. The anchor assumes rel crosses no
- * mount point: user space checks the host's path it gives (stat, dev:ino)
- * before it believes it.
+ * Resolve "base/rel" where rel is a user string given to a *stat() call and
+ * base is the directory of dirfd or the cwd; an absolute rel starts at the
+ * task's root. The result may hold "." and ".." components: user space
+ * normalizes it. The anchor assumes rel crosses no mount point: user space
+ * checks the host's path it gives (stat, dev:ino) before it believes it.
  */
 static __always_inline void path_of_name(struct file_stats *fs, int dirfd,
-					 const char *rel, __u64 now, bool kern)
+					 const char *rel, __u64 now)
 {
 	struct task_struct *task = CURRENT_TASK();
 	struct path_scratch *s;
@@ -490,21 +488,13 @@ static __always_inline void path_of_name(struct file_stats *fs, int dirfd,
 	s = bpf_map_lookup_elem(&path_scratch, &zero);
 	if (!s)
 		return;
+	bpf_probe_read_user(&first, 1, rel);
 	/* Measure rel in the unused front of the buffer, then place it at the end. */
-	if (kern) {
-		bpf_probe_read_kernel(&first, 1, rel);
-		n = bpf_probe_read_kernel_str(s->buf, NAME_LEN, rel);
-	} else {
-		bpf_probe_read_user(&first, 1, rel);
-		n = bpf_probe_read_user_str(s->buf, NAME_LEN, rel);
-	}
+	n = bpf_probe_read_user_str(s->buf, NAME_LEN, rel);
 	if (n <= 1)
 		return;
 	off = end - (n - 1);
-	if (kern)
-		bpf_probe_read_kernel(scratch_at(s, off), (n - 1) & (NAME_LEN - 1), rel);
-	else
-		bpf_probe_read_user(scratch_at(s, off), (n - 1) & (NAME_LEN - 1), rel);
+	bpf_probe_read_user(scratch_at(s, off), (n - 1) & (NAME_LEN - 1), rel);
 	anchor = (__u64)KREAD(task, fs, root.dentry);
 	aoff = off;
 	if (first != '/') {

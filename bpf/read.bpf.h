@@ -30,7 +30,7 @@ __weak __noinline int entry_path(struct file_stats *fs, __u64 file, int dirfd, _
 	if (file)
 		path_of_file(fs, BTF_CAST(struct file, file), now);
 	else if (name)
-		path_of_name(fs, dirfd, (const char *)name, now, false);
+		path_of_name(fs, dirfd, (const char *)name, now);
 	return 0;
 }
 

@@ -266,29 +266,13 @@ static __always_inline void open_complete(struct io_kiocb *req, struct async_rec
 }
 
 /*
- * 7.x keeps a statx's name as a struct delayed_filename, the kernel's copy
- * only (struct filename lost its user pointer, uptr): found by its type.
+ * 7.x keeps a statx's name as a struct delayed_filename, gone by the
+ * completion, and its struct filename has no user pointer (uptr): found by
+ * the type's presence in the kernel's BTF.
  */
-struct filename___7 {
-	const char *name;
-} __attribute__((preserve_access_index));
-
 struct delayed_filename___7 {
-	struct filename___7 *__incomplete_filename;
+	void *__incomplete_filename;
 } __attribute__((preserve_access_index));
-
-struct io_statx___7 {
-	struct delayed_filename___7 filename;
-} __attribute__((preserve_access_index));
-
-/* A new entry's path from the kernel's copy of a statx's name (7.x). */
-static __noinline int statx_kname_path(struct file_stats *fs, int dirfd, __u64 name,
-				       __u64 now)
-{
-	if (fs && name)
-		path_of_name(fs, dirfd, (const char *)name, now, true);
-	return 0;
-}
 
 static __always_inline void statx_complete(struct io_kiocb *req, struct async_rec *rec,
 					   long res, __u64 now)
@@ -322,10 +306,8 @@ static __always_inline void statx_complete(struct io_kiocb *req, struct async_re
 	if (!fs)
 		return;
 	if (need_path && bpf_core_type_exists(struct delayed_filename___7)) {
-		struct io_statx___7 *sx7 = (void *)req;
-
-		name = (__u64)BPF_CORE_READ(sx7, filename.__incomplete_filename, name);
-		statx_kname_path(fs, BPF_CORE_READ(sx, dfd), name, now);
+		/* No name to resolve: the file's next open or read resolves it. */
+		__sync_fetch_and_and(&fs->flags, ~FILE_F_CLAIM);
 	} else if (need_path) {
 		name = (__u64)BPF_CORE_READ(sx, filename, uptr);
 		entry_path(fs, 0, BPF_CORE_READ(sx, dfd), name, now);

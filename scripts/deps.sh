@@ -1,36 +1,50 @@
 #!/bin/sh
-# Install what iostorm needs to build and test, from Debian's packages.
-# Usage: scripts/deps.sh   (as root; apt-get)
+# Install what iostorm needs, from Debian's packages (as root; apt-get).
+#
+# Usage: scripts/deps.sh          the build and the demo (`make`, `make demo`)
+#        scripts/deps.sh --test   also the test farm (`make test`, CI)
+#
+# Nothing here enables or leaves running a service: a package whose install
+# would start one (prometheus starts a server on :9090 where systemd runs)
+# is installed with policy-rc.d refusing it, and the tests start their own.
 set -eu
 
-# prometheus (the server and promtool) is for tests/e2e/test_prom.sh only; on a
-# systemd host its package starts a service on :9090, which the tests avoid.
-# valgrind runs the unit tests (uninitialised reads, invalid accesses, leaks);
-# btrfs-progs makes the btrfs file system of one test; chromium (headless)
-# and python3-html5lib check the HTML report in tests/e2e/test_html.sh;
-# libfuse3-dev and fuse3 the FUSE test file system (tests/fusefs.c); sshfs
-# and openssh-server the network file system test (its sshd is started by
-# the test only, in a network namespace; no service is enabled where
-# systemd does not run); python3-torch, python3-torchvision and python3-pil
-# the PyTorch training loop of tests/e2e/test_stall.sh; fio a pure reader
-# there (no training loop), and the io_uring and AIO reader of
-# tests/e2e/test_async.sh, with liburing-dev for its own io_uring loader
-# (tests/uring.c); strace the tracer test_stall.sh wraps around a reader
-# and a loop (no loop of its own); qemu-system-x86,
-# busybox-static, cpio, e2fsprogs, xfsprogs and xz-utils boot Debian's kernels for
-# `make vm-test` (scripts/vm/: initramfs, dataset disk, modules).
-# Shipping (`make static dist image`, tests/e2e/test_ship.sh): dpkg-dev
-# unpacks Debian's libmicrohttpd source package (from the deb-src lines
-# added below) for a static build without HTTPS; podman and runc build and
-# run the image; busybox-static is the second container's shell and the
-# chroot test's.
-PKGS="make gcc clang llvm pkg-config libbpf-dev libelf-dev zlib1g-dev bpftool
-libjansson-dev jq util-linux libmicrohttpd-dev prometheus valgrind btrfs-progs
-chromium python3-html5lib libfuse3-dev fuse3 sshfs openssh-server
-python3-torch python3-torchvision python3-pil fio liburing-dev strace
-qemu-system-x86 cpio e2fsprogs xfsprogs xz-utils dpkg-dev podman runc busybox-static"
+# The build and `make demo`: compilers, libbpf and bpftool, jansson, libmicrohttpd,
+# jq for the demo's figures, util-linux (losetup, findmnt).
+BASE="make gcc clang llvm pkg-config libbpf-dev libelf-dev zlib1g-dev bpftool
+libjansson-dev jq util-linux libmicrohttpd-dev"
 
-# `apt-get source` needs deb-src lines: the same archive as the deb lines.
+# The tests: valgrind runs the unit tests; cppcheck and clang-format `make
+# check`; btrfs-progs makes one test's file system; chromium (headless) and
+# python3-html5lib check the HTML report; libfuse3-dev and fuse3 the FUSE test
+# file system (tests/fusefs.c); sshfs and openssh-server the network file
+# system test (sshd started by the test, in a network namespace); prometheus
+# (server and promtool) the metrics tests; python3-torch, -torchvision and
+# -pil the PyTorch training loops; python3-venv the TensorFlow venv
+# (scripts/tf-venv.sh); fio and liburing-dev the io_uring and AIO readers;
+# strace an independent count of calls; qemu-system-x86, busybox-static, cpio,
+# e2fsprogs, xfsprogs and xz-utils boot Debian's kernels (`make vm-test`);
+# nfs-kernel-server gives the guests their NFS server; dpkg-dev unpacks
+# libmicrohttpd's source for the static build (`make static`, from the deb-src
+# lines added below); podman and runc build and run the image.
+TEST="valgrind cppcheck clang-format btrfs-progs chromium python3-html5lib libfuse3-dev
+fuse3 sshfs openssh-server prometheus python3-torch python3-torchvision python3-pil
+python3-venv fio liburing-dev strace qemu-system-x86 busybox-static cpio e2fsprogs
+xfsprogs xz-utils nfs-kernel-server dpkg-dev podman runc"
+
+PKGS=$BASE
+TESTS=0
+for a in "$@"; do
+	case $a in
+	--test) PKGS="$BASE $TEST"; TESTS=1 ;;
+	-h | --help) sed -n '2,9s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	*) echo "deps: unknown argument '$a' (use --test, or nothing)" >&2; exit 2 ;;
+	esac
+done
+[ "$(id -u)" = 0 ] || { echo "deps: run as root (apt-get installs packages)" >&2; exit 1; }
+
+# `apt-get source` (the static build's libmicrohttpd) needs deb-src lines:
+# the same archive as the deb lines, in a file of their own.
 deb_src() {
 	local f=/etc/apt/sources.list.d/iostorm-deb-src.sources
 	grep -rqsE '^(deb-src |Types:.*deb-src)' /etc/apt/sources.list /etc/apt/sources.list.d/ &&
@@ -51,14 +65,27 @@ for p in $PKGS; do
 		missing="$missing $p"
 done
 src_added=0
-deb_src && src_added=1
-if [ -z "$missing" ] && [ $src_added = 0 ]; then
-	echo "deps: all installed"
-	exit 0
+[ $TESTS = 1 ] && deb_src && src_added=1
+if [ -n "$missing" ] || [ $src_added = 1 ]; then
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
 fi
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-[ -z "$missing" ] && exit 0
-echo "deps: installing$missing"
-# shellcheck disable=SC2086
-apt-get install -y -qq --no-install-recommends $missing >/dev/null
+if [ -n "$missing" ]; then
+	echo "deps: installing$missing"
+	# No service starts on install (invoke-rc.d asks policy-rc.d: 101 refuses).
+	rc_policy=/usr/sbin/policy-rc.d
+	if [ ! -e $rc_policy ]; then
+		printf '#!/bin/sh\nexit 101\n' > $rc_policy && chmod +x $rc_policy
+		trap 'rm -f $rc_policy' EXIT
+	fi
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+else
+	echo "deps: all installed"
+fi
+# The TensorFlow venv of the tests, from PyPI (never the system's Python).
+tf_venv=$(dirname "$0")/tf-venv.sh
+if [ $TESTS = 1 ] && [ -x "$tf_venv" ]; then
+	"$tf_venv"
+fi
+exit 0

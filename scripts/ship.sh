@@ -63,7 +63,7 @@ dist() {
 # image IMAGE STAGE: docs/deploy/Containerfile over the static binary.
 image() {
 	local img=$1 stage=$2 sde rev
-	command -v podman >/dev/null || die "podman not found (scripts/deps.sh installs it)"
+	command -v podman >/dev/null || die "podman not found (scripts/deps.sh --test installs it)"
 	check_static iostorm >/dev/null
 	sde=$(source_date_epoch)
 	rev=$(git rev-parse HEAD 2>/dev/null || echo unknown)

@@ -8,7 +8,7 @@
 #                                     DIR/include/microhttpd.h
 #
 # The source is `apt-get source libmicrohttpd` (deb-src lines:
-# scripts/deps.sh adds them), Debian's patches applied, built with Debian's
+# scripts/deps.sh --test adds them), Debian's patches applied, built with Debian's
 # hardening flags (as its package is) and the build directory mapped out of
 # the debug information, so two builds give the same bytes.
 set -eu
@@ -20,7 +20,7 @@ mkdir -p "$src"
 cd "$src"
 if ! apt-get source -qq libmicrohttpd >fetch.log 2>&1; then
 	cat fetch.log >&2
-	echo "static-mhd: cannot fetch Debian's libmicrohttpd source: run scripts/deps.sh (it adds deb-src lines)" >&2
+	echo "static-mhd: cannot fetch Debian's libmicrohttpd source: run scripts/deps.sh --test (it adds deb-src lines)" >&2
 	exit 1
 fi
 cd libmicrohttpd-*/

@@ -78,7 +78,7 @@ set +e
 timeout --foreground "${IOSTORM_VM_TIMEOUT:-900}" qemu-system-x86_64 \
 	-machine q35 -accel tcg,thread=single -cpu max -smp 2 -m 3G -display none -monitor none -serial stdio \
 	-no-reboot -kernel "$KDIR/boot/vmlinuz-$KVER" -initrd "$INITRD" \
-	-append "console=ttyS0 quiet loglevel=5 panic=-1" \
+	-append "console=ttyS0 quiet loglevel=5 panic=-1 ${IOSTORM_VM_APPEND:-}" \
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 	-virtfs "local,path=$OUT,mount_tag=vmout,security_model=none" \
 	-virtfs "local,path=$ROOT,mount_tag=tree,security_model=none,readonly=on,multidevs=remap" \

@@ -36,7 +36,7 @@ needs() {
 	[ ${#missing[@]} = 0 ] && return 0
 	echo "vm: installing ${missing[*]}"
 	if [ "$(id -u)" != 0 ]; then
-		echo "vm: missing ${missing[*]}: run scripts/deps.sh as root" >&2
+		echo "vm: missing ${missing[*]}: run scripts/deps.sh --test as root" >&2
 		return 1
 	fi
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \

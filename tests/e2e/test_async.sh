@@ -9,7 +9,7 @@
 ASYNC_DEPTH=8
 
 need_fio() {
-	command -v fio >/dev/null || skip "fio not installed (scripts/deps.sh installs it)"
+	command -v fio >/dev/null || skip "fio not installed (scripts/deps.sh --test installs it)"
 }
 
 # async_job: JOB, fio's job on ./f without its engine: ASYNC_NRFILES files
@@ -230,7 +230,7 @@ test_async_same_files_each_engine() {
 # opens, stats and closes, equal the loader's tally; every file has its path.
 test_async_io_uring_meta() {
 	local uring=$ROOT/.output/iostorm-uring dir want n
-	[ -x "$uring" ] || fail "no $uring: make all (liburing-dev, scripts/deps.sh)"
+	[ -x "$uring" ] || fail "no $uring: make all (liburing-dev, scripts/deps.sh --test)"
 	"$WORKLOAD" gen data --files 60 --dirs 1 --min-size 20000 --max-size 90000 \
 		>/dev/null || fail "gen"
 	dir=$(ls -d "$PWD"/data/*/ | head -n 1)
@@ -357,7 +357,7 @@ test_async_file_depth_io_uring_sqthread_poll() {
 # exactly min(n, 8). Its async_reads are its n chunks.
 test_async_file_depth_exact() {
 	local uring=$ROOT/.output/iostorm-uring dir
-	[ -x "$uring" ] || fail "no $uring: make all (liburing-dev, scripts/deps.sh)"
+	[ -x "$uring" ] || fail "no $uring: make all (liburing-dev, scripts/deps.sh --test)"
 	"$WORKLOAD" gen data --files 40 --dirs 1 --min-size 8000 --max-size 60000 \
 		>/dev/null || fail "gen"
 	dir=$(ls -d "$PWD"/data/*/ | head -n 1)
@@ -392,7 +392,7 @@ test_async_file_depth_exact() {
 # yet taken), so a file of n chunks has its max depth exactly min(n - 1, 7).
 test_async_file_unresolved() {
 	local uring=$ROOT/.output/iostorm-uring dir
-	[ -x "$uring" ] || fail "no $uring: make all (liburing-dev, scripts/deps.sh)"
+	[ -x "$uring" ] || fail "no $uring: make all (liburing-dev, scripts/deps.sh --test)"
 	"$WORKLOAD" gen data --files 30 --dirs 1 --min-size 8000 --max-size 60000 \
 		>/dev/null || fail "gen"
 	dir=$(ls -d "$PWD"/data/*/ | head -n 1)

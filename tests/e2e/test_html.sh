@@ -82,7 +82,7 @@ check_sums() {
 # Chromium draws it: no console message, a picture with ink, every element by id.
 check_browser() {
 	local stats id t0 t1
-	command -v chromium >/dev/null || skip "chromium not installed (scripts/deps.sh)"
+	command -v chromium >/dev/null || skip "chromium not installed (scripts/deps.sh --test)"
 	t0=$(date +%s%N)
 	chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars \
 		--enable-logging=stderr --v=0 --window-size=1000,1800 \

@@ -97,7 +97,7 @@ cg_series() {
 # did before it, runc's set-up included, is taken off by a scrape before).
 test_ship_image_as_daemonset() {
 	command -v podman >/dev/null && command -v runc >/dev/null ||
-		skip "podman or runc not installed (scripts/deps.sh installs them)"
+		skip "podman or runc not installed (scripts/deps.sh --test installs them)"
 	[ -x /bin/busybox ] && is_static /bin/busybox || skip "no static /bin/busybox (busybox-static)"
 	local manifest=$ROOT/docs/deploy/iostorm-daemonset.yaml version image
 	version=$("$IOSTORM" --version | sed -n '1s/^iostorm //p')

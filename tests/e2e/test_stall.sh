@@ -72,7 +72,7 @@ test_stall_pure_reader_no_consumer() {
 # job process reads its files itself and computes a few percent beside
 # (it was "the training loop (fio) waits for data 91%").
 test_stall_fio_no_loop() {
-	command -v fio >/dev/null || skip "fio not installed (scripts/deps.sh installs it)"
+	command -v fio >/dev/null || skip "fio not installed (scripts/deps.sh --test installs it)"
 	mkdir f
 	fio --name=r --directory="$PWD/f" --nrfiles=200 --filesize=64k --bs=16k \
 		--rw=randread --io_size=8m --ioengine=psync --create_only=1 >/dev/null ||
@@ -226,7 +226,7 @@ test_stall_waker_names() {
 # io_uring_enter is its wait for data, as its own clock around the wait says.
 test_stall_io_uring_loop() {
 	local uring=$ROOT/.output/iostorm-uring dirs
-	[ -x "$uring" ] || fail "no $uring: make all (liburing-dev, scripts/deps.sh)"
+	[ -x "$uring" ] || fail "no $uring: make all (liburing-dev, scripts/deps.sh --test)"
 	storm_fs
 	capped_cgroup 300
 	drop_caches
@@ -333,7 +333,7 @@ test_stall_ddp_capped() {
 # and computes decoding them, but it resumes the reader from its ptrace
 # stops: a tracer, never a loop (it was "the training loop (strace)").
 test_stall_strace_no_loop() {
-	command -v strace >/dev/null || skip "strace not installed (scripts/deps.sh installs it)"
+	command -v strace >/dev/null || skip "strace not installed (scripts/deps.sh --test installs it)"
 	gen_data 1000 10
 	"$IOSTORM" -q -j out.json -- strace -f -qq -o /dev/null "$WORKLOAD" read "$PWD/data" \
 		--threads 2 --tally /dev/null 2>stderr.txt || fail "iostorm exit $?: $(cat stderr.txt)"
@@ -346,7 +346,7 @@ test_stall_strace_no_loop() {
 # is below its own clock's, which counts the stops inside next() (63% vs
 # 82% here): not compared.
 test_stall_strace_over_loop() {
-	command -v strace >/dev/null || skip "strace not installed (scripts/deps.sh installs it)"
+	command -v strace >/dev/null || skip "strace not installed (scripts/deps.sh --test installs it)"
 	gen_data 400 4
 	"$WORKLOAD" read "$PWD/data" >/dev/null || fail "warm the cache"
 	"$IOSTORM" -q -j out.json -- strace -f -qq -o /dev/null "$WORKLOAD" pipeline \
