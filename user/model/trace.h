@@ -16,6 +16,7 @@
 #include "model/cgroup.h"
 #include "model/stall.h"
 #include "model/fuse.h"
+#include "model/nfs.h"
 #include "model/kernel.h"
 #include "model/mount.h"
 #include "model/procs.h"
@@ -50,6 +51,7 @@ struct trace {
 	size_t nr_loops;
 	struct timeline timeline;	/* the run, one point per drain interval */
 	struct fuse_layer fuse;		/* FUSE requests per connection and opcode */
+	struct nfs_layer nfs;		/* NFS calls per RPC client and procedure */
 	struct mounts mounts;		/* the target's mounts, by device */
 	struct cgroups cgroups;		/* the cgroups that did I/O: containers */
 	struct views views;		/* the jobs' views of paths, and the host's */

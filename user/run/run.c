@@ -626,6 +626,7 @@ static void session__close(struct session *s)
 	if (s->trace) {
 		block__free(&s->trace->block);
 		fuse_layer__free(&s->trace->fuse);
+		nfs_layer__free(&s->trace->nfs);
 		mounts__free(&s->trace->mounts);
 		cgroups__free(&s->trace->cgroups);
 		store__free(&s->trace->store);
