@@ -71,11 +71,12 @@ ops_check() {
 	local what=$1 bad=0 n=0 name line
 	local -a w g
 	nfs_ops "$2" "$3" | sort >ours.txt
+	awk 'NR == FNR { b[$1] = $0; next }
+		{ split(b[$1], o, " "); d = $1
+		  for (i = 2; i <= 10; i++) d = d " " ($i - o[i]); print d }' "$4" "$5" |
+		awk '$2 > 0' | sort >delta.txt
 	join -a1 -a2 -e 0 -o 0,1.2,1.3,1.4,1.5,1.6,1.7,1.8,1.9,1.10,2.2,2.3,2.4,2.5,2.6,2.7,2.8,2.9,2.10,2.11 \
-		<(awk 'NR == FNR { b[$1] = $0; next }
-			{ split(b[$1], o, " "); d = $1
-			  for (i = 2; i <= 10; i++) d = d " " ($i - o[i]); print d }' "$4" "$5" |
-			awk '$2 > 0' | sort) ours.txt >joined.txt
+		delta.txt ours.txt >joined.txt
 	while read -r name line; do
 		read -r -a w <<<"$(echo "$line" | cut -d' ' -f1-9)"
 		read -r -a g <<<"$(echo "$line" | cut -d' ' -f10-20)"

@@ -139,20 +139,21 @@ static bool fuse_tps(const struct btf *vmlinux, const char **why)
 
 /*
  * A module's tracepoints (all of tps): in vmlinux when the module is built
- * in (its struct sname there), else in the module's BTF, which is there
- * only while the module is loaded. 0, or -ENOENT when the module is not
- * loaded, -ENOSYS when a tracepoint is missing, -EIO when its BTF cannot
- * be read.
+ * in (its first tracepoint there: Debian's vmlinux BTF has the sunrpc and
+ * NFS structs, not their tracepoints), else in the module's BTF, which is
+ * there only while the module is loaded. 0, or -ENOENT when the module is
+ * not loaded, -ENOSYS when a tracepoint is missing, -EIO when its BTF
+ * cannot be read.
  */
-static int module_tps(const struct btf *vmlinux, const char *module, const char *sname,
-		      const char *const *tps, int n)
+static int module_tps(const struct btf *vmlinux, const char *module, const char *const *tps,
+		      int n)
 {
 	const struct btf *in = vmlinux;
 	struct btf *mod = NULL;
 	char path[64];
 	int err = 0;
 
-	if (btf__find_by_name_kind(vmlinux, sname, BTF_KIND_STRUCT) < 0) {
+	if (!has_tp(vmlinux, tps[0], 1)) {
 		snprintf(path, sizeof(path), "/sys/kernel/btf/%s", module);
 		if (access(path, R_OK))
 			return -ENOENT;
@@ -180,11 +181,11 @@ static bool nfs_tps(const struct btf *vmlinux, bool *absent, const char **why)
 					   "rpc_stats_latency" };
 	static const char *const nfs[] = { "nfs_initiate_read", "nfs_lookup_enter",
 					   "nfs_atomic_open_enter", "nfs_revalidate_inode_enter" };
-	int err = module_tps(vmlinux, "sunrpc", "rpc_task", rpc, 3);
+	int err = module_tps(vmlinux, "sunrpc", rpc, 3);
 
 	*absent = false;
 	if (!err)
-		err = module_tps(vmlinux, "nfs", "nfs_server", nfs, 4);
+		err = module_tps(vmlinux, "nfs", nfs, 4);
 	if (err == -ENOENT) {
 		*absent = true;
 		*why = "no NFS client loaded (the sunrpc and nfs modules) when iostorm started: "

@@ -60,6 +60,10 @@ static void code_add(struct file_totals *tot, const struct file_rec *f)
 	tot->code_meta_ns += f->c.meta_ns;
 	tot->code_ns += f->c.read_ns + f->c.meta_ns;
 	tot->code_fault_pages += f->c.fault_pages;
+	if (f->code < KIND__MAX) {
+		tot->code_why_files[f->code]++;
+		tot->code_why_reads[f->code] += f->c.reads;
+	}
 }
 
 static void mapped_add(struct file_totals *tot, const struct file_rec *f)
@@ -122,6 +126,20 @@ void trace__file_sizes(const struct store *s, struct hist *h)
 		if (f && f->flags & FILE_F_REG)
 			hist__add(h, f->size, 1);
 	}
+}
+
+bool trace__layer_missing(const struct trace *t, enum kernel_layer l)
+{
+	const struct kernel_reach *k = &t->kernel;
+
+	if (kernel__measured(k, l))
+		return false;
+	if (!k->layers[l].absent)
+		return true;
+	for (size_t i = 0; i < t->mounts.nr; i++)
+		if (l == KL_NFS && mount__is_nfs(&t->mounts.recs[i]))
+			return true;
+	return false;
 }
 
 bool trace__empty(const struct trace *t)

@@ -23,8 +23,8 @@ static void render_meta(struct prom *p, const struct trace *t)
 	if (t->kernel.probed) {
 		prom__family(p, "iostorm_layer_measured", "gauge",
 			     "1 when this kernel gave the layer (syscalls, page_cache, faults, "
-			     "block, fuse, sched), 0 when it was not measured: its series are "
-			     "absent or zero for that reason, not for want of I/O.");
+			     "block, fuse, sched, io_uring, nfs), 0 when it was not measured: its "
+			     "series are absent or zero for that reason, not for want of I/O.");
 		for (int i = 0; i < KL__MAX; i++) {
 			struct label ll = { "layer", kernel__layer_name(i) };
 
