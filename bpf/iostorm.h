@@ -395,7 +395,7 @@ struct nfs_stats {
 struct nfs_call {
 	__u32 clid;
 	__u32 inflight;		/* on the RPC client at begin, this one included */
-	__u16 proc;
+	__u16 proc;		/* at begin (the end's may differ: OPEN -> OPEN_NOATTR) */
 	__u8 who;		/* enum nfs_who */
 	__u8 running;		/* begun, rpc_task_end not seen */
 	__u8 async;

@@ -139,11 +139,18 @@ struct {
 	__type(value, struct nfs_proc_name);
 } nfs_procs SEC(".maps");
 
-/* The call's RPC client, when it is the NFS program's; NULL otherwise. */
+/*
+ * The call's RPC client, when it is the NFS program's; NULL otherwise. The
+ * verifier takes a tracepoint's pointer as maybe NULL (6.12: "pointer
+ * arithmetic on trusted_ptr_or_null_ prohibited"): tested first.
+ */
 static __always_inline struct rpc_clnt *nfs_clnt_of(const struct rpc_task *task)
 {
-	struct rpc_clnt *clnt = BPF_CORE_READ(task, tk_client);
+	struct rpc_clnt *clnt;
 
+	if (!task)
+		return NULL;
+	clnt = BPF_CORE_READ(task, tk_client);
 	if (!clnt || BPF_CORE_READ(clnt, cl_prog) != NFS_PROGRAM)
 		return NULL;
 	return clnt;
@@ -250,7 +257,6 @@ int BPF_PROG(handle_rpc_task_begin, const struct rpc_task *task, const void *act
 	}
 	/* BPF_ANY: a record at this address is an ended call's. */
 	bpf_map_update_elem(&nfs_calls, &key, &r, BPF_ANY);
-	nfs_hists_add(r.clid, r.proc, r.who, NFS_H_INFLIGHT, r.inflight);
 	return 0;
 }
 
@@ -328,8 +334,13 @@ int BPF_PROG(handle_rpc_stats_latency, const struct rpc_task *task, s64 backlog,
 		return 0;
 	clid = BPF_CORE_READ(clnt, cl_clid);
 	proc = task_proc(task);
+	/*
+	 * The procedure may have changed since the begin (NFSv4's OPEN sent as
+	 * OPEN_NOATTR, chosen in its prepare step): the end's is the one
+	 * mountstats counts, and the one every figure of the call is kept by.
+	 */
 	r = bpf_map_lookup_elem(&nfs_calls, &key);
-	who = r && r->clid == clid && r->proc == proc ? r->who : NFS_WHO_UNTRACKED;
+	who = r && r->clid == clid ? r->who : NFS_WHO_UNTRACKED;
 	if (who == NFS_WHO_UNTRACKED)
 		clnt_entry(clnt, clid);		/* its version and server, for its name */
 	st = stats_entry(task, clnt, clid, proc, who);
@@ -353,6 +364,7 @@ int BPF_PROG(handle_rpc_stats_latency, const struct rpc_task *task, s64 backlog,
 	nfs_hists_add(clid, proc, who, NFS_H_QUEUE, backlog > 0 ? backlog : 0);
 	nfs_hists_add(clid, proc, who, NFS_H_RTT, rtt > 0 ? rtt : 0);
 	nfs_hists_add(clid, proc, who, NFS_H_TOTAL, execute > 0 ? execute : 0);
+	nfs_hists_add(clid, proc, who, NFS_H_INFLIGHT, r->inflight);
 	return 0;
 }
 
@@ -400,7 +412,8 @@ static __always_inline void mount_note(const struct inode *inode)
 SEC("tp_btf/nfs_initiate_read")
 int BPF_PROG(handle_nfs_initiate_read, const struct nfs_pgio_header *hdr)
 {
-	mount_note(BPF_CORE_READ(hdr, inode));
+	if (hdr)
+		mount_note(BPF_CORE_READ(hdr, inode));
 	return 0;
 }
 

@@ -151,13 +151,16 @@ nfs_storm() {
 	check_eq "$what: files opened on the mount" "$(jqr "$j" "$nl | .files_opened")" "$tally_files"
 	check_eq "$what: READ calls of the target, one a file (rsize >= 40 KB)" \
 		"$(jqr "$j" "$nl | .read_calls")" "$tally_files"
+	# netem delays the request and the reply: no round trip is shorter than
+	# twice its delay (a histogram bucket's low bound is within 1/16 of
+	# its values); how much longer is the server's time, and TCG's.
 	rtt=$(jqr "$j" "[.nfs.mounts[] | select(.mount_point == \"$mnt\") | .ops[] |
-		.rtt_target.p50_ns // empty] | min")
-	echo "     $what: $(grep -A2 '^NFS calls: .* on '"$mnt" "$what.out" | sed -n 2p)"
-	check_cmp "$what: smallest procedure's rtt p50 (ns) >= 2 x netem delay" "$rtt" '>=' \
+		.rtt.buckets[0][0] // empty] | min")
+	echo "     $what: $(grep -A1 '^NFS calls: .* on '"$mnt" "$what.out" | sed -n 2p)"
+	check_cmp "$what: shortest round trip (ns) >= 2 x netem's delay" "$rtt" '>=' \
 		"$((2 * NFS_DELAY_MS * 1000000 * 15 / 16))"
-	check_cmp "$what: mean round trip (ns) within netem + 3 ms" \
-		"$(jqr "$j" "$nl | .rtt_mean_ns")" '<' "$(((2 * NFS_DELAY_MS + 3) * 1000000))"
+	check_cmp "$what: the target's mean round trip (ns) >= 2 x netem's delay" \
+		"$(jqr "$j" "$nl | .rtt_mean_ns")" '>=' "$((2 * NFS_DELAY_MS * 1000000))"
 	check_eq "$what: layer verdict" "$(jqr "$j" .layers.verdict)" nfs
 	if grep -q '^VERDICT:.*NFS\|^VERDICT:.*nfs' "$what.out"; then
 		pass "$what: $(grep -m1 '^VERDICT:' "$what.out")"

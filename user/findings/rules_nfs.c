@@ -53,8 +53,10 @@ int rule__nfs(const struct evidence *e, const double *th, struct finding *f)
 	if (!e->have_nfs || e->nfs_calls < th[TH_MIN_READS])
 		return 0;
 	/* The label keeps what fits a finding's label; the summary has it all. */
-	snprintf(label, sizeof(label), "%s on NFS at %.120s",
-		 storm ? "small-file storm" : "round trips", e->nfs_mount);
+	snprintf(label, sizeof(label), storm ? "small-file storm on NFS: %s round trips of %s "
+		 "a file" : "NFS: each file costs %s round trips of %s",
+		 e->nfs_round_trips < 0 ? "?" : units__num(B(7), e->nfs_round_trips),
+		 units__us(B(8), e->nfs_rtt_us));
 	finding_init(f, "nfs_round_trips", impact(e, th), "",
 		     "pack into shards, mount nocto/actimeo or stage locally");
 	memcpy(f->label, label, sizeof(f->label) - 1);
