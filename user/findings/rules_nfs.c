@@ -19,14 +19,14 @@ static void mount_advice(const struct evidence *e, char *buf, size_t len)
 
 	buf[0] = '\0';
 	if (!e->nfs_nocto && !e->nfs_actimeo)
-		n += snprintf(buf + n, len - n, "; for read-only data mount with nocto and "
-			      "actimeo=600 (no GETATTR at every open, attributes cached)");
+		n += snprintf(buf + n, len - n, "; read-only data: mount nocto,actimeo=600 "
+			      "(no GETATTR at each open)");
 	if (e->nfs_nconnect <= 1 && n < len)
-		n += snprintf(buf + n, len - n, "; nconnect=8 spreads the calls over 8 "
-			      "connections (now %s)", e->nfs_nconnect ? "1" : "unknown");
+		n += snprintf(buf + n, len - n, "; nconnect=8 (8 connections, now %s)",
+			      e->nfs_nconnect ? "1" : "unknown");
 	if (e->nfs_rsize && e->nfs_rsize < MIB && n < len)
-		snprintf(buf + n, len - n, "; rsize=1048576 reads large files in 1 MiB "
-			 "calls (now %llu)", (unsigned long long)e->nfs_rsize);
+		snprintf(buf + n, len - n, "; rsize=1048576 (now %llu)",
+			 (unsigned long long)e->nfs_rsize);
 }
 
 static void nfs_advice(const struct evidence *e, struct finding *f)
@@ -36,10 +36,10 @@ static void nfs_advice(const struct evidence *e, struct finding *f)
 	mount_advice(e, opts, sizeof(opts));
 	say(f->advice, sizeof(f->advice),
 	    "every file costs %s round trips of %s over the network: pack files into "
-	    "shards (one LOOKUP and OPEN serve thousands of samples, READs of rsize "
-	    "each)%s; or keep a copy near the GPU: FS-Cache (mount -o fsc with "
-	    "cachefilesd) or the dataset staged to local NVMe or memory. More reads in "
-	    "flight help while the server and the link allow (%s READs in flight now)",
+	    "shards (one LOOKUP and OPEN for thousands of samples, READs of rsize)%s; or "
+	    "keep a copy near the GPU: FS-Cache (mount -o fsc, cachefilesd) or staging "
+	    "to local NVMe or memory. More reads in flight help while the server and the "
+	    "link allow (%s READs in flight now)",
 	    units__num(B(0), e->nfs_round_trips), units__us(B(1), e->nfs_rtt_us), opts,
 	    units__num(B(2), e->nfs_read_inflight > 0 ? e->nfs_read_inflight : 1));
 }
@@ -62,19 +62,16 @@ int rule__nfs(const struct evidence *e, const double *th, struct finding *f)
 	memcpy(f->label, label, sizeof(f->label) - 1);
 	if (e->layer == LAYER_NFS)
 		say(through, sizeof(through), "%s block requests: the data comes over the "
-		    "network from the NFS server", e->blk_reads ?
-		    units__count(B(6), e->blk_reads) : "no");
+		    "network", e->blk_reads ? units__count(B(6), e->blk_reads) : "no");
 	else
 		say(through, sizeof(through), "the NFS server returned %s of the bytes read",
 		    units__pct(B(6), evidence__ratio(e->nfs_read_bytes, e->read_bytes)));
 	say(f->summary, sizeof(f->summary),
-	    "%s on NFS (%.100s at %.60s): each file costs %s round trips of %s (%s), READ "
-	    "p50 %s, mean call %s with its queue (%s calls/s); %s",
-	    storm ? "small-file storm" : "round trips", e->nfs_fs, e->nfs_mount,
-	    e->nfs_round_trips < 0 ? "?" : units__num(B(0), e->nfs_round_trips),
+	    "%s on NFS (%.80s at %.60s): each file costs %s round trips of %s (%s), READ "
+	    "p50 %s; %s", storm ? "small-file storm" : "round trips", e->nfs_fs,
+	    e->nfs_mount, e->nfs_round_trips < 0 ? "?" : units__num(B(0), e->nfs_round_trips),
 	    units__us(B(1), e->nfs_rtt_us), e->nfs_per_file[0] ? e->nfs_per_file : "-",
-	    units__us(B(2), e->nfs_read_p50_us), units__us(B(3), e->nfs_total_us),
-	    units__num(B(4), e->nfs_calls_per_s), through);
+	    units__us(B(2), e->nfs_read_p50_us), through);
 	fig(f, "nfs_calls", e->nfs_calls, "calls");
 	fig(f, "nfs_calls_per_s", e->nfs_calls_per_s, "calls/s");
 	fig(f, "nfs_round_trips_per_file", e->nfs_round_trips, "calls");

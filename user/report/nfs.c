@@ -286,8 +286,8 @@ static void text_head(FILE *out, const struct nfs_rpc *r, const struct nfs_layer
 		fprintf(out, " on ");
 		emit__safe(out, m->point);
 	} else if (r->known && r->info.role == NFS_ROLE_CLIENT) {
-		fprintf(out, "the NFS client's own calls to %s (NFSv%s: leases, sessions; "
-			"shared by its mounts)", nl->server, nl->version);
+		fprintf(out, "the NFS client's own calls to %s (leases, sessions; shared "
+			"by its mounts)", nl->server);
 	} else {
 		fprintf(out, "unknown mount of %s (NFSv%s)", nl->server, nl->version);
 	}
