@@ -156,7 +156,7 @@ nfs_storm() {
 	# its values); how much longer is the server's time, and TCG's.
 	rtt=$(jqr "$j" "[.nfs.mounts[] | select(.mount_point == \"$mnt\") | .ops[] |
 		.rtt.buckets[0][0] // empty] | min")
-	echo "     $what: $(grep -A1 '^NFS calls: .* on '"$mnt" "$what.out" | sed -n 2p)"
+	grep -A1 "^NFS calls: .* on $mnt" "$what.out" | sed "s/^/     /"
 	check_cmp "$what: shortest round trip (ns) >= 2 x netem's delay" "$rtt" '>=' \
 		"$((2 * NFS_DELAY_MS * 1000000 * 15 / 16))"
 	check_cmp "$what: the target's mean round trip (ns) >= 2 x netem's delay" \
