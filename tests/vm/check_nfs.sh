@@ -170,6 +170,62 @@ nfs_storm() {
 	umount "$mnt"
 }
 
+# nfs_torch: a real PyTorch loop (tests/train.py: ImageFolder, 2 DataLoader
+# workers) reads 300 small JPEGs over NFSv3 (exported from the guest's
+# memory: the wait is the network's round trips); iostorm, attached with -p
+# once the workers exist, gives a stall share within 5 points of the loop's
+# own clock, and the workers' READs are the target's.
+nfs_torch() {
+	local img=/run/iostorm-nfs-img.$$ mnt=$PWD/nfsimg pid i rc=0
+	if ! python3 -c "import torch, torchvision" 2>/dev/null; then
+		flunk "nfs torch: python3-torch or python3-torchvision not installed"
+		return 1
+	fi
+	mkdir -p "$img" "$mnt"
+	python3 "$ROOT/tests/train.py" gen "$img" --images 300 --size 32 ||
+		{ flunk "nfs torch: gen"; return 1; }
+	exportfs -o ro,no_root_squash,fsid=1,insecure,no_subtree_check "127.0.0.1:$img" &&
+		mount -t nfs -o vers=3,nolock "127.0.0.1:$img" "$mnt" ||
+		{ flunk "nfs torch: cannot export and mount $img"; return 1; }
+	drop_caches
+	mkfifo gate
+	python3 "$ROOT/tests/train.py" train "$mnt" --workers 2 --batch 8 --gate gate \
+		--ready ready --tally "$PWD/torch.txt" &
+	pid=$!
+	for ((i = 0; i < 1200; i++)); do
+		[ -f ready ] && break
+		sleep 0.1
+	done
+	"$IOSTORM" -q -j torch.json -p "$(cat ready 2>/dev/null || echo 0)" 2>torch.err &
+	local ios=$!
+	for ((i = 0; i < 600; i++)); do
+		grep -q tracing torch.err && break
+		sleep 0.1
+	done
+	echo >gate
+	wait "$pid" || rc=$?
+	wait "$ios" || rc=$?
+	umount "$mnt"
+	exportfs -u "127.0.0.1:$img"
+	rm -rf "$img"
+	if [ "$rc" != 0 ] || [ ! -s torch.json ]; then
+		flunk "nfs torch: train.py or iostorm failed ($rc): $(tail -n 2 torch.err | tr '\n' ' ')"
+		return 1
+	fi
+	echo "     nfs torch: $(cat torch.txt)"
+	check_eq "nfs torch: consumer found" "$(jqr torch.json .stall.found)" true
+	check_near "nfs torch: stall share vs the loop's own clock" \
+		"$(jqr torch.json .stall.share)" "$(loop_share torch.txt)" 0.05
+	# The workers prefetch before the gate: the JPEGs read in the trace,
+	# each one READ (a few KB, cold).
+	check_eq "nfs torch: the workers' READ calls = JPEGs read in the trace" \
+		"$(jqr torch.json "[.nfs.mounts[] | select(.mount_point == \"$mnt\") | .ops[] |
+			select(.name == \"READ\") | .target.calls] | add")" \
+		"$(jq --arg p "$mnt/" '[.files[] | select(.type == "file" and
+			(.path // "" | startswith($p)) and .reads > 0)] | length' torch.json)"
+	check_eq "nfs torch: layer verdict" "$(jqr torch.json .layers.verdict)" nfs
+}
+
 check_nfs() {
 	local f0=$FAILED
 	if ! command -v rpc.nfsd >/dev/null || [ ! -d /proc/fs ] ||
@@ -184,5 +240,8 @@ check_nfs() {
 	nfs_storm nfs42 / "$PWD/nfs42" vers=4.2
 	nfs_storm nfs3 "$DATA" "/run/iostorm-nfs3.$$" vers=3,nolock
 	rmdir "/run/iostorm-nfs3.$$" 2>/dev/null
+	if kernel_has_layer nfs; then
+		nfs_torch
+	fi
 	[ "$FAILED" = "$f0" ]
 }
