@@ -81,8 +81,9 @@ static void mount(struct page *p, const json_t *m)
 	fputs("<table class=\"list\"><tr><th>procedure</th><th>calls</th><th>target</th>"
 	      "<th>received</th><th>queue</th><th>rtt p50</th><th>rtt</th><th>total</th>"
 	      "<th>retrans</th><th>errors</th></tr>\n", p->out);
-	json_array_foreach(ops, i, op)
+	json_array_foreach(ops, i, op) {
 		op_row(p, op);
+	}
 	fputs("</table>\n", p->out);
 }
 
@@ -92,13 +93,15 @@ void html_nfs__section(struct page *p)
 	size_t i;
 	bool any = false;
 
-	json_array_foreach(mounts, i, m)
+	json_array_foreach(mounts, i, m) {
 		any |= jcount(m, "layers.calls") || json_array_size(jget(m, "ops"));
+	}
 	if (!any)
 		return;
 	fputs("<section id=\"nfs\"><h2>NFS calls (mountstats' figures, by procedure)</h2>\n",
 	      p->out);
-	json_array_foreach(mounts, i, m)
+	json_array_foreach(mounts, i, m) {
 		mount(p, m);
+	}
 	fputs("</section>\n", p->out);
 }

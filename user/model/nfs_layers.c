@@ -102,7 +102,7 @@ static int per_file_cmp(const void *pa, const void *pb)
 /* The target's calls per file opened, by procedure, most first. */
 static void per_file_of(const struct nfs_rpc *r, struct nfs_layers *nl)
 {
-	struct nfs_per_file all[NFS_PROCS];
+	struct nfs_per_file all[NFS_PROCS] = {};
 	int n = 0;
 	char buf[16];
 
