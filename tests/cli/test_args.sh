@@ -14,6 +14,23 @@ test_cli_bad_input() {
 	expect_fail 2 "-q without --json" "$IOSTORM" -q -a
 }
 
+# -p takes what pgrep prints (newlines, spaces, commas; -p repeated), and
+# says which part of a bad value is not a process id.
+test_cli_pids_as_pgrep_prints() {
+	expect_fail 2 "invalid value '12 ab' for -p: 'ab' is not a process id" "$IOSTORM" -p "12 ab"
+	expect_fail 2 "no process id in it (is the job running? pgrep printed nothing)" \
+		"$IOSTORM" -p ""
+	expect_fail 2 "'0' is not a process id" "$IOSTORM" -p "4242,0"
+	# Accepted, every form: the next complaint is about another flag.
+	expect_fail 2 "-q without --json" "$IOSTORM" -q -p "4242
+4243"
+	expect_fail 2 "-q without --json" "$IOSTORM" -q -p 4242 -p "4243, 4244"
+	expect_fail 2 "-q without --json" "$IOSTORM" -q -p 4242 4243 4244
+	# A word after "--" is a COMMAND, never a pid.
+	expect_fail 2 "give only one of" "$IOSTORM" -p 4242 -- 4243
+	expect_fail 2 "both on stdout" "$IOSTORM" --json - --html - -p 4242
+}
+
 # --consumer names the training loops, one per data-parallel rank:
 # repeatable or comma-separated, each a thread id or a name.
 test_cli_consumers() {

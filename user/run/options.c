@@ -204,20 +204,39 @@ static int parse_uint(const char *opt, const char *arg, long min, long max, long
 	return 0;
 }
 
+/* A process id: digits only, 1 to INT_MAX. */
+static bool pid_word(const char *w, long *pid)
+{
+	char *end;
+
+	if (*w < '0' || *w > '9')
+		return false;
+	errno = 0;
+	*pid = strtol(w, &end, 10);
+	return !errno && !*end && *pid >= 1 && *pid <= INT_MAX;
+}
+
+/*
+ * -p takes what pgrep prints: pids separated by commas, spaces or newlines
+ * ("$(pgrep -f train.py)" quoted), and -p again adds more.
+ */
 static int parse_pids(struct options *o, const char *arg)
 {
 	char *copy = strdup(arg), *tok, *save = NULL;
 	long pid;
-	int err = 0;
+	int err = 0, n = 0;
 
 	if (!copy)
 		return -ENOMEM;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	for (tok = strtok_r(copy, ", \t\n", &save); tok; tok = strtok_r(NULL, ", \t\n", &save)) {
 		pid_t *p;
 
-		err = parse_uint("-p", tok, 1, INT_MAX, &pid);
-		if (err)
+		if (!pid_word(tok, &pid)) {
+			pr_err("invalid value '%s' for -p: '%s' is not a process id "
+			       "(expected PID[,PID...], as pgrep prints them)", arg, tok);
+			err = -EINVAL;
 			break;
+		}
 		p = realloc(o->pids, (o->nr_pids + 1) * sizeof(*p));
 		if (!p) {
 			err = -ENOMEM;
@@ -225,10 +244,14 @@ static int parse_pids(struct options *o, const char *arg)
 		}
 		o->pids = p;
 		o->pids[o->nr_pids++] = pid;
+		n++;
 	}
 	free(copy);
-	if (!err && !o->nr_pids)
-		err = bad_value("-p", arg, "expected PID[,PID...]");
+	if (!err && !n) {
+		pr_err("invalid value '%s' for -p: no process id in it (is the job running? "
+		       "pgrep printed nothing)", arg);
+		err = -EINVAL;
+	}
 	return err;
 }
 
@@ -370,19 +393,43 @@ int options__parse(struct options *o, int argc, char **argv)
 	o->store_files = -1;
 	optind = 0;	/* glibc: start afresh, so a second parse (a fuzzer's) is a clean one */
 	opterr = 1;
-	/* '+': stop at the first non-option, the start of COMMAND. */
-	while ((c = getopt_long(argc, argv, "+p:ad:i:j:T:qvhV", long_opts, NULL)) != -1) {
-		err = parse_one(o, c, optarg);
-		if (err)
-			return err;
+	for (;;) {
+		/* '+': stop at the first non-option, the start of COMMAND. */
+		while ((c = getopt_long(argc, argv, "+p:ad:i:j:T:qvhV", long_opts, NULL)) != -1) {
+			err = parse_one(o, c, optarg);
+			if (err)
+				return err;
+		}
+		/*
+		 * `-p $(pgrep -f train.py)` unquoted leaves the second pid a word
+		 * of its own: after -p, and before any "--", a process id is one
+		 * more of them, not a COMMAND.
+		 */
+		if (optind < argc && o->nr_pids && strcmp(argv[optind - 1], "--") &&
+		    pid_word(argv[optind], &(long){ 0 })) {
+			err = parse_pids(o, argv[optind++]);
+			if (err)
+				return err;
+			continue;
+		}
+		break;
 	}
 	if (optind < argc)
 		o->cmd = &argv[optind];
+	if (o->json && o->html && !strcmp(o->json, "-") && !strcmp(o->html, "-")) {
+		pr_err("--json - and --html - both on stdout: send one of them to a file");
+		return -EINVAL;
+	}
 	if (o->quiet && !o->json && !o->html && !o->listen && !o->prom_file) {
 		pr_err("-q without --json, --html, --listen or --prom-file would print nothing");
 		return -EINVAL;
 	}
 	return check_scope(o);
+}
+
+bool options__report_on_stdout(const struct options *o)
+{
+	return (o->json && !strcmp(o->json, "-")) || (o->html && !strcmp(o->html, "-"));
 }
 
 int options__exit_code(int err)

@@ -53,6 +53,8 @@ struct options {
 int options__parse(struct options *o, int argc, char **argv);
 /* The exit status of a parse that stopped: 0 after --help, 2 for -EINVAL, else 1. */
 int options__exit_code(int err);
+/* Does the JSON or the HTML report go to stdout ("-")? Then nothing else does. */
+bool options__report_on_stdout(const struct options *o);
 void options__free(struct options *o);
 
 #endif /* OPTIONS_H */

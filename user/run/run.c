@@ -145,7 +145,7 @@ static int prepare_target(struct session *s, struct probe_config *pc)
 		err = add_program_files(s);
 		if (err)
 			return err;
-		err = target__launch(o->cmd, &s->launch);
+		err = target__launch(o->cmd, options__report_on_stdout(o), &s->launch);
 		if (err)
 			pr_err("cannot start '%s': %s", o->cmd[0], strerror(-err));
 		s->launched = !err;
@@ -262,7 +262,7 @@ static void read_mounts(struct session *s)
 static int start_window(struct session *s)
 {
 	const struct options *o = s->o;
-	bool json_on_stdout = o->json && !strcmp(o->json, "-");
+	bool json_on_stdout = options__report_on_stdout(o);
 	__u64 now = now_ns();
 	int err = 0;
 
@@ -280,7 +280,7 @@ static int start_window(struct session *s)
 		err = collector__refresh(s->c, s->trace, REFRESH_FILES | REFRESH_GLOBALS, now);
 	if (!err && o->interval > 0)
 		err = measure_stall(s);
-	/* Interval lines must not break a JSON report written to stdout. */
+	/* Interval lines must not break a JSON or HTML report written to stdout. */
 	if (!err)
 		err = interval__start(&s->iv, json_on_stdout ? stderr : stdout, o->interval,
 				      s->trace, now);
@@ -563,7 +563,8 @@ static int print_reports(const struct options *o, const struct report *r)
 	int err = 0, e;
 
 	if (!o->quiet) {
-		e = report__print_text(stdout, r, &ro);
+		/* stdout holds the JSON or HTML report alone when it goes there. */
+		e = report__print_text(options__report_on_stdout(o) ? stderr : stdout, r, &ro);
 		if (e) {
 			pr_err("cannot write the report: %s", strerror(-e));
 			err = e;
