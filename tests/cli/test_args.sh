@@ -82,7 +82,21 @@ test_cli_help_and_version() {
 # A closed or full stdout is an error of every command, not a silent exit 0.
 test_cli_stdout_full() {
 	[ -w /dev/full ] || skip "no /dev/full"
-	expect_fail 1 "cannot write to stdout" sh -c "'$IOSTORM' --help >/dev/full"
+	expect_fail 4 "cannot write to stdout" sh -c "'$IOSTORM' --help >/dev/full"
 	expect_fail 4 "cannot write" sh -c \
 		"'$IOSTORM' diff '$GOLDEN/report.json' '$GOLDEN/report.json' >/dev/full"
+	expect_fail 4 "cannot write to stdout" sh -c "'$IOSTORM' help html >/dev/full"
+}
+
+# `iostorm help [COMMAND]` teaches; a mistyped command is said as one (exit
+# 2), never run as a program iostorm cannot find.
+test_cli_help_and_mistyped() {
+	"$IOSTORM" help >h.txt || fail "help: exit $?"
+	grep -q '^usage: iostorm \[options\] -p PID' h.txt || fail "help: $(head -n 2 h.txt)"
+	"$IOSTORM" help diff >d.txt || fail "help diff: exit $?"
+	grep -q '^usage: iostorm diff' d.txt || fail "help diff: $(head -n 2 d.txt)"
+	expect_fail 2 "help: no command 'nope'" "$IOSTORM" help nope
+	expect_fail 2 "'chek' is not an iostorm command; did you mean 'check'?" "$IOSTORM" chek
+	expect_fail 2 "did you mean 'diff'?" "$IOSTORM" dif a.json b.json
+	expect_fail 2 "did you mean 'html'?" "$IOSTORM" hmtl r.json
 }

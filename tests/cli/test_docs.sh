@@ -103,3 +103,32 @@ test_docs_file_names() {
 	expect_cmp "file names checked" "$n" '>' 100
 	echo "  $n file names checked"
 }
+
+# Every flag of every command's --help is in the man page and in the bash
+# completion, and every command is in both: a flag added to --help alone
+# fails here.
+test_docs_flags_everywhere() {
+	local man=$ROOT/docs/iostorm.8 comp=$ROOT/scripts/iostorm.bash-completion cmd f n=0
+	for cmd in "" diff html check; do
+		# shellcheck disable=SC2086 # "" is the tracer itself
+		"$IOSTORM" $cmd --help >help.txt || fail "iostorm $cmd --help: exit $?"
+		for f in $(grep -oE '(^|[ ,])--?[a-zA-Z][a-zA-Z-]*' help.txt | grep -oE -- '--?[a-zA-Z][a-zA-Z-]*' |
+			sort -u); do
+			case $f in --*) ;; -?) ;; *) continue ;; esac
+			# A flag in the man page is written \-\-flag or \-f.
+			grep -qF -- "$(printf '%s' "$f" | sed 's/-/\\-/g')" "$man" ||
+				fail "iostorm $cmd --help's $f is not in docs/iostorm.8"
+			grep -qE -- "(^|[[:space:]\"(|])$f([[:space:]\")|]|$)" "$comp" ||
+				fail "iostorm $cmd --help's $f is not in the bash completion"
+			n=$((n + 1))
+		done
+	done
+	for cmd in diff html check help; do
+		grep -q "^\.B iostorm $cmd" "$man" || fail "docs/iostorm.8 lacks the command $cmd"
+		grep -q "diff html check help" "$comp" || fail "the completion lacks the command $cmd"
+	done
+	for s in "EXIT STATUS" ENVIRONMENT EXAMPLES; do
+		grep -q "^\.SH $s" "$man" || fail "docs/iostorm.8 has no $s section"
+	done
+	expect_cmp "flags checked" "$n" '>' 30
+}

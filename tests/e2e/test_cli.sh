@@ -2,8 +2,8 @@
 
 # Bad targets: found before anything is loaded, with the documented status.
 test_cli_bad_target() {
-	expect_fail 1 "cannot attach to pid 999999999: no such process" "$IOSTORM" -p 999999999
-	expect_fail 1 "cannot use cgroup '/nonexistent'" "$IOSTORM" --cgroup /nonexistent
+	expect_fail 3 "cannot attach to pid 999999999: no such process" "$IOSTORM" -p 999999999
+	expect_fail 3 "cannot use cgroup '/nonexistent'" "$IOSTORM" --cgroup /nonexistent
 	expect_fail 127 "cannot run 'no-such-command-xyz'" "$IOSTORM" -q -j x.json -- no-such-command-xyz
 }
 
@@ -57,11 +57,11 @@ test_cli_json_disk_full() {
 	local left
 	left=$(ls -A small)
 	umount small
-	expect_eq "exit status" "$rc" 1
+	expect_eq "exit status" "$rc" 4
 	grep -q "cannot write 'small/out.json': No space left on device" err.txt ||
 		fail "stderr: $(cat err.txt)"
 	[ -z "$left" ] || fail "partial files left: $left"
-	expect_fail 1 "cannot write '/nonexistent/out.json'" "$IOSTORM" -q -j /nonexistent/out.json -- true
+	expect_fail 4 "cannot write '/nonexistent/out.json'" "$IOSTORM" -q -j /nonexistent/out.json -- true
 }
 
 # iostorm check: every layer named, yes or no with a reason, the programs

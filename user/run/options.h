@@ -11,11 +11,16 @@
 
 struct thresholds;
 
-/* Exit codes, also documented in --help and the README. */
+/*
+ * Exit codes, one table for every subcommand (docs/iostorm.8 EXIT STATUS,
+ * --help): diff and html give 2, 3 and 4 the same meanings.
+ */
 enum exit_code {
 	EXIT_OK = 0,
-	EXIT_ERROR = 1,		/* could not trace, or could not write the report */
+	EXIT_ERROR = 1,		/* could not trace here (privileges, BTF, the kernel) */
 	EXIT_USAGE = 2,		/* bad command line */
+	EXIT_INPUT = 3,		/* what to trace is not there: no such pid, a zombie, no cgroup */
+	EXIT_OUTPUT = 4,	/* a report could not be written */
 };
 
 struct options {

@@ -73,6 +73,7 @@ struct session {
 	struct prom_server *prom;	/* --listen or --prom-file, else NULL */
 	bool launched;
 	bool exec_failed;	/* COMMAND never ran: exit with its 126/127 */
+	int fail;		/* EXIT_INPUT or EXIT_OUTPUT for such a failure, else 0 */
 	bool storm;		/* drained early since the last scheduled drain */
 };
 
@@ -181,6 +182,8 @@ static int session__open(struct session *s)
 	int err;
 
 	err = check_outputs(o);
+	if (err)
+		s->fail = EXIT_OUTPUT;
 	if (!err)
 		err = probe__check_env();
 	if (err)
@@ -208,8 +211,11 @@ static int session__open(struct session *s)
 	if (!views__init(&s->trace->views, "/proc"))
 		s->trace->store.views = &s->trace->views;
 	err = setup_signals();
-	if (!err)
+	if (!err) {
 		err = prepare_target(s, &pc);
+		if (err && !s->launched)
+			s->fail = EXIT_INPUT;
+	}
 	if (!err)
 		err = collector__open(&s->c, &pc, &s->trace->kernel);
 	if (err)
@@ -603,11 +609,15 @@ static int session__report(struct session *s)
 	} else {
 		err = print_reports(o, r);
 		report__free(r);
+		if (err)
+			s->fail = EXIT_OUTPUT;
 	}
 	if (o->prom_file && f) {
 		e = prom__write_file(o->prom_file, s->trace, f, o->job);
-		if (e)
+		if (e) {
 			output_failed(&err, o->prom_file, e);
+			s->fail = EXIT_OUTPUT;
+		}
 	}
 	if (s->prom && f)
 		prom__publish(s->prom, s->trace, f);
@@ -644,12 +654,12 @@ static void session__close(struct session *s)
  * The one place where an error, a launched command's status and a failed
  * exec meet: the README's table of exit statuses.
  */
-static int exit_code(int err, int child, bool exec_failed)
+static int exit_code(int err, int child, bool exec_failed, int fail)
 {
 	if (exec_failed)
 		return child;		/* 127 not found, 126 not runnable */
 	if (err < 0)
-		return EXIT_ERROR;
+		return fail ? fail : EXIT_ERROR;
 	return child >= 0 ? child : EXIT_OK;
 }
 
@@ -677,5 +687,5 @@ int run__main(int argc, char **argv)
 		err = session__report(&s);
 	session__close(&s);
 	options__free(&o);
-	return exit_code(err, child, s.exec_failed);
+	return exit_code(err, child, s.exec_failed, s.fail);
 }
