@@ -1,4 +1,4 @@
-# The release tarball (make dist), no root: what README "Install" says it
+# The release tarball (make dist), no root: what docs/install.md says it
 # holds, its checksums, the static binary, and the same bytes when packed
 # again from the same binary and commit.
 

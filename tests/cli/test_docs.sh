@@ -132,3 +132,44 @@ test_docs_flags_everywhere() {
 	done
 	expect_cmp "flags checked" "$n" '>' 30
 }
+
+# The README is a front door: at most 500 lines, the two commands a newcomer
+# runs within its first screens (the demo's and the tests', the latter the
+# one CI runs), and every link of it and of docs/ leads to a file (and a
+# heading) inside the repository.
+test_docs_readme_front_door() {
+	local readme=$ROOT/README.md f link file anchor n=0
+	expect_cmp "README lines" "$(wc -l <"$readme")" '<=' 500
+	grep -n '^scripts/deps.sh && make demo' "$readme" | head -n1 | cut -d: -f1 >demo.line
+	grep -n '^scripts/deps.sh --test && make test' "$readme" | head -n1 | cut -d: -f1 >test.line
+	[ -s demo.line ] && [ -s test.line ] || fail "the README lacks its two commands"
+	expect_cmp "line of the demo command" "$(cat demo.line)" '<=' 80
+	expect_cmp "line of the test command" "$(cat test.line)" '<=' 80
+	grep -q '^scripts/deps.sh --test$' "$ROOT/.ci/run" && grep -q 'make .*test$' "$ROOT/.ci/run" ||
+		fail ".ci/run does not run the README's test command"
+	for f in README.md docs/*.md; do
+		while IFS= read -r link; do
+			n=$((n + 1))
+			case $link in
+			http://* | https://* | mailto:*) continue ;;
+			../*) [ "$f" = README.md ] && fail "$f links outside the repository: $link" ;;
+			esac
+			file=${link%%#*}
+			anchor=${link#"$file"}
+			anchor=${anchor#\#}
+			[ -n "$file" ] || file=$(basename "$f")
+			file=$(cd "$ROOT/$(dirname "$f")" && realpath -m "$file")
+			case $file in "$ROOT"/*) ;; *) fail "$f links outside the repository: $link" ;; esac
+			[ -e "$file" ] || fail "$f links to $link, which does not exist"
+			if [ -n "$anchor" ]; then
+				# GitHub's anchor of each heading: lower case, spaces as -, no punctuation.
+				grep -E '^#+ ' "$file" | sed -E 's/^#+ //' | tr 'A-Z' 'a-z' |
+					sed -E 's/[^a-z0-9 _-]//g; s/ /-/g' | grep -qx -- "$anchor" ||
+					fail "$f links to $link: no such heading in $(basename "$file")"
+			fi
+		done < <(grep -oE '\]\([^) ]+\)' "$ROOT/$f" | sed -E 's/^\]\(//; s/\)$//')
+	done
+	expect_cmp "links checked" "$n" '>' 20
+	! grep -q '\.\./shared' "$readme" "$ROOT"/docs/*.md "$ROOT"/scripts/*.sh ||
+		fail "a path outside the repository (../shared): $(grep -l '\.\./shared' "$readme" "$ROOT"/docs/*.md "$ROOT"/scripts/*.sh)"
+}

@@ -195,7 +195,7 @@ test_harden_output_device_and_symlink() {
 		"$IOSTORM" -q -j dangling.json -- true
 }
 
-# Not root, CAP_BPF + CAP_PERFMON only (the README's promise): every program
+# Not root, CAP_BPF + CAP_PERFMON only (docs/usage.md's promise): every program
 # is tp_btf, so tracefs (mode 0700 root here) is neither read nor needed,
 # and the trace is exact.
 test_harden_caps_only() {

@@ -652,7 +652,7 @@ static void session__close(struct session *s)
 
 /*
  * The one place where an error, a launched command's status and a failed
- * exec meet: the README's table of exit statuses.
+ * exec meet: the man page's table of exit statuses (EXIT STATUS).
  */
 static int exit_code(int err, int child, bool exec_failed, int fail)
 {
