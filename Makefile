@@ -258,7 +258,7 @@ install: all
 	install -D -m 0644 scripts/iostorm.bash-completion \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/iostorm
 
-demo: all
+demo: iostorm $(OUTPUT)/iostorm-workload
 	$(Q)scripts/demo.sh
 
 # The references `scripts/bench.sh --compare` sets iostorm against.
