@@ -135,8 +135,6 @@ enum counter {
 	C_URING_CLOSES,		/* IORING_OP_CLOSE: in C_CLOSES too */
 	C_ASYNC_FILE_LATE,	/* async reads whose file was known only at completion:
 				 * in their file's async_reads, not in its depth */
-	C_RESCUED_ENTERS,	/* syscall entries and exits a skipped run left, */
-	C_RESCUED_EXITS,	/* counted by rescue.bpf.c's second chance */
 	C__MAX,
 };
 

@@ -37,8 +37,6 @@ void features__apply(struct iostorm_bpf *skel, const struct kernel_reach *k);
 struct bpf_program;
 /* The layer (enum kernel_layer) program prog measures, or FEATURES_CORE. */
 int features__layer_of(const struct bpf_program *prog);
-/* Is prog one of rescue.bpf.c's second chances (loaded, attached on demand)? */
-bool features__rescue(const struct bpf_program *prog);
 /* Does the trace need this layer (the syscalls, the scheduler, the core)? */
 bool features__essential(int layer);
 /* Layer l cannot be measured here, and why: its programs are left out. */
@@ -86,17 +84,8 @@ int probe__load(struct iostorm_bpf **skel, const struct probe_config *c,
  */
 int probe__attach(struct iostorm_bpf *skel, struct kernel_reach *k);
 void probe__detach(struct iostorm_bpf *skel);
-/*
- * Program runs the kernel skipped (recursion_misses), all programs summed,
- * less the syscall runs rescue.bpf.c counted (rescued); per layer into k.
- */
-__u64 probe__misses(struct iostorm_bpf *skel, struct kernel_reach *k, __u64 rescued);
-/*
- * The syscall programs skipped a run (a kernel whose tracepoints are
- * preemptible): attach their second chance, once. 0; a failure is said,
- * and the runs skipped stay counted.
- */
-int probe__rescue(struct iostorm_bpf *skel, struct kernel_reach *k);
+/* Program runs the kernel skipped (recursion_misses), all programs summed; per layer into k. */
+__u64 probe__misses(struct iostorm_bpf *skel, struct kernel_reach *k);
 /* Kernel memory of the BPF maps (their fdinfo "memlock"), in bytes; 0 if unknown. */
 __u64 probe__maps_bytes(struct iostorm_bpf *skel);
 

@@ -23,20 +23,6 @@ struct collector {
 	bool attached;
 };
 
-/*
- * The runs the kernel skipped, less those rescued; the first skipped run of
- * a syscall program attaches their second chance (rescue.bpf.c).
- */
-static __u64 collect_misses(struct collector *c, struct trace *t)
-{
-	__u64 rescued = t->counters[C_RESCUED_ENTERS] + t->counters[C_RESCUED_EXITS];
-	__u64 n = probe__misses(c->skel, &t->kernel, rescued);
-
-	if (t->kernel.layers[KL_SYSCALLS].skipped && c->attached)
-		probe__rescue(c->skel, &t->kernel);
-	return n;
-}
-
 int collector__open(struct collector **out, const struct probe_config *pc,
 		    struct kernel_reach *k)
 {
@@ -164,7 +150,7 @@ int collector__refresh(struct collector *c, struct trace *t, unsigned int what,
 			err = drain__wakes(&c->drain, c->skel, t);
 		if (!err)
 			err = drain__fuse(&c->drain, c->skel, &t->fuse, block);
-		t->prog_misses = collect_misses(c, t);
+		t->prog_misses = probe__misses(c->skel, &t->kernel);
 	}
 	if (!err && what & REFRESH_GLOBALS && what & REFRESH_FILES)
 		err = drain__both(&c->drain, t);
@@ -194,7 +180,7 @@ int collector__finish(struct collector *c, struct trace *t, __u64 now_ns)
 				  DRAIN_BLOCK_HISTS | DRAIN_BLOCK_UNFINISHED);
 	if (!err)
 		err = drain__async(c->skel, t);
-	t->prog_misses = collect_misses(c, t);
+	t->prog_misses = probe__misses(c->skel, &t->kernel);
 	t->maps_bytes = probe__maps_bytes(c->skel);
 	return err;
 }

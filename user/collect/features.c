@@ -309,11 +309,6 @@ static const struct {
 	{ "timer_expire_", KL_SCHED },
 };
 
-bool features__rescue(const struct bpf_program *prog)
-{
-	return !strncmp(bpf_program__name(prog), "rescue_", 7);
-}
-
 int features__layer_of(const struct bpf_program *prog)
 {
 	const char *sec = bpf_program__section_name(prog), *tp = strchr(sec, '/');
@@ -385,7 +380,7 @@ void features__apply(struct iostorm_bpf *skel, const struct kernel_reach *k)
 	bpf_object__for_each_program(p, skel->obj) {
 		int l = features__layer_of(p);
 
-		if ((l >= 0 && !k->layers[l].measured) || (features__rescue(p) && k->no_rescue))
+		if (l >= 0 && !k->layers[l].measured)
 			autoload(p, false);
 	}
 }

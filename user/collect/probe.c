@@ -228,27 +228,6 @@ static int fill_syscalls(int fd)
 	return 0;
 }
 
-/* rescue.bpf.c's tail-call tables: the syscall programs this kernel took. */
-static int fill_rescue(struct iostorm_bpf *skel)
-{
-	struct bpf_program *enter = skel->progs.handle_sys_enter;
-	struct bpf_program *exit = skel->progs.handle_sys_exit;
-	__u32 zero = 0;
-	int fd;
-
-	if (!bpf_program__autoload(enter)) {
-		enter = skel->progs.compat_sys_enter;
-		exit = skel->progs.compat_sys_exit;
-	}
-	fd = bpf_program__fd(enter);
-	if (bpf_map_update_elem(bpf_map__fd(skel->maps.rescue_enter), &zero, &fd, BPF_ANY))
-		return -errno;
-	fd = bpf_program__fd(exit);
-	if (bpf_map_update_elem(bpf_map__fd(skel->maps.rescue_exit), &zero, &fd, BPF_ANY))
-		return -errno;
-	return 0;
-}
-
 static int point_gen(struct bpf_map *outer, struct bpf_map *inner)
 {
 	__u32 zero = 0;
@@ -298,12 +277,6 @@ static int lose_layer(struct iostorm_bpf *skel, struct kernel_reach *k, int err)
 	int layer = prog ? features__layer_of(prog) : FEATURES_CORE;
 
 	failure_words(why, sizeof(why));
-	if (prog && features__rescue(prog)) {
-		k->no_rescue = true;	/* a second chance only: the trace goes without */
-		if (verbose)
-			fprintf(stderr, "iostorm: %s does not load: %s\n", failure.prog, why);
-		return 0;
-	}
 	if (!failure.prog[0]) {
 		pr_err("cannot load the BPF programs: %s%s", strerror(-err),
 		       verbose ? "" : " (run with -v for libbpf's log)");
@@ -359,8 +332,6 @@ int probe__load(struct iostorm_bpf **skelp, const struct probe_config *c,
 	err = fill_syscalls(bpf_map__fd(skel->maps.syscalls));
 	if (!err)
 		err = point_gen(skel->maps.threads_gen, skel->maps.threads_a);
-	if (!err && !k->no_rescue)
-		err = fill_rescue(skel);
 	if (err) {
 		pr_err("cannot set up the BPF maps: %s", strerror(-err));
 		goto out_destroy_skel;
@@ -406,13 +377,9 @@ int probe__attach(struct iostorm_bpf *skel, struct kernel_reach *k)
 	bpf_object__for_each_program(prog, skel->obj) {
 		struct bpf_link *link, **slot;
 
-		/*
-		 * An iterator runs when the drain reads it (drain.c); a second
-		 * chance once a syscall program skipped a run (probe__rescue).
-		 */
+		/* An iterator runs when the drain reads it (drain.c). */
 		if (bpf_program__expected_attach_type(prog) == BPF_TRACE_ITER ||
-		    !bpf_program__autoload(prog) ||	/* a variant this kernel does not take */
-		    features__rescue(prog))
+		    !bpf_program__autoload(prog))	/* a variant this kernel does not take */
 			continue;
 		l = features__layer_of(prog);
 		if (l >= 0 && !k->layers[l].measured)	/* its layer failed to attach */
@@ -452,10 +419,10 @@ void probe__detach(struct iostorm_bpf *skel)
  * there is preempted: those runs are summed per layer into k, whose
  * figures they make lower bounds.
  */
-__u64 probe__misses(struct iostorm_bpf *skel, struct kernel_reach *k, __u64 rescued)
+__u64 probe__misses(struct iostorm_bpf *skel, struct kernel_reach *k)
 {
 	struct bpf_program *prog;
-	__u64 n = 0, syscalls;
+	__u64 n = 0;
 	int l;
 
 	for (l = 0; l < KL__MAX; l++)
@@ -472,34 +439,7 @@ __u64 probe__misses(struct iostorm_bpf *skel, struct kernel_reach *k, __u64 resc
 		if (l >= 0)
 			k->layers[l].skipped += info.recursion_misses;
 	}
-	/* The syscall runs rescue.bpf.c caught were counted there: not lost. */
-	syscalls = k->layers[KL_SYSCALLS].skipped;
-	rescued = rescued < syscalls ? rescued : syscalls;
-	k->layers[KL_SYSCALLS].skipped -= rescued;
-	return n - rescued;
-}
-
-int probe__rescue(struct iostorm_bpf *skel, struct kernel_reach *k)
-{
-	struct bpf_program *progs[] = { skel->progs.rescue_sys_enter, skel->progs.rescue_sys_exit };
-
-	if (k->no_rescue || k->rescuing)
-		return 0;
-	for (size_t i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {
-		struct bpf_link *link = bpf_program__attach(progs[i]), **slot;
-
-		if (!link) {
-			pr_err("cannot attach '%s': %s", bpf_program__name(progs[i]),
-			       strerror(errno));
-			k->no_rescue = true;
-			return 0;	/* the runs skipped stay counted as such */
-		}
-		slot = link_slot(skel, progs[i]);
-		if (slot)
-			*slot = link;
-	}
-	k->rescuing = true;
-	return 0;
+	return n;
 }
 
 __u64 probe__maps_bytes(struct iostorm_bpf *skel)

@@ -56,8 +56,6 @@ struct kernel_reach {
 	int rqf_flush_seq;	/* -1 where the kernel's BTF has no enum of them */
 	bool uring_submit_sqe;	/* the submit is io_uring_submit_sqe (before 6.0) */
 	bool uring_cqe_fields;	/* the completion passes the CQE's fields (before 6.15) */
-	bool no_rescue;		/* the syscall programs' second chance did not load */
-	bool rescuing;		/* ... and is attached: the kernel skipped a run of them */
 };
 
 /* "syscalls", "page_cache", ...: JSON keys and words. */
