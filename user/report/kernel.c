@@ -68,6 +68,7 @@ void report_kernel__json(struct json *j, const struct trace *t)
 		/* Nothing of it on the node: not said as missing (trace.h). */
 		json__key(j, "absent");
 		json__bool(j, !measured && !trace__layer_missing(t, l));
+		json__kv_u64(j, "skipped_runs", s->skipped);
 		json__end_object(j);
 	}
 	json__end_object(j);
