@@ -166,6 +166,9 @@ enum lost_reason {
 	L_ASYNC_FILES_FULL,	/* async_files full: a file's async reads not in its figures */
 	L_FORKS_FULL,		/* forks full: a process forked into the target without its parent */
 	L_RECV_FULL,		/* recv_threads full: a thread's receive bursts not kept */
+	L_NFS_STATS_FULL,	/* nfs_stats full: an NFS call's end not counted */
+	L_NFS_HISTS_FULL,	/* nfs_hists full: a value not in its histogram */
+	L_NFS_CLNTS_FULL,	/* nfs_clnts full: an RPC client's calls in flight not kept */
 	L__MAX,
 };
 
@@ -337,6 +340,124 @@ struct fuse_hist_key {
 	__u16 opcode;
 	__u8 hist;		/* enum fuse_hist_id */
 	__u8 scope;		/* enum fuse_scope */
+};
+
+/*
+ * NFS: every call an NFS client (NFSv3, v4.x) makes, per RPC client and
+ * procedure, counted where sunrpc counts it for /proc/self/mountstats
+ * (rpc_stats_latency, with its queue, round-trip and total times). The
+ * requester is taken at rpc_task_begin, in its own context; the call may
+ * end in rpciod's.
+ */
+enum nfs_who {
+	NFS_WHO_TARGET = 0,
+	NFS_WHO_CLIENT,		/* sent by a kernel thread: the NFS client's own
+				 * (rpciod, nfsiod, the NFSv4 state manager,
+				 * writeback), requester unknown */
+	NFS_WHO_OTHER,		/* sent by any other process */
+	NFS_WHO_UNTRACKED,	/* ended, begin not seen: begun before the attach */
+	NFS_WHO__MAX,
+};
+
+#define NFS_PROGRAM	100003	/* the NFS RPC program; others (mount, lock, ACL) not counted */
+#define NFS_PROCS	64	/* procedure indices kept, 0 .. NFS_PROCS-1 (NFSv4.2: ~60) */
+#define NFS_PROC_NAME	24
+
+/* An RPC client (struct rpc_clnt): one per NFS mount, and one per server the client talks to. */
+struct nfs_key {
+	__u32 clid;		/* rpc_clnt.cl_clid */
+	__u16 proc;		/* the procedure's p_statidx: its line in mountstats */
+	__u8 who;		/* enum nfs_who */
+	__u8 pad;
+};
+
+/*
+ * Per (clid, proc, who), the figures of mountstats' per-op line: ops,
+ * trans, timeouts, bytes sent and received, queue, rtt, execute, errors.
+ */
+struct nfs_stats {
+	__u64 calls;		/* ended (mountstats' ops) */
+	__u64 trans;		/* transmissions, at least 1 a call (its trans) */
+	__u64 timeouts;		/* major timeouts */
+	__u64 bytes_sent;	/* request bytes sent, RPC header included */
+	__u64 bytes_recv;	/* reply bytes received */
+	__u64 queue_ns;		/* begin -> first transmission (its backlog) */
+	__u64 rtt_ns;		/* last transmission -> reply */
+	__u64 total_ns;		/* begin -> end (its execute) */
+	__u64 errors;		/* ended with a negative status */
+	__u64 async;		/* sent asynchronously (RPC_TASK_ASYNC): READ for the
+				 * page cache and readahead, CLOSE...: the sender
+				 * did not wait in the call */
+	__u64 inflight_sum;	/* calls in flight on the RPC client at begin */
+};
+
+/* A call between rpc_task_begin and its end, keyed by the rpc_task's address. */
+struct nfs_call {
+	__u32 clid;
+	__u32 inflight;		/* on the RPC client at begin, this one included */
+	__u16 proc;		/* at begin (the end's may differ: OPEN -> OPEN_NOATTR) */
+	__u8 who;		/* enum nfs_who */
+	__u8 running;		/* begun, rpc_task_end not seen */
+	__u8 async;
+	__u8 pad[3];
+};
+
+/*
+ * What an RPC client is (nfs_clnts, keyed by clid): the program, version
+ * and server address from the client itself at its first call; the mount
+ * (s_dev) and role from the NFS client's own tracepoints, which reach the
+ * mount's superblock.
+ */
+enum nfs_role {
+	NFS_ROLE_UNKNOWN = 0,	/* no NFS event of a mount named it yet */
+	NFS_ROLE_MOUNT,		/* a mount's own (nfs_server.client) */
+	NFS_ROLE_CLIENT,	/* the NFS client's, shared by the server's mounts
+				 * (nfs_client.cl_rpcclient: NFSv4's lease and session calls) */
+};
+
+struct nfs_clnt {
+	__u64 inflight;		/* calls begun, not ended */
+	__u32 dev;		/* the mount's s_dev (NFS_ROLE_MOUNT), else 0 */
+	__u32 parent;		/* clid of the client it was cloned from; its own when none */
+	__u32 prog;
+	__u32 vers;
+	__u32 minor;		/* NFSv4 minor version, when a mount named it */
+	__u32 nconnect;		/* connections to the server, when known; 0 when not */
+	__u8 role;		/* enum nfs_role */
+	__u8 pad[3];
+	__u32 addrlen;
+	__u8 addr[28];		/* the server's sockaddr (sockaddr_in or _in6) */
+	__u32 pad2;
+};
+
+struct nfs_proc_key {
+	__u32 vers;
+	__u32 proc;
+};
+
+struct nfs_proc_name {
+	char name[NFS_PROC_NAME];	/* the kernel's p_name: "READ", "LOOKUP" */
+};
+
+enum nfs_hist_id {
+	NFS_H_QUEUE = 0,	/* ns, begin -> first transmission */
+	NFS_H_RTT,		/* ns, transmission -> reply */
+	NFS_H_TOTAL,		/* ns, begin -> end */
+	NFS_H_INFLIGHT,		/* calls in flight on the RPC client at begin */
+	NFS_H__MAX,
+};
+
+enum nfs_scope {
+	NFS_SCOPE_CLNT = 0,	/* every call of the RPC client */
+	NFS_SCOPE_TARGET = 1,	/* the target's calls */
+	NFS_SCOPE__MAX,
+};
+
+struct nfs_hist_key {
+	__u32 clid;
+	__u16 proc;
+	__u8 hist;		/* enum nfs_hist_id */
+	__u8 scope;		/* enum nfs_scope */
 };
 
 #define PATH_LEN	256	/* tail kept when longer: FILE_F_TRUNC set */

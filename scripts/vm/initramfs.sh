@@ -11,7 +11,8 @@ set -eu
 # 9p: the host's root and the results share; virtio_blk + ext4: the
 # dataset disk; loop and fuse for the tests that make their own; xfs for
 # the large folios of the page-cache check.
-WANT="virtio_pci 9pnet_virtio 9p virtio_blk crc32c_generic ext4 xfs loop fuse"
+WANT="virtio_pci 9pnet_virtio 9p virtio_blk crc32c_generic ext4 xfs loop fuse
+	sunrpc nfs nfsv3 nfsv4 nfsd sch_netem"
 
 [ $# = 3 ] || { echo "usage: scripts/vm/initramfs.sh KVER KDIR OUT.cpio.gz" >&2; exit 2; }
 KVER=$1

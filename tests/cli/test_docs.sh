@@ -43,6 +43,32 @@ test_docs_json_keys() {
 	echo "  $n keys documented"
 }
 
+# nfs: every key of an RPC client's entry has its row in the `nfs` section,
+# and every key under it (a procedure's counts and histograms, the layers)
+# is named there (the NFS golden report, tests/unit/fixture.c).
+test_docs_nfs_keys() {
+	local doc=$ROOT/docs/json.md json=$GOLDEN/nfs-report.json sec k n=0
+	sec=$(doc_section "$doc" '`nfs`')
+	[ -n "$sec" ] || fail "no '## \`nfs\`' section in docs/json.md"
+	for k in $(jqr "$json" '.nfs.mounts[0] | keys_unsorted[]'); do
+		expect_documented "nfs.mounts[] key" "$k" "$sec"
+		n=$((n + 1))
+	done
+	for k in $(jqr "$json" '[.nfs.mounts[0].ops[0] | keys_unsorted[],
+			(.all | keys_unsorted[])] + [.nfs.mounts[0].layers | keys_unsorted[]] +
+			[.nfs.mounts[0].layers.per_file[0] | keys_unsorted[]] | unique[]'); do
+		printf '%s\n' "$sec" | grep -qF "\`$k\`" ||
+			fail "nfs key '$k' is not named in docs/json.md's nfs section"
+		n=$((n + 1))
+	done
+	expect_cmp "nfs keys documented" "$n" '>' 40
+	for k in $(awk '$1 == "#" && $2 == "TYPE" && $3 ~ /nfs/ { print $3 }' \
+			"$GOLDEN/nfs-metrics.prom"); do
+		grep -qE "^\| \`$k\` \|" "$ROOT/docs/metrics.md" ||
+			fail "metric family '$k' has no row in docs/metrics.md"
+	done
+}
+
 test_docs_metric_families() {
 	local doc=$ROOT/docs/metrics.md m n=0
 	for m in $(awk '$1 == "#" && $2 == "TYPE" { print $3 }' "$GOLDEN/metrics.prom"); do

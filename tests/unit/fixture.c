@@ -860,6 +860,7 @@ void fixture__free(struct trace *t)
 	timeline__free(&t->timeline);
 	block__free(&t->block);
 	fuse_layer__free(&t->fuse);
+	nfs_layer__free(&t->nfs);
 	mounts__free(&t->mounts);
 	cgroups__free(&t->cgroups);
 	store__free(&t->store);
@@ -982,4 +983,120 @@ void fixture__block_sample(struct block *b)
 	*b->ds_end.v = *b->ds_start.v;
 	b->ds_end.v->reads += 120;
 	b->ds_end.v->read_sectors += (100 * 32768 + 20 * 131072) / 512;
+}
+
+/* ---- a storm on NFS ---- */
+
+#define NFS_RTT		(1100 * US)
+#define NFS_CALL	(1300 * US)
+
+/* n calls of proc (named name) of who on r, each a round trip and a call as above. */
+static int nfs_op_fill(struct nfs_rpc *r, __u16 proc, const char *name, int who, __u64 n,
+		       __u64 recv)
+{
+	struct nfs_op *op = nfs_rpc__op(r, proc);
+
+	if (!op)
+		return -ENOMEM;
+	snprintf(op->name, sizeof(op->name), "%s", name);
+	op->st[who] = (struct nfs_stats){ .calls = n, .trans = n, .bytes_sent = 200 * n,
+		.bytes_recv = recv, .queue_ns = n * 50 * US, .rtt_ns = n * NFS_RTT,
+		.total_ns = n * NFS_CALL, .async = !strcmp(name, "READ") ||
+		!strcmp(name, "CLOSE") ? n : 0, .inflight_sum = 2 * n };
+	for (int h = 0; h < NFS_H__MAX; h++)
+		for (int s = 0; s < NFS_SCOPE__MAX; s++) {
+			__u64 v = h == NFS_H_RTT ? NFS_RTT : h == NFS_H_TOTAL ? NFS_CALL :
+				  h == NFS_H_QUEUE ? 50 * US : 2;
+
+			if (s == NFS_SCOPE_TARGET && who != NFS_WHO_TARGET)
+				continue;
+			op->hists[h][s] = calloc(1, sizeof(struct hist));
+			if (!op->hists[h][s])
+				return -ENOMEM;
+			hist__add(op->hists[h][s], v, n);
+		}
+	return 0;
+}
+
+static int nfs_calls(struct nfs_layer *l)
+{
+	struct nfs_rpc *c = nfs_layer__rpc(l, 3), *m;
+	const struct nfs_clnt info = { .prog = NFS_PROGRAM, .vers = 4, .minor = 2,
+				       .addrlen = 16,
+				       .addr = { 2, 0, 0, 0, 10, 0, 0, 5 } };	/* AF_INET */
+	__u64 n = FIXTURE_NFS_FILES;
+	int err;
+
+	if (!c)
+		return -ENOMEM;
+	c->known = true;
+	c->info = info;
+	c->info.role = NFS_ROLE_CLIENT;
+	c->info.parent = 3;
+	err = nfs_op_fill(c, 53, "SEQUENCE", NFS_WHO_CLIENT, 10, 10 * 88);
+	m = nfs_layer__rpc(l, 7);
+	if (err || !m)
+		return err ?: -ENOMEM;
+	m->known = true;
+	m->info = info;
+	m->info.role = NFS_ROLE_MOUNT;
+	m->info.dev = FIXTURE_NFS_DEV;
+	m->info.parent = 3;
+	err = nfs_op_fill(m, 1, "READ", NFS_WHO_TARGET, n, n * (64 * KIB + 100)) ?:
+	      nfs_op_fill(m, 4, "OPEN", NFS_WHO_TARGET, n, n * 300) ?:
+	      nfs_op_fill(m, 6, "CLOSE", NFS_WHO_TARGET, n, n * 100) ?:
+	      nfs_op_fill(m, 15, "GETATTR", NFS_WHO_TARGET, n / 10, n / 10 * 250) ?:
+	      nfs_op_fill(m, 17, "LOOKUP", NFS_WHO_TARGET, n, n * 350);
+	if (!err) {
+		m->ops[0].inflight_end[NFS_WHO_TARGET] = 2;
+		nfs_layer__sort(l);
+	}
+	return err;
+}
+
+static int nfs_mount(struct mounts *m, const char *mnt)
+{
+	int err = add_mount(m, FIXTURE_NFS_DEV, mnt, "nfs4", "10.0.0.5:/data");
+
+	if (!err) {
+		m->recs[m->nr - 1].options = strdup("rw,vers=4.2,rsize=524288,wsize=524288,"
+						    "namlen=255,hard,proto=tcp,timeo=600,"
+						    "retrans=2,sec=sys,addr=10.0.0.5");
+		err = m->recs[m->nr - 1].options ? 0 : -ENOMEM;
+	}
+	return err;
+}
+
+int fixture__nfs_trace(struct trace *t, const char *mnt, bool mount_known)
+{
+	char path[160];
+	int err;
+
+	memset(t, 0, sizeof(*t));
+	err = store__init(&t->store);
+	if (err)
+		return err;
+	t->duration_s = 20;
+	t->page_size = 4096;
+	t->exit_status = -1;
+	snprintf(t->target, sizeof(t->target), "command 'python3 load.py'");
+	t->store.mounts = mount_known ? &t->mounts : NULL;
+	err = nfs_mount(&t->mounts, mnt) ?: nfs_calls(&t->nfs);
+	for (int i = 0; i < FIXTURE_NFS_FILES && !err; i++) {
+		snprintf(path, sizeof(path), "%s/train/%03d/img_%04d.jpg", mnt, i % 10, i);
+		err = add_file(t, FIXTURE_NFS_DEV, 9000 + i, path, (struct file_stats){
+			.flags = FILE_F_REG, .size = 64 * KIB, .opens = 1, .closes = 1,
+			.reads = 2, .read_bytes = 64 * KIB, .read_ns = NFS_CALL + EOF_READ_NS,
+			.reads_consec = 1, .reads_seq = 1, .first_end = 64 * KIB,
+			.last_end = 64 * KIB, .max_end = 64 * KIB,
+			.meta_ns = 2 * NFS_CALL + CLOSE_NS, .cache_pages = 16,
+			.first_ts = T0 + (i * 7 % FIXTURE_NFS_FILES) * 50 * MS,
+			.last_ts = T0 + (i * 7 % FIXTURE_NFS_FILES) * 50 * MS + 3 * MS }, 1);
+	}
+	for (int l = 0; l < KL__MAX; l++)
+		t->kernel.layers[l].measured = true;
+	t->kernel.probed = true;
+	if (err)
+		fixture__free(t);
+	return err;
 }

@@ -3,7 +3,7 @@
 # tracepoints, its BTF for the kfunc bpf_rdonly_cast. Returns 2 when
 # iostorm cannot trace here: the other checks would only repeat it.
 
-LAYERS="syscalls page_cache faults block fuse sched io_uring"
+LAYERS="syscalls page_cache faults block fuse sched io_uring nfs"
 
 # The fallbacks iostorm must use, no more and no fewer: those forced, and
 # those the kernel needs. prev_state (sched_switch's argument, 5.18) and
@@ -12,7 +12,7 @@ LAYERS="syscalls page_cache faults block fuse sched io_uring"
 expected_fallbacks() {
 	{
 		case ${IOSTORM_FALLBACKS:-} in
-		all) printf '%s\n' core_read block_rq prev_state page_arg no_faults no_fuse no_uring ;;
+		all) printf '%s\n' core_read block_rq prev_state page_arg no_faults no_fuse no_uring no_nfs ;;
 		?*) echo "$IOSTORM_FALLBACKS" | tr , '\n' ;;
 		esac
 		bpftool btf dump file /sys/kernel/btf/vmlinux 2>/dev/null |
@@ -21,6 +21,8 @@ expected_fallbacks() {
 		has_event filemap/mm_filemap_fault || echo no_faults
 		has_event fuse/fuse_request_send || echo no_fuse
 		has_event io_uring/io_uring_complete || echo no_uring
+		# NFS's modules are loaded in every guest (scripts/vm/initramfs.sh).
+		has_event sunrpc/rpc_stats_latency && has_event nfs/nfs_initiate_read || echo no_nfs
 	} | sort -u | tr '\n' ' '
 }
 

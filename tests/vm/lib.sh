@@ -158,6 +158,7 @@ kernel_has_layer() {
 	faults) ! forced no_faults && has_event filemap/mm_filemap_fault ;;
 	fuse) ! forced no_fuse && has_event fuse/fuse_request_send ;;
 	io_uring) ! forced no_uring && has_event io_uring/io_uring_complete ;;
+	nfs) ! forced no_nfs && has_event sunrpc/rpc_stats_latency && has_event nfs/nfs_initiate_read ;;
 	block) has_event block/block_io_start || has_event block/block_rq_issue ;;
 	*) return 0 ;;
 	esac

@@ -3,11 +3,12 @@
 # each guest by scripts/vm/test.sh (as root, in this tree, over 9p), each
 # against an independent truth: the workload's own tally, the kernel's
 # /proc/diskstats, the file's size in pages, the training loop's own clock,
-# the FUSE daemon's tally, fio's own totals, and tracefs for which hooks
+# the FUSE daemon's tally, fio's own totals, the NFS client's own
+# /proc/self/mountstats and netem's delay, and tracefs for which hooks
 # the kernel has.
 # Prints a line per check, then "N passed, N failed".
 #
-# Usage: tests/vm/run.sh [CONCERN...]  (kernel cold_read cache faults stall fuse async;
+# Usage: tests/vm/run.sh [CONCERN...]  (kernel cold_read cache faults stall fuse async nfs;
 #   floor alone below iostorm's floor: the clear refusal)
 #   IOSTORM_VM_DATA: the dataset's mount (/run/iostorm-vm/data, scripts/vm/disk.sh)
 #   IOSTORM_FALLBACKS: passed on to iostorm (forces the older kernels' paths)
@@ -22,7 +23,7 @@ FUSEFS=$ROOT/.output/iostorm-fusefs
 DATA=${IOSTORM_VM_DATA:-/run/iostorm-vm/data}
 TRACEFS=/sys/kernel/tracing
 [ -d $TRACEFS/events ] || TRACEFS=/sys/kernel/debug/tracing
-CONCERNS=${*:-kernel cold_read cache cache_xfs faults stall fuse async}
+CONCERNS=${*:-kernel cold_read cache cache_xfs faults stall fuse async nfs}
 
 . tests/vm/lib.sh
 for f in tests/vm/check_*.sh; do

@@ -2,7 +2,7 @@
 /*
  * Private to collect/: loading the programs (probe.c), the targets map
  * (target.c), and moving what the kernel counted into the trace (drain.c,
- * drain_block.c, drain_fuse.c; every map walked by map_each.c). The
+ * drain_block.c, drain_fuse.c, drain_nfs.c; every map walked by map_each.c). The
  * per-interval file and thread maps are swapped and
  * drained into the store; the global counters, histograms, lost counts and
  * block maps are read (they are cumulative).
@@ -220,5 +220,8 @@ int drain__block(struct drain *d, struct iostorm_bpf *skel, struct block *b,
  */
 int drain__fuse(struct drain *d, struct iostorm_bpf *skel, struct fuse_layer *l,
 		unsigned int flags);
+/* The same for the NFS maps (drain_nfs.c): calls in flight, after the detach. */
+int drain__nfs(struct drain *d, struct iostorm_bpf *skel, struct nfs_layer *l,
+	       unsigned int flags);
 
 #endif /* COLLECT_COLLECT_INT_H */

@@ -150,6 +150,8 @@ int collector__refresh(struct collector *c, struct trace *t, unsigned int what,
 			err = drain__wakes(&c->drain, c->skel, t);
 		if (!err)
 			err = drain__fuse(&c->drain, c->skel, &t->fuse, block);
+		if (!err)
+			err = drain__nfs(&c->drain, c->skel, &t->nfs, block);
 		t->prog_misses = probe__misses(c->skel, &t->kernel);
 	}
 	if (!err && what & REFRESH_GLOBALS && what & REFRESH_FILES)
@@ -178,6 +180,9 @@ int collector__finish(struct collector *c, struct trace *t, __u64 now_ns)
 	if (!err)
 		err = drain__fuse(&c->drain, c->skel, &t->fuse,
 				  DRAIN_BLOCK_HISTS | DRAIN_BLOCK_UNFINISHED);
+	if (!err)
+		err = drain__nfs(&c->drain, c->skel, &t->nfs,
+				 DRAIN_BLOCK_HISTS | DRAIN_BLOCK_UNFINISHED);
 	if (!err)
 		err = drain__async(c->skel, t);
 	t->prog_misses = probe__misses(c->skel, &t->kernel);

@@ -138,6 +138,68 @@ static bool fuse_tps(const struct btf *vmlinux, const char **why)
 }
 
 /*
+ * A module's tracepoints (all of tps): in vmlinux when the module is built
+ * in (its first tracepoint there: Debian's vmlinux BTF has the sunrpc and
+ * NFS structs, not their tracepoints), else in the module's BTF, which is
+ * there only while the module is loaded. 0, or -ENOENT when the module is
+ * not loaded, -ENOSYS when a tracepoint is missing, -EIO when its BTF
+ * cannot be read.
+ */
+static int module_tps(const struct btf *vmlinux, const char *module, const char *const *tps,
+		      int n)
+{
+	const struct btf *in = vmlinux;
+	struct btf *mod = NULL;
+	char path[64];
+	int err = 0;
+
+	if (!has_tp(vmlinux, tps[0], 1)) {
+		snprintf(path, sizeof(path), "/sys/kernel/btf/%s", module);
+		if (access(path, R_OK))
+			return -ENOENT;
+		mod = btf__load_module_btf(module, (struct btf *)vmlinux);
+		if (!mod)
+			return -EIO;
+		in = mod;
+	}
+	for (int i = 0; i < n && !err; i++)
+		if (!has_tp(in, tps[i], 1))
+			err = -ENOSYS;
+	btf__free(mod);
+	return err;
+}
+
+/*
+ * NFS: sunrpc's call tracepoints and the NFS client's own (nfs.bpf.c), in
+ * the sunrpc and nfs modules (or built in). Without them loaded there is
+ * no NFS mount: the layer is absent, not lost (k->layers[KL_NFS].absent).
+ * Sets *why when NFS cannot be measured.
+ */
+static bool nfs_tps(const struct btf *vmlinux, bool *absent, const char **why)
+{
+	static const char *const rpc[] = { "rpc_task_begin", "rpc_task_end",
+					   "rpc_stats_latency" };
+	static const char *const nfs[] = { "nfs_initiate_read", "nfs_lookup_enter",
+					   "nfs_atomic_open_enter", "nfs_revalidate_inode_enter" };
+	int err = module_tps(vmlinux, "sunrpc", rpc, 3);
+
+	*absent = false;
+	if (!err)
+		err = module_tps(vmlinux, "nfs", nfs, 4);
+	if (err == -ENOENT) {
+		*absent = true;
+		*why = "no NFS client loaded (the sunrpc and nfs modules) when iostorm started: "
+		       "no NFS mount then";
+	} else if (err == -ENOSYS) {
+		*why = "this kernel's sunrpc or nfs module lacks a tracepoint iostorm needs "
+		       "(rpc_task_begin/end, rpc_stats_latency, nfs_initiate_read...)";
+	} else if (err) {
+		*why = "cannot read the sunrpc or nfs module's BTF";
+	}
+	return !err;
+}
+
+/*
  * io_uring's tracepoints, and which variant of the programs takes them
  * (uring.bpf.c): the submit is io_uring_submit_req from 6.0 and
  * io_uring_submit_sqe before; the completion passes (ctx, req, cqe) from
@@ -190,7 +252,8 @@ static bool floor_ok(const struct btf *btf, const char **why)
 
 int features__probe(struct kernel_reach *k, __u32 forced)
 {
-	const char *why = NULL, *fuse_why = NULL, *uring_why = NULL;
+	const char *why = NULL, *fuse_why = NULL, *uring_why = NULL, *nfs_why = NULL;
+	bool nfs_absent = false;
 	struct utsname u;
 	struct btf *btf;
 	__u32 need = 0;
@@ -225,6 +288,9 @@ int features__probe(struct kernel_reach *k, __u32 forced)
 		need |= 1U << KF_NO_FUSE;
 	if (!uring_tps(btf, k, &uring_why))
 		need |= 1U << KF_NO_URING;
+	/* No NFS client loaded: nothing to measure, and nothing done differently. */
+	if (!nfs_tps(btf, &nfs_absent, &nfs_why) && !nfs_absent)
+		need |= 1U << KF_NO_NFS;
 	k->rqf_io_stat = enumerator(btf, "__RQF_IO_STAT");
 	k->rqf_flush_seq = enumerator(btf, "__RQF_FLUSH_SEQ");
 	k->probed = true;
@@ -258,6 +324,15 @@ int features__probe(struct kernel_reach *k, __u32 forced)
 		layer_set(k, KL_URING, true, k->uring_submit_sqe ?
 			  "io_uring_submit_sqe, io_uring_complete (the way before 6.0)" :
 			  "io_uring_submit_req, io_uring_complete");
+	if (nfs_absent) {
+		layer_set(k, KL_NFS, false, nfs_why);
+		k->layers[KL_NFS].absent = true;
+	} else if (k->fallbacks & (1U << KF_NO_NFS)) {
+		layer_set(k, KL_NFS, false, need & (1U << KF_NO_NFS) ? nfs_why :
+			  "forced off by IOSTORM_FALLBACKS");
+	} else {
+		layer_set(k, KL_NFS, true, "rpc_task_begin/end, rpc_stats_latency, nfs_*");
+	}
 	layer_set(k, KL_SCHED, true, k->fallbacks & (1U << KF_PREV_STATE) ?
 		  "sched_switch with the task's state (the way before 5.18), sched_waking, "
 		  "irq/softirq/timer entry/exit" :
@@ -277,7 +352,7 @@ int features__forced(__u32 *bits)
 		return 0;
 	if (kernel__parse_fallbacks(s, bits, &bad, &len)) {
 		pr_err("IOSTORM_FALLBACKS: unknown fallback '%.*s' (known: core_read, block_rq, "
-		       "prev_state, page_arg, no_faults, no_fuse, no_uring, all)", len, bad);
+		       "prev_state, page_arg, no_faults, no_fuse, no_uring, no_nfs, all)", len, bad);
 		return -EINVAL;
 	}
 	return 0;
@@ -301,6 +376,8 @@ static const struct {
 	{ "block_", KL_BLOCK },
 	{ "fuse_", KL_FUSE },
 	{ "io_uring_", KL_URING },
+	{ "rpc_", KL_NFS },
+	{ "nfs_", KL_NFS },
 	{ "sched_switch", KL_SCHED },
 	{ "sched_waking", KL_SCHED },
 	{ "irq_handler_", KL_SCHED },
@@ -376,6 +453,9 @@ void features__apply(struct iostorm_bpf *skel, const struct kernel_reach *k)
 	autoload(skel->progs.compat_uring_submit, uring && k->uring_submit_sqe);
 	autoload(skel->progs.handle_uring_complete, uring && !k->uring_cqe_fields);
 	autoload(skel->progs.compat_uring_complete, uring && k->uring_cqe_fields);
+	/* NFS's call records are preallocated (an LRU map): none where it is not loaded. */
+	if (!k->layers[KL_NFS].measured)
+		bpf_map__set_max_entries(skel->maps.nfs_calls, 1);
 	/* A layer this kernel cannot give, found at load or attach: none of its programs. */
 	bpf_object__for_each_program(p, skel->obj) {
 		int l = features__layer_of(p);

@@ -243,6 +243,33 @@ static void fuse_figures(const json_t *r, struct diff_figures *f)
 		set(f, DM_FUSE_RTT, ns / reqs);
 }
 
+/* The NFS layer over every mount: calls per file opened, mean round trip. */
+static void nfs_figures(const json_t *r, struct diff_figures *f)
+{
+	const json_t *mounts = json_object_get(json_object_get(r, "nfs"), "mounts");
+	double calls = 0, files = 0, ns = 0, n, v;
+	json_t *m;
+	size_t i;
+
+	if (!json_is_array(mounts))
+		return;
+	json_array_foreach(mounts, i, m) {
+		const json_t *l = json_object_get(m, "layers");
+
+		if (!get_num(l, "calls", &n) || n <= 0)
+			continue;
+		calls += n;
+		if (get_num(l, "files_opened", &v))
+			files += v;
+		if (get_num(l, "rtt_mean_ns", &v))
+			ns += v * n;
+	}
+	if (files > 0)
+		set(f, DM_NFS_CALLS_PER_FILE, calls / files);
+	if (calls > 0)
+		set(f, DM_NFS_RTT, ns / calls);
+}
+
 /* stall.share: absent or null when no consumer was found. */
 static void stall_figures(const json_t *r, struct diff_figures *f)
 {
@@ -296,6 +323,7 @@ void diff__figures(const json_t *r, struct diff_figures *f)
 	thread_figures(r, f);
 	stall_figures(r, f);
 	fuse_figures(r, f);
+	nfs_figures(r, f);
 	finding_figures(r, f);
 }
 

@@ -3,8 +3,8 @@
  * iostorm diff: loading a report. The figures need none of the per-record
  * arrays, dropped unparsed (lib/jskim.h): not "files", "dirs" or "threads"
  * (thread time comes from "thread_groups", the same sums by name), nor
- * "timeline" points ("fuse", a few connections and opcodes, is kept:
- * fuse_* figures). Then the schema is checked.
+ * "timeline" points ("fuse" and "nfs", a few connections or mounts and
+ * their opcodes, are kept: fuse_* and nfs_* figures). Then the schema is checked.
  */
 #include <errno.h>
 #include <stdarg.h>

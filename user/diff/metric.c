@@ -63,6 +63,12 @@ const struct diff_metric_info diff_metrics[DM__MAX] = {
 				    "the target's FUSE requests / files it opened on FUSE" },
 	[DM_FUSE_RTT] = { "fuse_rtt", DK_TIME, NULL, NULL,
 			  "mean FUSE round trip of the target (fuse.connections[].layers)" },
+	[DM_NFS_CALLS_PER_FILE] = { "nfs_calls_per_file", DK_RATIO,
+				    "nfs_calls_per_file>+10%", NULL,
+				    "the target's NFS calls / files it opened on NFS "
+				    "(nfs.mounts[].layers)" },
+	[DM_NFS_RTT] = { "nfs_rtt", DK_TIME, NULL, NULL,
+			 "mean NFS round trip of the target's calls (nfs.mounts[].layers)" },
 	[DM_DURATION] = { "duration", DK_TIME, NULL, NULL, "traced wall time (duration_s)" },
 };
 

@@ -13,6 +13,7 @@
 #include "findings/evidence.h"
 #include "model/block.h"
 #include "model/fuse_layers.h"
+#include "model/nfs_layers.h"
 #include "model/hist.h"
 #include "model/kind.h"
 #include "model/trace.h"
@@ -395,13 +396,59 @@ void evidence__add_fuse(struct evidence *e, const struct trace *t)
 	e->fuse_read_inflight = best.read_inflight;
 }
 
+static void nfs_per_file(const struct nfs_layers *nl, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < nl->nr_per_file && n < len; i++)
+		n += snprintf(buf + n, len - n, "%s%s %.1f", i ? ", " : "", nl->per_file[i].name,
+			      nl->per_file[i].calls);
+}
+
+void evidence__add_nfs(struct evidence *e, const struct trace *t)
+{
+	const struct nfs_layer *l = &t->nfs;
+	struct nfs_layers nl, best = {};
+
+	for (size_t i = 0; i < l->nr_rpcs; i++) {
+		nfs_layers__measure(t, &l->rpcs[i], &nl);
+		e->nfs_read_bytes += nl.read_call_bytes;
+		if (nl.calls > best.calls && nl.mount)
+			best = nl;
+	}
+	if (!best.calls)
+		return;
+	e->have_nfs = true;
+	nfs_layers__fs(&best, e->nfs_fs, sizeof(e->nfs_fs));
+	snprintf(e->nfs_mount, sizeof(e->nfs_mount), "%s", best.mount->point);
+	snprintf(e->nfs_version, sizeof(e->nfs_version), "%s", best.version);
+	nfs_per_file(&best, e->nfs_per_file, sizeof(e->nfs_per_file));
+	e->nfs_calls = best.calls;
+	e->nfs_calls_per_s = t->duration_s > 0 ? best.calls / t->duration_s : 0;
+	e->nfs_round_trips = best.round_trips;
+	e->nfs_rtt_us = best.rtt_mean_ns / 1e3;
+	e->nfs_total_us = best.total_mean_ns / 1e3;
+	e->nfs_lookup_p50_us = best.lookup.p50 / 1e3;
+	e->nfs_getattr_p50_us = best.getattr.p50 / 1e3;
+	e->nfs_access_p50_us = best.access.p50 / 1e3;
+	e->nfs_open_p50_us = best.open.p50 / 1e3;
+	e->nfs_read_p50_us = best.read.p50 / 1e3;
+	e->nfs_read_inflight = best.read_inflight;
+	e->nfs_retrans = best.retrans;
+	e->nfs_nconnect = best.nconnect;
+	e->nfs_rsize = best.rsize;
+	e->nfs_nocto = best.nocto;
+	e->nfs_actimeo = best.actimeo;
+}
+
 void evidence__add_kernel(struct evidence *e, const struct trace *t)
 {
 	size_t len = 0;
 
 	e->blk_unmeasured = !kernel__measured(&t->kernel, KL_BLOCK);
 	for (int l = 0; l < KL__MAX; l++) {
-		if (kernel__measured(&t->kernel, l))
+		if (!trace__layer_missing(t, l))
 			continue;
 		len += snprintf(e->unmeasured + len, len < sizeof(e->unmeasured) ?
 				sizeof(e->unmeasured) - len : 0, "%s%s",
@@ -429,6 +476,7 @@ void evidence__add_layer(struct evidence *e, const struct trace *t, const struct
 	l.sums.fault_ns = e->fault_wait_s * 1e9;
 	l.sums.cache_bytes = e->cache_bytes;
 	l.sums.fuse_bytes = e->fuse_read_bytes;
+	l.sums.nfs_bytes = e->nfs_read_bytes;
 	e->layer = layers__judge(&l.sums, th->v);
 	e->miss_share = layers__storage_share(&l.sums);
 	/* A layer the kernel did not give is never judged from its zeros. */
@@ -436,7 +484,7 @@ void evidence__add_layer(struct evidence *e, const struct trace *t, const struct
 		e->layer = e->layer == LAYER_NONE ? LAYER_NONE : LAYER_UNMEASURED;
 		e->miss_share = -1;
 	} else if (!kernel__measured(&t->kernel, KL_BLOCK) && e->layer != LAYER_FUSE &&
-		   e->layer != LAYER_NONE) {
+		   e->layer != LAYER_NFS && e->layer != LAYER_NONE) {
 		e->layer = LAYER_UNMEASURED;
 	}
 }

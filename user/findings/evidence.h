@@ -129,6 +129,29 @@ struct evidence {
 	double fuse_open_p50_us;
 	double fuse_read_p50_us;
 	double fuse_read_inflight;	/* READ requests in flight at send, mean */
+	/* NFS: the mount with most of the target's calls; filled by the caller */
+	bool have_nfs;
+	char nfs_fs[160];		/* "nfs4 10.0.0.5:/data" */
+	char nfs_mount[128];		/* "/mnt/data"; "" when unknown */
+	char nfs_version[8];		/* "4.2" */
+	char nfs_per_file[128];		/* "LOOKUP 1.0, OPEN 1.0, READ_PLUS 1.0, CLOSE 1.0" */
+	__u64 nfs_calls;		/* the target's, on that mount */
+	__u64 nfs_read_bytes;		/* READ and READ_PLUS reply bytes, every mount */
+	double nfs_calls_per_s;
+	double nfs_round_trips;		/* calls per file opened; -1 without opens */
+	double nfs_rtt_us;		/* mean call: transmission -> reply */
+	double nfs_total_us;		/* mean call: begin -> end */
+	double nfs_lookup_p50_us;
+	double nfs_getattr_p50_us;
+	double nfs_access_p50_us;
+	double nfs_open_p50_us;
+	double nfs_read_p50_us;
+	double nfs_read_inflight;	/* READ calls in flight at begin, mean */
+	__u64 nfs_retrans;		/* the target's calls' retransmissions */
+	__u32 nfs_nconnect;		/* 0 when unknown */
+	__u64 nfs_rsize;		/* 0 when unknown */
+	bool nfs_nocto;
+	bool nfs_actimeo;
 };
 
 int evidence__from_trace(struct evidence *e, const struct trace *t);

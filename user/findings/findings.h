@@ -98,6 +98,8 @@ int findings__judge(struct findings *f, const struct trace *t,
 void evidence__add_block(struct evidence *e, const struct trace *t);
 /* The FUSE part: the connection the target sent most requests to. */
 void evidence__add_fuse(struct evidence *e, const struct trace *t);
+/* The NFS part: the mount the target made most calls on. */
+void evidence__add_nfs(struct evidence *e, const struct trace *t);
 /*
  * After the block and FUSE parts: the layer verdict (layers__judge()) and
  * miss_share, both from the same sums.

@@ -60,6 +60,7 @@ static int rule_unmeasured(const struct evidence *e, struct finding *f)
 /* In the order findings of one severity are listed. */
 static const rule_fn rules[] = {
 	rule__fuse,
+	rule__nfs,
 	rule__storm,
 	rule__bottleneck,
 	rule__parallelism,
@@ -188,7 +189,7 @@ static bool keeps_up(const struct finding *bott)
 
 static void loader_headline(const struct finding *f, int n, char *buf, size_t len)
 {
-	const struct finding *net = find(f, n, "fuse_round_trips");
+	const struct finding *net = find(f, n, "fuse_round_trips") ?: find(f, n, "nfs_round_trips");
 	const struct finding *storm = net && net->severity >= SEV_WARN ? net :
 				      find(f, n, "small_file_storm");
 	const struct finding *mapped = find(f, n, "mapped_reads");
@@ -300,6 +301,7 @@ int findings__judge(struct findings *d, const struct trace *t,
 		return err;
 	evidence__add_block(&d->e, t);
 	evidence__add_fuse(&d->e, t);
+	evidence__add_nfs(&d->e, t);
 	evidence__add_layer(&d->e, t, th);
 	evidence__add_kernel(&d->e, t);
 	d->nr_findings = judge__rules(&d->e, th, d->findings, FINDINGS_MAX);

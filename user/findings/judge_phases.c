@@ -35,7 +35,7 @@ static void phase_layer(struct evidence *e, const struct tl_point *p, const doub
 		.blk_bytes = p->n[TL_BLK_READ_BYTES],
 	};
 
-	if (e->layer == LAYER_FUSE || e->layer == LAYER_NONE)
+	if (e->layer == LAYER_FUSE || e->layer == LAYER_NFS || e->layer == LAYER_NONE)
 		return;
 	s.device_ns = s.blk_ns;
 	e->layer = layers__judge(&s, th);

@@ -13,6 +13,8 @@ double layers__storage_share(const struct layer_sums *s)
 		from = s->cache_bytes;
 	if (s->fuse_bytes > from)
 		from = s->fuse_bytes;
+	if (s->nfs_bytes > from)
+		from = s->nfs_bytes;
 	return read_bytes > 0 ? from / read_bytes : -1;
 }
 
@@ -41,6 +43,8 @@ enum layer_verdict layers__judge(const struct layer_sums *s, const double *th)
 		return LAYER_NONE;
 	if (s->fuse_bytes && 2 * s->fuse_bytes >= read_bytes)
 		return LAYER_FUSE;
+	if (s->nfs_bytes && 2 * s->nfs_bytes >= read_bytes)
+		return LAYER_NFS;
 	above = read_ns > s->blk_ns ? read_ns - s->blk_ns : 0;
 	if (read_ns >= LAYER_ABOVE_RATIO * s->blk_ns && above >= LAYER_ABOVE_MIN_NS * reads)
 		return LAYER_ABOVE;
@@ -61,6 +65,7 @@ static const char *const keys[LAYER__MAX] = {
 	[LAYER_DEVICE] = "device",
 	[LAYER_OK] = "ok",
 	[LAYER_FUSE] = "fuse",
+	[LAYER_NFS] = "nfs",
 	[LAYER_NO_BLOCK] = "no_block",
 	[LAYER_UNMEASURED] = "unmeasured",
 };
@@ -76,6 +81,8 @@ static const char *const words[LAYER__MAX] = {
 	[LAYER_OK] = "block requests explain read()'s time and are fast for their size",
 	[LAYER_FUSE] = "reads go through FUSE: its daemon, not a block device, returned most "
 		       "of the bytes read",
+	[LAYER_NFS] = "reads go through NFS: its server, over the network, returned most of "
+		      "the bytes read",
 	[LAYER_NO_BLOCK] = "reads come from storage without block requests by the target "
 			   "(a network file system, or another process's requests)",
 	[LAYER_UNMEASURED] = "not judged: this kernel gave no block layer or page cache "

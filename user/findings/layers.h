@@ -17,6 +17,7 @@ enum layer_verdict {
 	LAYER_DEVICE,		/* slow requests, mostly in the device */
 	LAYER_OK,		/* block requests explain read(), and are fast */
 	LAYER_FUSE,		/* a FUSE daemon returned most of the bytes read */
+	LAYER_NFS,		/* an NFS server returned most of the bytes read */
 	LAYER_NO_BLOCK,		/* from storage, yet no block request by the target */
 	LAYER_UNMEASURED,	/* the kernel gave no block layer or page cache: not judged */
 	LAYER__MAX,
@@ -27,6 +28,8 @@ enum layer_verdict {
  * FUSE:  FUSE daemons returned at least half of the bytes read (their
  *        READ replies): a network or user-space file system serves the
  *        reads, whatever the few block requests of the job's code;
+ * NFS:   NFS servers returned at least half of the bytes read (their READ
+ *        and READ_PLUS replies): the network and the server serve the reads;
  * ABOVE: read() time, with mapped data's faults' wait, is at least
  *        LAYER_ABOVE_RATIO times the block time and exceeds it by
  *        LAYER_ABOVE_MIN_NS per read or fault on average (a copy from the
@@ -46,8 +49,8 @@ enum layer_verdict {
 
 /*
  * The share of the bytes read (and faulted in) that came from storage:
- * the most of what block reads, pages added to the page cache and FUSE
- * daemons' READ replies brought (direct I/O fills no page cache, a FUSE
+ * the most of what block reads, pages added to the page cache, FUSE
+ * daemons' READ replies and NFS servers' READ replies brought (direct I/O fills no page cache, a FUSE
  * file opened with direct_io neither; readahead may make it exceed 1).
  * -1 without bytes read. The one figure behind the layer verdict's
  * page_cache and the findings' miss_share.
@@ -57,7 +60,7 @@ double layers__storage_share(const struct layer_sums *s);
 double layers__slow_ns(const struct layer_sums *s, const double *th);
 /* Where a read's time goes, by the rules above; th: struct thresholds' v[]. Pure. */
 enum layer_verdict layers__judge(const struct layer_sums *s, const double *th);
-/* "above_block", "page_cache", "queue", "device", "ok", "fuse", "no_block", "none". */
+/* "above_block", "page_cache", "queue", "device", "ok", "fuse", "nfs", "no_block", "none". */
 const char *layers__key(enum layer_verdict v);
 /* The verdict in words, one sentence without a full stop. */
 const char *layers__words(enum layer_verdict v);

@@ -50,6 +50,8 @@ int rule__input_cause(const struct evidence *e, const double *th,
 		      const struct finding *all, int n, struct finding *f);
 /* rules_fuse.c: FUSE storage, its round trips per file. */
 int rule__fuse(const struct evidence *e, const double *th, struct finding *f);
+/* rules_nfs.c: NFS storage, its round trips per file, the network. */
+int rule__nfs(const struct evidence *e, const double *th, struct finding *f);
 
 /* ---- writing a finding ---- */
 

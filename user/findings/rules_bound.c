@@ -55,7 +55,8 @@ static bool capped(const struct evidence *e, const double *th)
 bool rules__capped(const struct evidence *e, const double *th)
 {
 	return e->have_block && e->layer != LAYER_NONE &&
-	       !(e->have_fuse && 2 * e->fuse_read_bytes >= e->read_bytes) && capped(e, th);
+	       !(e->have_fuse && 2 * e->fuse_read_bytes >= e->read_bytes) &&
+	       !(e->have_nfs && 2 * e->nfs_read_bytes >= e->read_bytes) && capped(e, th);
 }
 
 static void bottleneck_queued(const struct evidence *e, enum severity sev, const char *wait,
@@ -226,6 +227,13 @@ static const char *no_block_words(const struct evidence *e, char *buf, size_t le
 	else if (e->have_fuse)
 		snprintf(buf, len, "; no block requests: the reads go through FUSE to %s%s%s",
 			 e->fuse_fs, e->fuse_mount[0] ? " at " : "", e->fuse_mount);
+	else if (e->have_nfs && e->blk_reads)
+		snprintf(buf, len, "; only %s block requests: the reads go over the network to "
+			 "NFS (%.80s at %.60s)", units__count(n, sizeof(n), e->blk_reads),
+			 e->nfs_fs, e->nfs_mount);
+	else if (e->have_nfs)
+		snprintf(buf, len, "; no block requests: the reads go over the network to NFS "
+			 "(%.80s at %.60s)", e->nfs_fs, e->nfs_mount);
 	else if (e->blk_reads)
 		snprintf(buf, len, "; %s block read requests by the target",
 			 units__count(n, sizeof(n), e->blk_reads));
@@ -272,7 +280,10 @@ static void bottleneck_vfs(const struct evidence *e, const double *th, struct fi
 	say(f->advice, sizeof(f->advice), "%s", e->have_fuse ?
 	    "reads are slow enough to stall the loader: each waits on a round trip to "
 	    "the FUSE daemon (see fuse_round_trips and the FUSE section for the "
-	    "latency of every kind of request)" :
+	    "latency of every kind of request)" : e->have_nfs ?
+	    "reads are slow enough to stall the loader: each file waits on round trips "
+	    "over the network to the NFS server (see nfs_round_trips and the NFS "
+	    "section for every procedure's round trip)" :
 	    "reads are slow enough to stall the loader: the other findings say why "
 	    "(access pattern, metadata, parallelism)");
 }
@@ -294,7 +305,7 @@ int rule__bottleneck(const struct evidence *e, const double *th, struct finding 
 		    "nothing to do while the data stays in memory; a cold start or a "
 		    "dataset larger than memory will read from storage (see page_cache)");
 	} else if (e->have_block && e->layer != LAYER_NONE && e->layer != LAYER_FUSE &&
-		   e->layer != LAYER_NO_BLOCK) {
+		   e->layer != LAYER_NFS && e->layer != LAYER_NO_BLOCK) {
 		bottleneck_block(e, th, f);
 	} else {
 		bottleneck_vfs(e, th, f);
@@ -382,6 +393,7 @@ int rule__parallelism(const struct evidence *e, const double *th, struct finding
 {
 	if (!e->have_block || e->reads < th[TH_MIN_READS] || e->read_concurrency <= 0 ||
 	    e->layer == LAYER_NONE || e->layer == LAYER_CACHE || e->layer == LAYER_FUSE ||
+	    e->layer == LAYER_NFS ||
 	    e->layer == LAYER_NO_BLOCK)
 		return 0;
 	if (capped(e, th) && e->read_concurrency >= th[TH_READERS_MANY]) {

@@ -18,7 +18,8 @@
  * warm storm served from memory leaves the cause to the loader.
  */
 static const char *const storage_ids[] = {
-	"storage_bottleneck", "fuse_round_trips", "mapped_reads", "metadata_overhead",
+	"storage_bottleneck", "fuse_round_trips", "nfs_round_trips", "mapped_reads",
+	"metadata_overhead",
 };
 
 static const struct finding *find_id(const struct finding *all, int n, const char *id)

@@ -2,7 +2,7 @@
 /*
  * Private to html/. The page (page.c) calls the sections, each drawing one
  * part of the report from the JSON: findings.c, timeline.c, hists.c,
- * tables.c; below them the SVG charts (svg.c), the text emitters (esc.c)
+ * tables.c, nfs.c; below them the SVG charts (svg.c), the text emitters (esc.c)
  * and the JSON getters (get.c). The command is main.c, the load load.c.
  */
 #ifndef HTML_HTML_INT_H
@@ -31,8 +31,10 @@ int html__check_schema(const json_t *root, const char *name);
 void html_findings__section(struct page *p);
 void html_timeline__section(struct page *p);
 void html_hists__section(struct page *p);
-/* The file-count summary, top directories and files, threads, lost and memory. */
+/* The file-count summary, top directories and files, threads, devices, NFS, lost and memory. */
 void html_tables__section(struct page *p);
+/* NFS's calls per mount and procedure (nfs.c), when the trace saw any. */
+void html_nfs__section(struct page *p);
 
 /* ---- JSON getters (get.c): NULL or 0 when absent ---- */
 

@@ -71,8 +71,9 @@ static void unmeasured(struct page *p)
 	const char *name, *sep = "";
 
 	json_object_foreach((json_t *)layers, name, l) {
-		if (!json_is_false(json_object_get(l, "measured")))
-			continue;
+		if (!json_is_false(json_object_get(l, "measured")) ||
+		    json_is_true(json_object_get(l, "absent")))
+			continue;	/* measured, or nothing of it here (no NFS client) */
 		if (!*sep) {
 			fputs("<p class=\"meta\">not measured on this kernel (", p->out);
 			esc__text(p->out, jstr(p->root, "kernel.release"), "?");

@@ -303,5 +303,6 @@ void html_tables__section(struct page *p)
 	top_list(p, "files", "top-files", "Busiest files");
 	threads(p);
 	devices(p);
+	html_nfs__section(p);
 	lost(p);
 }

@@ -12,6 +12,7 @@ static const char *const layer_names[KL__MAX] = {
 	[KL_FUSE] = "fuse",
 	[KL_SCHED] = "sched",
 	[KL_URING] = "io_uring",
+	[KL_NFS] = "nfs",
 };
 
 static const char *const fallback_names[KF__MAX] = {
@@ -22,6 +23,7 @@ static const char *const fallback_names[KF__MAX] = {
 	[KF_NO_FAULTS] = "no_faults",
 	[KF_NO_FUSE] = "no_fuse",
 	[KF_NO_URING] = "no_uring",
+	[KF_NO_NFS] = "no_nfs",
 };
 
 const char *kernel__layer_name(enum kernel_layer l)

@@ -20,6 +20,7 @@ enum kernel_layer {
 	KL_FUSE,		/* FUSE requests */
 	KL_SCHED,		/* on/off CPU, wakeups: the stall */
 	KL_URING,		/* io_uring requests (Linux AIO is in KL_SYSCALLS) */
+	KL_NFS,			/* NFS calls (sunrpc and nfs modules) */
 	KL__MAX,
 };
 
@@ -36,11 +37,18 @@ enum kernel_fallback {
 	KF_NO_FAULTS,		/* no mm_filemap_fault/map_pages (< 6.12): faults not measured */
 	KF_NO_FUSE,		/* no FUSE tracepoints or BTF: FUSE not measured */
 	KF_NO_URING,		/* no io_uring tracepoints with the request: not measured */
+	KF_NO_NFS,		/* no NFS client (sunrpc, nfs) loaded or no tracepoints: not measured */
 	KF__MAX,
 };
 
 struct layer_state {
 	bool measured;
+	/*
+	 * Not measured because the node had none of it when iostorm started
+	 * (no NFS client loaded): said as missing only where the trace saw
+	 * one (an NFS mount in its mount table, mounted since).
+	 */
+	bool absent;
 	char how[128];		/* measured: by what */
 	char why[256];		/* not measured: why, in words */
 	__u64 skipped;		/* its programs' runs the kernel skipped (recursion_misses) */

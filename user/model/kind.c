@@ -52,24 +52,68 @@ static bool code_ext(const char *base)
 	return false;
 }
 
-bool kind__is_code(const char *path, __u32 flags)
+/* File systems of the kernel's own or of memory, which no dataset is mounted on. */
+static const char *const virtual_fs[] = {
+	"proc", "sysfs", "cgroup", "cgroup2", "devtmpfs", "devpts", "tmpfs", "securityfs",
+	"debugfs", "tracefs", "bpf", "configfs", "mqueue", "pstore", "efivarfs",
+	"binfmt_misc", "autofs", "hugetlbfs", "fusectl", "nsfs", "rpc_pipefs", "nfsd",
+};
+
+/*
+ * Is path on a file system of its own mounted inside tree (not at it, as
+ * /proc is), one that can hold a dataset? Then the tree says nothing of it.
+ */
+static bool mounted_inside(const char *path, const char *tree, const char *point,
+			   const char *fstype)
+{
+	size_t t = strlen(tree), p = point ? strlen(point) : 0;
+
+	if (!point || !fstype || strncmp(point, tree, t) || p <= t)
+		return false;
+	/* The mount holds the file, and is not the file itself (/etc/hosts). */
+	if (strncmp(path, point, p) || path[p] != '/')
+		return false;
+	for (size_t i = 0; i < sizeof(virtual_fs) / sizeof(virtual_fs[0]); i++)
+		if (!strcmp(fstype, virtual_fs[i]))
+			return false;
+	return true;
+}
+
+enum kind_why kind__why(const char *path, __u32 flags, const char *mount_point,
+			const char *fstype)
 {
 	const char *base;
 
 	if (flags & FILE_F_EXEC)
-		return true;
+		return KIND_EXEC;
 	if (!path)
-		return false;
+		return KIND_DATA;
 	if (!strncmp(path, "/dev/shm/", 9))
-		return false;	/* a dataset staged in memory */
+		return KIND_DATA;	/* a dataset staged in memory */
 	base = strrchr(path, '/');
 	if (code_ext(base ? base + 1 : path))
-		return true;
+		return KIND_NAME;
 	for (size_t i = 0; i < sizeof(code_trees) / sizeof(code_trees[0]); i++)
-		if (!strncmp(path, code_trees[i], strlen(code_trees[i])))
-			return true;
+		if (!strncmp(path, code_trees[i], strlen(code_trees[i])) &&
+		    !mounted_inside(path, code_trees[i], mount_point, fstype))
+			return KIND_TREE;
 	for (size_t i = 0; i < sizeof(code_dirs) / sizeof(code_dirs[0]); i++)
 		if (strstr(path, code_dirs[i]))
-			return true;
-	return false;
+			return KIND_PYTHON;
+	return KIND_DATA;
+}
+
+bool kind__is_code(const char *path, __u32 flags)
+{
+	return kind__why(path, flags, NULL, NULL) != KIND_DATA;
+}
+
+const char *kind__why_key(enum kind_why w)
+{
+	static const char *const keys[KIND__MAX] = {
+		[KIND_DATA] = "data", [KIND_EXEC] = "exec", [KIND_NAME] = "name",
+		[KIND_PYTHON] = "python", [KIND_TREE] = "tree", [KIND_SCRIPT] = "script",
+	};
+
+	return w < KIND__MAX ? keys[w] : "?";
 }

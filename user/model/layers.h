@@ -27,6 +27,7 @@ struct layer_sums {
 	__u64 device_ns;	/* issue -> done */
 	__u64 cache_bytes;	/* pages the target added to the page cache */
 	__u64 fuse_bytes;	/* READ reply bytes of FUSE daemons; the judge's caller fills it */
+	__u64 nfs_bytes;	/* READ and READ_PLUS reply bytes of NFS servers; likewise */
 };
 
 /* p50, p99 (upper bucket bounds) and mean of one layer, ns. */

@@ -47,7 +47,7 @@ static int name_rec(struct store *s, struct file_rec *f, const char *path)
 static void mark_exec(struct file_rec *f)
 {
 	f->flags |= FILE_F_EXEC;
-	f->code = true;
+	f->code = KIND_EXEC;
 }
 
 /* Remember a mapped file the store has no record of yet. */

@@ -12,6 +12,7 @@ void mounts__rec_free(struct mount_rec *r)
 	free(r->fstype);
 	free(r->source);
 	free(r->root);
+	free(r->options);
 }
 
 /* A bind mount of a subtree, not of its file system's root. */
@@ -56,7 +57,7 @@ char *mounts__unescape(const char *s)
  */
 int mounts__parse_line(const char *line, struct mount_rec *r)
 {
-	char root[4096], point[4096], fstype[256], source[4096];
+	char root[4096], point[4096], fstype[256], source[4096], options[4096] = "";
 	unsigned int major, minor;
 	const char *sep;
 
@@ -64,14 +65,15 @@ int mounts__parse_line(const char *line, struct mount_rec *r)
 	if (sscanf(line, "%*u %*u %u:%u %4095s %4095s", &major, &minor, root, point) != 4)
 		return -EINVAL;
 	sep = strstr(line, " - ");
-	if (!sep || sscanf(sep + 3, "%255s %4095s", fstype, source) != 2)
+	if (!sep || sscanf(sep + 3, "%255s %4095s %4095s", fstype, source, options) < 2)
 		return -EINVAL;
 	r->dev = major << 20 | minor;
 	r->root = mounts__unescape(root);
 	r->point = mounts__unescape(point);
 	r->fstype = mounts__unescape(fstype);
 	r->source = mounts__unescape(source);
-	if (!r->root || !r->point || !r->fstype || !r->source) {
+	r->options = mounts__unescape(options);
+	if (!r->root || !r->point || !r->fstype || !r->source || !r->options) {
 		mounts__rec_free(r);
 		return -ENOMEM;
 	}
@@ -176,4 +178,32 @@ bool mount__is_network(const struct mount_rec *r)
 		if (!strcmp(r->fstype, net[i]))
 			return true;
 	return false;
+}
+
+bool mount__is_nfs(const struct mount_rec *r)
+{
+	return r && (!strcmp(r->fstype, "nfs") || !strcmp(r->fstype, "nfs4"));
+}
+
+const char *mount__option(const struct mount_rec *r, const char *name, char *buf, size_t len)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = r && r->options ? r->options : ""; *p;) {
+		size_t l = strcspn(p, ",");
+
+		if (l >= n && !strncmp(p, name, n) && (l == n || p[n] == '=')) {
+			size_t v = l > n ? l - n - 1 : 0;
+
+			if (v >= len)
+				v = len ? len - 1 : 0;
+			if (len) {
+				memcpy(buf, p + n + (l > n), v);
+				buf[v] = '\0';
+			}
+			return buf;
+		}
+		p += l + (p[l] == ',');
+	}
+	return NULL;
 }

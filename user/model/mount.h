@@ -22,6 +22,7 @@ struct mount_rec {
 	char *source;		/* "host:/data", "/dev/vda1" */
 	char *root;		/* of the mount in its file system: "/", or a
 				 * bind mount's subtree "/srv/ds" */
+	char *options;		/* the super block's: "rw,vers=4.2,rsize=1048576,..." */
 };
 
 struct mounts {
@@ -54,5 +55,12 @@ const struct mount_rec *mounts__find(const struct mounts *m, __u32 dev);
 /* Is it a FUSE (fuse, fuse.*, fuseblk) or network (nfs*, cifs, smb3...) file system? */
 bool mount__is_fuse(const struct mount_rec *r);
 bool mount__is_network(const struct mount_rec *r);
+/* Is it NFS (nfs, nfs4)? */
+bool mount__is_nfs(const struct mount_rec *r);
+/*
+ * The value of option name in r's super options ("vers" of "vers=4.2"),
+ * into buf; "" for a flag without a value ("nocto"). NULL when absent.
+ */
+const char *mount__option(const struct mount_rec *r, const char *name, char *buf, size_t len);
 
 #endif /* MODEL_MOUNT_H */

@@ -13,6 +13,7 @@
 #include <sys/sysmacros.h>
 #include "model/counters.h"
 #include "model/kind.h"
+#include "model/mount.h"
 #include "model/path.h"
 #include "model/view.h"
 #include "model/store.h"
@@ -190,6 +191,21 @@ static bool is_code_path(const struct store *s, const char *path)
 	return false;
 }
 
+/*
+ * Code or data, and why (model/kind.h), by f's path and the mount it is
+ * on: the mount table is the job's, so its mount point says something of
+ * the host's path only where the two views agree (kind__why checks that
+ * the path lies below it).
+ */
+static __u8 kind_of(const struct store *s, const struct file_rec *f)
+{
+	const struct mount_rec *m = s->mounts ? mounts__find(s->mounts, f->dev) : NULL;
+
+	if (is_code_path(s, f->path))
+		return KIND_SCRIPT;
+	return kind__why(f->path, f->flags, m ? m->point : NULL, m ? m->fstype : NULL);
+}
+
 /* Give f the paths p (taken over), described by flags. */
 static void path_set(struct store *s, struct file_rec *f, struct file_paths *p,
 		     __u32 flags)
@@ -204,7 +220,7 @@ static void path_set(struct store *s, struct file_rec *f, struct file_paths *p,
 	if (!p->host)
 		flags |= FILE_F_JOBONLY;
 	f->flags = (f->flags & ~PATH_BITS) | (flags & PATH_BITS);
-	f->code = kind__is_code(f->path, f->flags) || is_code_path(s, f->path);
+	f->code = kind_of(s, f);
 }
 
 /*
@@ -273,7 +289,7 @@ static void file_sum(struct file_rec *f, const struct file_stats *fs)
 		f->read_ts = fs->read_ts;
 	f->flags |= fs->flags & ~(PATH_BITS | FILE_F_CLAIM);	/* CLAIM: BPF's own */
 	if (fs->flags & FILE_F_EXEC)
-		f->code = true;
+		f->code = KIND_EXEC;
 }
 
 int store__merge_file(struct store *s, const struct file_key *key,
@@ -569,7 +585,7 @@ static void rec_join(struct file_rec *k, const struct file_rec *o)
 		k->read_ts = o->read_ts;
 	k->flags |= o->flags & ~PATH_BITS;
 	if (o->flags & FILE_F_EXEC)
-		k->code = true;
+		k->code = KIND_EXEC;
 }
 
 int store__join_aliases(struct store *s)

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <linux/types.h>
 #include "iostorm.h"
+#include "model/kind.h"
 
 struct file_rec {
 	__u64 ino;
@@ -33,7 +34,7 @@ struct file_rec {
 				 * NULL if never resolved or not found there */
 	char *job_path;		/* as the job saw it, when that differs */
 	__u32 view;		/* the job's view (model/view.h), 0: the host's */
-	bool code;		/* kind__is_code(path, flags), kept current: the
+	__u8 code;		/* enum kind_why (model/kind.h), kept current: the
 				 * totals ask at every refresh, 300k files deep */
 	struct async_file *async;	/* its io_uring and AIO reads and their
 					 * depth on it (bpf/iostorm.h), given at
@@ -52,7 +53,7 @@ static inline bool file_rec__is_device(const struct file_rec *f)
 /* Code or a library (model/kind.h), as the store keeps it current. */
 static inline bool file_rec__is_code(const struct file_rec *f)
 {
-	return f->code;
+	return f->code != KIND_DATA;
 }
 
 struct thread_rec {
@@ -80,11 +81,13 @@ struct mapped_file {
 };
 
 struct views;
+struct mounts;
 
 #define STORE_CODE_PATHS	2	/* a launched command's program and script */
 
 struct store {
 	struct views *views;		/* NULL: paths as the kernel walked them */
+	const struct mounts *mounts;	/* the files' mounts, for their kind; NULL: unknown */
 	struct file_rec **files;	/* hash slots, NULL when empty */
 	size_t files_cap;		/* power of two */
 	size_t nr_files;

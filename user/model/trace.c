@@ -60,6 +60,10 @@ static void code_add(struct file_totals *tot, const struct file_rec *f)
 	tot->code_meta_ns += f->c.meta_ns;
 	tot->code_ns += f->c.read_ns + f->c.meta_ns;
 	tot->code_fault_pages += f->c.fault_pages;
+	if (f->code < KIND__MAX) {
+		tot->code_why_files[f->code]++;
+		tot->code_why_reads[f->code] += f->c.reads;
+	}
 }
 
 static void mapped_add(struct file_totals *tot, const struct file_rec *f)
@@ -122,6 +126,20 @@ void trace__file_sizes(const struct store *s, struct hist *h)
 		if (f && f->flags & FILE_F_REG)
 			hist__add(h, f->size, 1);
 	}
+}
+
+bool trace__layer_missing(const struct trace *t, enum kernel_layer l)
+{
+	const struct kernel_reach *k = &t->kernel;
+
+	if (kernel__measured(k, l))
+		return false;
+	if (!k->layers[l].absent)
+		return true;
+	for (size_t i = 0; i < t->mounts.nr; i++)
+		if (l == KL_NFS && mount__is_nfs(&t->mounts.recs[i]))
+			return true;
+	return false;
 }
 
 bool trace__empty(const struct trace *t)
@@ -202,6 +220,9 @@ static const char *const lost_keys[L__MAX] = {
 	[L_FUSE_HISTS_FULL] = "fuse_hists_full",
 	[L_FUSE_CONNS_FULL] = "fuse_conns_full",
 	[L_FUSE_ENDS_MISSED] = "fuse_ends_missed",
+	[L_NFS_STATS_FULL] = "nfs_stats_full",
+	[L_NFS_HISTS_FULL] = "nfs_hists_full",
+	[L_NFS_CLNTS_FULL] = "nfs_clients_full",
 	[L_ASYNC_FULL] = "async_reqs_full",
 	[L_ASYNC_UNTRACKED] = "async_untracked",
 	[L_AIO_BATCH] = "aio_batch",
@@ -228,6 +249,9 @@ static const char *const lost_words[L__MAX] = {
 	[L_FUSE_HISTS_FULL] = "FUSE histograms map full",
 	[L_FUSE_CONNS_FULL] = "FUSE connections map full",
 	[L_FUSE_ENDS_MISSED] = "FUSE requests that never ended (killed while queued)",
+	[L_NFS_STATS_FULL] = "NFS counts map full",
+	[L_NFS_HISTS_FULL] = "NFS histograms map full",
+	[L_NFS_CLNTS_FULL] = "NFS RPC clients map full",
 	[L_ASYNC_FULL] = "io_uring/AIO requests map full",
 	[L_ASYNC_UNTRACKED] = "io_uring/AIO reads whose submit was not seen (submitted before the attach)",
 	[L_AIO_BATCH] = "AIO iocbs past the 64 read per io_submit or io_getevents",

@@ -16,6 +16,7 @@
 #include "model/cgroup.h"
 #include "model/stall.h"
 #include "model/fuse.h"
+#include "model/nfs.h"
 #include "model/kernel.h"
 #include "model/mount.h"
 #include "model/procs.h"
@@ -50,6 +51,7 @@ struct trace {
 	size_t nr_loops;
 	struct timeline timeline;	/* the run, one point per drain interval */
 	struct fuse_layer fuse;		/* FUSE requests per connection and opcode */
+	struct nfs_layer nfs;		/* NFS calls per RPC client and procedure */
 	struct mounts mounts;		/* the target's mounts, by device */
 	struct cgroups cgroups;		/* the cgroups that did I/O: containers */
 	struct views views;		/* the jobs' views of paths, and the host's */
@@ -95,6 +97,8 @@ struct file_totals {
 	__u64 code_meta_ns;
 	__u64 code_ns;		/* read + metadata time */
 	__u64 code_fault_pages;
+	__u64 code_why_files[KIND__MAX];	/* code files by why they are (model/kind.h) */
+	__u64 code_why_reads[KIND__MAX];	/* and their reads */
 	/* io_uring and AIO reads by file (struct async_file), at the end. */
 	__u64 async_files;	/* files with any */
 	__u64 async_reads;	/* their reads whose file was known at submit */
@@ -138,6 +142,13 @@ int trace__mount_sums(const struct trace *t, struct mount_sums **out);
 void trace__file_totals(const struct store *s, struct file_totals *tot);
 /* A histogram of the sizes of every regular file. */
 void trace__file_sizes(const struct store *s, struct hist *h);
+/*
+ * Was layer l not measured where it mattered? A layer absent from the node
+ * when iostorm started (no NFS client loaded) matters only if the trace
+ * saw one of its mounts (an NFS mount, mounted since): otherwise there was
+ * nothing of it to measure, and no output says it is missing.
+ */
+bool trace__layer_missing(const struct trace *t, enum kernel_layer l);
 /* Is there nothing at all to report? */
 bool trace__empty(const struct trace *t);
 /* "ENOENT" for an open_errnos slot; "E135+" for the last, shared slot. */

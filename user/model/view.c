@@ -36,6 +36,7 @@ static int mnt_table_add(void *ctx, struct mount_rec *r)
 	t->ents[t->nr++] = (struct mnt_ent){ .dev = r->dev, .root = r->root, .point = r->point };
 	free(r->fstype);
 	free(r->source);
+	free(r->options);
 	return 0;
 }
 

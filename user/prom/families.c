@@ -2,7 +2,8 @@
 /*
  * The metric families of a trace, in the order a scrape gets them: what is
  * traced, the VFS counters and histograms, thread time, the block layer
- * (block.c), the cgroups (cgroups.c), FUSE (fuse.c), the layer verdict, the findings and iostorm's own health.
+ * (block.c), the cgroups (cgroups.c), FUSE (fuse.c), NFS (nfs.c), the layer
+ * verdict, the findings and iostorm's own health.
  * Every name, label and unit is in docs/metrics.md.
  */
 #include <errno.h>
@@ -23,8 +24,8 @@ static void render_meta(struct prom *p, const struct trace *t)
 	if (t->kernel.probed) {
 		prom__family(p, "iostorm_layer_measured", "gauge",
 			     "1 when this kernel gave the layer (syscalls, page_cache, faults, "
-			     "block, fuse, sched), 0 when it was not measured: its series are "
-			     "absent or zero for that reason, not for want of I/O.");
+			     "block, fuse, sched, io_uring, nfs), 0 when it was not measured: its "
+			     "series are absent or zero for that reason, not for want of I/O.");
 		for (int i = 0; i < KL__MAX; i++) {
 			struct label ll = { "layer", kernel__layer_name(i) };
 
@@ -267,7 +268,8 @@ static void render_layer(struct prom *p, const struct findings *f)
 {
 	prom__family(p, "iostorm_layer_verdict", "gauge",
 		     "Where the target's read time goes (1 for the verdict, 0 for the others): "
-		     "above_block, page_cache, queue, device, ok, fuse, no_block, none, unmeasured.");
+		     "above_block, page_cache, queue, device, ok, fuse, nfs, no_block, none, "
+		     "unmeasured.");
 	for (int v = 0; v < LAYER__MAX; v++) {
 		struct label lb = { "verdict", layers__key(v) };
 
@@ -342,6 +344,7 @@ int prom__render(FILE *out, const struct trace *t, const struct findings *f,
 	prom__render_cgroups(&p, t);
 	prom__render_block(&p, t);
 	prom__render_fuse(&p, t);
+	prom__render_nfs(&p, t);
 	render_layer(&p, f);
 	render_findings(&p, f);
 	render_health(&p, t);

@@ -65,5 +65,7 @@ void prom__render_block(struct prom *p, const struct trace *t);
 void prom__render_cgroups(struct prom *p, const struct trace *t);
 /* The FUSE layer's families. */
 void prom__render_fuse(struct prom *p, const struct trace *t);
+/* The NFS layer's families (nfs.c). */
+void prom__render_nfs(struct prom *p, const struct trace *t);
 
 #endif /* PROM_INT_H */

@@ -31,6 +31,11 @@ int report__build(struct report **out, const struct trace *t, const struct findi
 		goto out_free_report;
 	for (size_t i = 0; i < t->fuse.nr_conns; i++)
 		fuse_layers__measure(t, &t->fuse.conns[i], &r->fuse[i]);
+	r->nfs = calloc(t->nfs.nr_rpcs ? t->nfs.nr_rpcs : 1, sizeof(*r->nfs));
+	if (!r->nfs)
+		goto out_free_report;
+	for (size_t i = 0; i < t->nfs.nr_rpcs; i++)
+		nfs_layers__measure(t, &t->nfs.rpcs[i], &r->nfs[i]);
 	*out = r;
 	return 0;
 out_free_report:
@@ -43,6 +48,7 @@ void report__free(struct report *r)
 	if (!r)
 		return;
 	free(r->fuse);
+	free(r->nfs);
 	free(r->mounts);
 	report__lists_free(&r->lists);
 	free(r);

@@ -39,6 +39,7 @@ static int write_report(FILE *out, const struct report *r)
 	report_mounts__json(&j, r);
 	report_block__json(&j, r);
 	report_fuse__json(&j, r);
+	report_nfs__json(&j, r);
 	err = report_lists__json(&j, r);
 	if (!err)
 		err = report_cgroups__json(&j, &t->cgroups);

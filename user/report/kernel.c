@@ -16,7 +16,7 @@ void report_kernel__text(FILE *out, const struct trace *t)
 	if (!k->probed)
 		return;
 	for (int l = 0; l < KL__MAX; l++) {
-		if (k->layers[l].measured)
+		if (!trace__layer_missing(t, l))
 			continue;
 		fprintf(out, "not measured on this kernel (%s): %s: %s\n", k->release,
 			kernel__layer_name(l), k->layers[l].why);
@@ -65,6 +65,9 @@ void report_kernel__json(struct json *j, const struct trace *t)
 		json__bool(j, measured);
 		json__kv_string(j, "how", k->probed && measured ? s->how : NULL);
 		json__kv_string(j, "why", measured ? NULL : s->why);
+		/* Nothing of it on the node: not said as missing (trace.h). */
+		json__key(j, "absent");
+		json__bool(j, !measured && !trace__layer_missing(t, l));
 		json__kv_u64(j, "skipped_runs", s->skipped);
 		json__end_object(j);
 	}

@@ -2,7 +2,7 @@
 /*
  * Private to report/. Two documents on top (text.c, json.c) call the
  * sections, each of which prints its subject in both formats side by side
- * (vfs.c, mounts.c, block.c, fuse.c, lists.c, threads.c, cgroups.c, findings.c,
+ * (vfs.c, mounts.c, block.c, fuse.c, nfs.c, lists.c, threads.c, cgroups.c, findings.c,
  * stall.c, lost.c, timeline.c), so a figure
  * added to one format is seen missing from the other; below them the
  * ranking (rank.c) and the emitters (emit.c).
@@ -16,6 +16,7 @@
 #include <linux/types.h>
 #include "findings/findings.h"
 #include "model/fuse_layers.h"
+#include "model/nfs_layers.h"
 #include "model/hist.h"
 #include "model/layers.h"
 #include "model/trace.h"
@@ -38,6 +39,9 @@ void report_mounts__text(FILE *out, const struct report *r);
 void report_mounts__json(struct json *j, const struct report *r);
 void report_fuse__text(FILE *out, const struct report *r);
 void report_fuse__json(struct json *j, const struct report *r);
+/* The NFS layer ("nfs"): calls per RPC client and procedure, latency by layer. */
+void report_nfs__text(FILE *out, const struct report *r);
+void report_nfs__json(struct json *j, const struct report *r);
 /* The busiest files, directories, threads, and threads by name. 0 or -ENOMEM. */
 int report_lists__text(FILE *out, const struct report *r, size_t top);
 int report_lists__json(struct json *j, const struct report *r);
@@ -112,6 +116,7 @@ struct report {
 	size_t nr_mounts;
 	struct layers layers;		/* latency by layer; its verdict is f's */
 	struct fuse_layers *fuse;	/* one per t->fuse.conns[], in its order */
+	struct nfs_layers *nfs;		/* one per t->nfs.rpcs[], in its order */
 };
 
 /* ---- emitters (emit.c) ---- */

@@ -45,6 +45,7 @@ int report__print_text(FILE *out, const struct report *r, const struct report_op
 		report_mounts__text(out, r);
 		report_block__text(out, r);
 		report_fuse__text(out, r);
+		report_nfs__text(out, r);
 		err = report_lists__text(out, r, top);
 		if (!err)
 			err = report_cgroups__text(out, &t->cgroups, top);

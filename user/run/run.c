@@ -207,6 +207,8 @@ static int session__open(struct session *s)
 	 * records, which an exporter running for days would see as growth.
 	 */
 	mallopt(M_MMAP_THRESHOLD, 64 << 10);
+	/* A file's mount says whether a system tree's name makes it code. */
+	s->trace->store.mounts = &s->trace->mounts;
 	/* Without the host's mounts, paths stay as the jobs saw them. */
 	if (!views__init(&s->trace->views, "/proc"))
 		s->trace->store.views = &s->trace->views;
@@ -637,6 +639,7 @@ static void session__close(struct session *s)
 	if (s->trace) {
 		block__free(&s->trace->block);
 		fuse_layer__free(&s->trace->fuse);
+		nfs_layer__free(&s->trace->nfs);
 		mounts__free(&s->trace->mounts);
 		cgroups__free(&s->trace->cgroups);
 		store__free(&s->trace->store);

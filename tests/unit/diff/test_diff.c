@@ -137,6 +137,7 @@ static json_t *report(double opens, double reads, double read_p99)
 		" s:{s:{s:i, s:i, s:i}},"
 		" s:[{s:i, s:i, s:i, s:i}, {s:i}],"
 		" s:{s:f}, s:{s:[{s:{s:i, s:i, s:f}}, {s:{s:i, s:i, s:f}}]},"
+		" s:{s:[{s:{s:i, s:i, s:f}}, {s:{s:i, s:i, s:f}}]},"
 		" s:[{s:s, s:s}, {s:s, s:s}]}",
 		"schema", IOSTORM_REPORT_SCHEMA, "target", "command /usr/bin/python3 load.py",
 		"duration_s", 2.5,
@@ -157,6 +158,9 @@ static json_t *report(double opens, double reads, double read_p99)
 		"fuse", "connections", "layers", "requests", 300, "files_opened", 100,
 		"rtt_mean_ns", 2e6, "layers", "requests", 100, "files_opened", 0,
 		"rtt_mean_ns", 6e6,
+		"nfs", "mounts", "layers", "calls", 410, "files_opened", 100,
+		"rtt_mean_ns", 1e6, "layers", "calls", 10, "files_opened", 0,
+		"rtt_mean_ns", 5.2e6,
 		"findings", "id", "small_file_storm", "severity", "WARN",
 		"id", "page_cache", "severity", "INFO");
 }
@@ -199,6 +203,8 @@ TEST(diff_figures_full)
 	CHECK_REL(f.v[DM_STALL_SHARE], 0.25);
 	CHECK_REL(f.v[DM_FUSE_REQS_PER_FILE], 4);	/* 400 requests, 100 files */
 	CHECK_REL(f.v[DM_FUSE_RTT], 3e6);		/* weighted by requests */
+	CHECK_REL(f.v[DM_NFS_CALLS_PER_FILE], 4.2);	/* 420 calls, 100 files */
+	CHECK_REL(f.v[DM_NFS_RTT], 1.1e6);		/* weighted by calls */
 	CHECK_REL(f.v[DM_DURATION], 2.5e9);
 	for (int m = 0; m < DM__MAX; m++)
 		if (!f.have[m])

@@ -1207,3 +1207,70 @@ TEST(verdict_slow_device_never_keeps_up)
 	CHECK(strcmp(f->label, "reads served from the page cache"));
 	CHECK_HAS(f->summary, "100% of the bytes read came from storage");
 }
+
+/* The same storm over NFS: the verdict names NFS, the round trips and the network. */
+TEST(verdict_storm_on_nfs)
+{
+	struct evidence e;
+	struct judged j;
+	const struct finding *f;
+
+	storm_cold_capped(&e);
+	e.have_block = false;
+	e.blk_reads = 0;
+	e.layer = LAYER_NONE;
+	e.have_nfs = true;
+	e.nfs_calls = 80000;
+	e.nfs_read_bytes = e.read_bytes;
+	e.nfs_round_trips = 4;
+	e.nfs_rtt_us = 1100;
+	e.nfs_total_us = 1300;
+	e.nfs_read_p50_us = 1310;
+	e.nfs_calls_per_s = 4000;
+	e.nfs_nconnect = 1;
+	e.nfs_rsize = 524288;
+	snprintf(e.nfs_fs, sizeof(e.nfs_fs), "nfs4 10.0.0.5:/data");
+	snprintf(e.nfs_mount, sizeof(e.nfs_mount), "/mnt/data");
+	snprintf(e.nfs_per_file, sizeof(e.nfs_per_file), "CLOSE 1.0, LOOKUP 1.0, OPEN 1.0, "
+		 "READ 1.0");
+	judge(&e, NULL, &j);
+	f = get(&j, "nfs_round_trips");
+	REQUIRE(f);
+	CHECK_EQ_INT(f->severity, SEV_HIGH);
+	CHECK_STR(f->label, "small-file storm on NFS: 4 round trips of 1.1ms a file");
+	CHECK_HAS(f->summary, "small-file storm on NFS (nfs4 10.0.0.5:/data at /mnt/data): "
+		  "each file costs 4 round trips of 1.1ms (CLOSE 1.0, LOOKUP 1.0, OPEN 1.0, "
+		  "READ 1.0)");
+	CHECK_HAS(f->advice, "pack files into shards");
+	CHECK_HAS(f->advice, "nocto,actimeo=600");
+	CHECK_HAS(f->advice, "nconnect=8 (8 connections, now 1)");
+	CHECK_HAS(f->advice, "rsize=1048576 (now 524288)");
+	CHECK_HAS(f->advice, "FS-Cache");
+	CHECK_NEAR(figure(f, "nfs_round_trips_per_file"), 4, 0);
+	CHECK_HAS(j.headline, "VERDICT: small-file storm on NFS: 4 round trips of 1.1ms a file, "
+		  "storage-bound (HIGH)");
+	REQUIRE((f = get(&j, "storage_bottleneck")));
+	CHECK_HAS(f->summary, "no block requests: the reads go over the network to NFS "
+		  "(nfs4 10.0.0.5:/data at /mnt/data)");
+	CHECK_HAS(f->advice, "over the network to the NFS server");
+	/* The small-file storm is judged as one too, beside it. */
+	REQUIRE((f = get(&j, "small_file_storm")));
+	CHECK_EQ_INT(f->severity, SEV_HIGH);
+
+	/* A mount that has what would help is not told to add it. */
+	e.nfs_nocto = true;
+	e.nfs_nconnect = 8;
+	e.nfs_rsize = 1048576;
+	judge(&e, NULL, &j);
+	REQUIRE((f = get(&j, "nfs_round_trips")));
+	CHECK(!strstr(f->advice, "nocto") && !strstr(f->advice, "nconnect") &&
+	      !strstr(f->advice, "rsize="));
+	/* Few files: round trips, not a storm; too few calls: no finding. */
+	e.files_read = 50;
+	judge(&e, NULL, &j);
+	REQUIRE((f = get(&j, "nfs_round_trips")));
+	CHECK_STR(f->label, "NFS: each file costs 4 round trips of 1.1ms");
+	e.nfs_calls = 10;
+	judge(&e, NULL, &j);
+	CHECK(!get(&j, "nfs_round_trips"));
+}

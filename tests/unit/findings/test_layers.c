@@ -153,6 +153,18 @@ TEST(layers_judge_sources)
 	CHECK_EQ_INT(judge(&s), LAYER_FUSE);
 	s.fuse_bytes -= 1;
 	CHECK(judge(&s) != LAYER_FUSE);
+	/* NFS: its servers' READ replies are half the bytes read or more. */
+	s = reads_of(1000, 1000 * 65536, 300000);
+	s.nfs_bytes = s.read_bytes / 2;
+	s.cache_bytes = s.read_bytes;
+	CHECK_EQ_INT(judge(&s), LAYER_NFS);
+	CHECK(layers__storage_share(&s) >= 1);
+	s.nfs_bytes -= 1;
+	CHECK(judge(&s) != LAYER_NFS);
+	s.fuse_bytes = s.read_bytes;		/* both: FUSE's rule first */
+	CHECK_EQ_INT(judge(&s), LAYER_FUSE);
+	CHECK_STR(layers__key(LAYER_NFS), "nfs");
+	CHECK_HAS(layers__words(LAYER_NFS), "over the network");
 	/* A network file system: pages added to the cache, no block request. */
 	s = reads_of(1000, 1000 * 65536, 200000);
 	s.cache_bytes = s.read_bytes;

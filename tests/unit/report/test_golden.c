@@ -255,3 +255,54 @@ TEST(golden_interval)
 	free(a);
 	free(b);
 }
+
+/*
+ * A small-file storm on NFS mounted under /run (fixture.c): every output
+ * names NFS, its round trips per file and the mount; the files are data.
+ */
+TEST(golden_nfs)
+{
+	struct trace *t = calloc(1, sizeof(*t));
+	struct findings *fs = calloc(1, sizeof(*fs));
+	struct text txt = {}, json = {}, prom = {};
+	struct thresholds th;
+
+	if (!t || !fs || fixture__nfs_trace(t, "/run/nfs", true)) {
+		free(fs);
+		free(t);
+		REQUIRE(!"the NFS fixture trace");
+	}
+	thresholds__defaults(&th);
+	CHECK_EQ_INT(findings__judge(fs, t, &th), 0);
+	golden_render("nfs-report.txt", text_report, t, fs);
+	golden_render("nfs-report.json", json_report, t, fs);
+	golden_render("nfs-metrics.prom", prom_text, t, fs);
+	golden_render("nfs-report.html", html_page, t, fs);
+	CHECK_EQ_INT(fs->e.layer, LAYER_NFS);
+	CHECK_HAS(fs->headline, "VERDICT: NFS: each file costs 4.1 round trips of 1.1ms");
+	REQUIRE(!text_report(t, fs, &txt) && !json_report(t, fs, &json) &&
+		!prom_text(t, fs, &prom));
+	CHECK_HAS(txt.buf, "NFS calls: nfs4 10.0.0.5:/data on /run/nfs (RPC client 7, NFSv4.2, "
+		  "nconnect 1, rsize 524288)");
+	CHECK_HAS(txt.buf, "target 1640 calls: 4.1 round trips per file opened (CLOSE 1.0, "
+		  "LOOKUP 1.0, OPEN 1.0, READ 1.0, GETATTR 0.1), round trip 1.10ms");
+	CHECK_HAS(txt.buf, "nconnect=8 (8 connections, now 1); rsize=1048576 (now 524288)");
+	CHECK_HAS(txt.buf, "FS-Cache");
+	CHECK_HAS(txt.buf, "NFS calls: the NFS client's own calls to 10.0.0.5 (leases");
+	CHECK_HAS(txt.buf, "reads go through NFS: its server, over the network, returned most");
+	CHECK(!strstr(txt.buf, "\ncode "));		/* nothing set aside as code */
+	CHECK_HAS(json.buf, "\"nfs\": {\n    \"mounts\": [{\"rpc_client\":7,\"role\":\"mount\","
+		  "\"parent\":3,\"mount_point\":\"/run/nfs\"");
+	CHECK_HAS(json.buf, "\"verdict\": \"nfs\"");
+	CHECK_HAS(prom.buf, "iostorm_nfs_calls_total{training_job=\"resnet50-golden\","
+		  "mount=\"/run/nfs\",server=\"10.0.0.5\",version=\"4.2\",role=\"mount\","
+		  "procedure=\"READ\",requester=\"target\"} 400");
+	CHECK_HAS(prom.buf, "iostorm_layer_verdict{training_job=\"resnet50-golden\","
+		  "verdict=\"nfs\"} 1");
+	free(txt.buf);
+	free(json.buf);
+	free(prom.buf);
+	fixture__free(t);
+	free(fs);
+	free(t);
+}

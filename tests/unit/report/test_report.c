@@ -204,7 +204,7 @@ static void check_sample_json(json_t *root, const struct trace *t)
 	CHECK_KEYS(root, "top", "schema", "target", "duration_s", "stopped_by",
 		   "exit_status", "kernel", "verdict", "findings", "phases", "phases_unsplit", "stall",
 		   "vfs", "latency",
-		   "sizes", "mounts", "block", "layers", "fuse", "files", "views", "dirs",
+		   "sizes", "mounts", "block", "layers", "fuse", "nfs", "files", "views", "dirs",
 		   "threads", "thread_groups", "cgroups", "cgroups_folded", "lost", "store",
 		   "timeline");
 	/* Not probed (a trace made here): every layer counts as measured. */
@@ -212,7 +212,7 @@ static void check_sample_json(json_t *root, const struct trace *t)
 		   "fallbacks", "forced");
 	CHECK(json_is_false(json_object_get(json_object_get(root, "kernel"), "probed")));
 	CHECK_KEYS(json_object_get(json_object_get(root, "kernel"), "layers"), "kernel.layers",
-		   "syscalls", "page_cache", "faults", "block", "fuse", "sched", "io_uring");
+		   "syscalls", "page_cache", "faults", "block", "fuse", "sched", "io_uring", "nfs");
 	CHECK(json_is_true(json_object_get(json_object_get(json_object_get(json_object_get(
 		root, "kernel"), "layers"), "fuse"), "measured")));
 	CHECK_STR(str_at(root, "schema"), "iostorm.report/1");
@@ -370,7 +370,8 @@ static void check_sample_json(json_t *root, const struct trace *t)
 		   "block_devs_full", "block_missed_full", "wakes_full", "fuse_reqs_full",
 		   "fuse_stats_full", "fuse_hists_full", "fuse_conns_full", "fuse_ends_missed",
 		   "async_reqs_full", "async_untracked", "aio_batch", "async_threads_full",
-		   "async_files_full", "forks_full", "recv_threads_full", "prog_misses");
+		   "async_files_full", "forks_full", "recv_threads_full", "nfs_stats_full",
+		   "nfs_hists_full", "nfs_clients_full", "prog_misses");
 	CHECK_EQ_U64(u64_at(lost, "total"), trace__lost_total(t));
 	CHECK_EQ_U64(u64_at(lost, "files_map_full"), t->lost[L_FILES_FULL]);
 	CHECK_EQ_U64(u64_at(lost, "prog_misses"), t->prog_misses);
