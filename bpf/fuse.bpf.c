@@ -59,27 +59,31 @@ struct {
 } fuse_conns SEC(".maps");
 
 /*
- * The request's connection as 7.x reaches it: through its channel
- * (struct fuse_chan, which took the request's mount, fuse_req.fm, away).
+ * 7.x reaches a request's connection through its channel (fuse_req.chan,
+ * struct fuse_chan, which took the request's mount, fuse_req.fm, away).
+ * No type of 7.x's is named here: a CO-RE relocation against a type the
+ * kernel's vmlinux lacks makes libbpf read every module's BTF, which needs
+ * CAP_SYS_ADMIN. User space reads from the BTF whether fuse_req has a
+ * channel and where the channel keeps its connection.
  */
-struct fuse_chan___7 {
-	struct fuse_conn *conn;
-} __attribute__((preserve_access_index));
+const volatile bool targ_fuse_chan = false;
+const volatile __u32 targ_fuse_chan_conn = 0;	/* offsetof(struct fuse_chan, conn) */
 
 struct fuse_req___7 {
-	struct fuse_chan___7 *chan;
+	void *chan;
 } __attribute__((preserve_access_index));
 
 /* The connection's device number, through the field this kernel has. */
 static __always_inline __u32 req_conn(const struct fuse_req *req)
 {
 	const struct fuse_req___7 *r7 = (const void *)req;
+	struct fuse_conn *fc = NULL;
 	dev_t dev;
 
-	if (bpf_core_field_exists(req->fm))
-		dev = BPF_CORE_READ(req, fm, fc, dev);
-	else
-		dev = BPF_CORE_READ(r7, chan, conn, dev);
+	if (!targ_fuse_chan)
+		return BPF_CORE_READ(req, fm, fc, dev);
+	bpf_probe_read_kernel(&fc, sizeof(fc), BPF_CORE_READ(r7, chan) + targ_fuse_chan_conn);
+	dev = BPF_CORE_READ(fc, dev);
 	return dev;
 }
 

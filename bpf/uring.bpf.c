@@ -267,12 +267,11 @@ static __always_inline void open_complete(struct io_kiocb *req, struct async_rec
 
 /*
  * 7.x keeps a statx's name as a struct delayed_filename, gone by the
- * completion, and its struct filename has no user pointer (uptr): found by
- * the type's presence in the kernel's BTF.
+ * completion, and its struct filename has no user pointer (uptr). User
+ * space finds the type in the kernel's BTF: a CO-RE test of a type vmlinux
+ * lacks would make libbpf read every module's BTF (CAP_SYS_ADMIN).
  */
-struct delayed_filename___7 {
-	void *__incomplete_filename;
-} __attribute__((preserve_access_index));
+const volatile bool targ_statx_delayed = false;
 
 static __always_inline void statx_complete(struct io_kiocb *req, struct async_rec *rec,
 					   long res, __u64 now)
@@ -305,7 +304,7 @@ static __always_inline void statx_complete(struct io_kiocb *req, struct async_re
 	fs = file_entry(&key, now, true, &need_path);
 	if (!fs)
 		return;
-	if (need_path && bpf_core_type_exists(struct delayed_filename___7)) {
+	if (need_path && targ_statx_delayed) {
 		/* No name to resolve: the file's next open or read resolves it. */
 		__sync_fetch_and_and(&fs->flags, ~FILE_F_CLAIM);
 	} else if (need_path) {

@@ -75,6 +75,9 @@ static inline void *percpu_value(void *values, size_t value_size, int cpu)
 
 /* ---- the programs (probe.c) ---- */
 
+/* Has this process capability cap (CAP_SYS_ADMIN, CAP_BPF...) in effect? */
+bool probe__has_cap(int cap);
+
 /* Probe the kernel into k, then open and load the programs it takes. */
 int probe__load(struct iostorm_bpf **skel, const struct probe_config *c,
 		struct kernel_reach *k);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/utsname.h>
+#include <linux/capability.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "iostorm.skel.h"
@@ -110,21 +111,70 @@ static void layer_set(struct kernel_reach *k, enum kernel_layer l, bool measured
 		snprintf(s->why, sizeof(s->why), "%s", words);
 }
 
+/* The byte offset of member name in struct sname of btf; -1 if none. */
+static long member_offset(const struct btf *btf, const char *sname, const char *name)
+{
+	int id = btf__find_by_name_kind(btf, sname, BTF_KIND_STRUCT);
+	const struct btf_type *t;
+	const struct btf_member *m;
+
+	if (id < 0)
+		return -1;
+	t = btf__type_by_id(btf, id);
+	m = btf_members(t);
+	for (int i = 0; i < btf_vlen(t); i++)
+		if (!strcmp(btf__name_by_offset(btf, m[i].name_off), name))
+			return btf_member_bit_offset(t, i) / 8;
+	return -1;
+}
+
+/*
+ * How a FUSE request reaches its connection in btf: fuse_req.fm (to 7.x),
+ * or fuse_req.chan and fuse_chan.conn (7.x), the offset found here so that
+ * the programs name no type vmlinux may lack. False if neither.
+ */
+static bool fuse_conn_path(const struct btf *btf, struct kernel_reach *k)
+{
+	long conn;
+
+	if (member_offset(btf, "fuse_req", "fm") >= 0)
+		return true;
+	conn = member_offset(btf, "fuse_chan", "conn");
+	if (member_offset(btf, "fuse_req", "chan") < 0 || conn < 0)
+		return false;
+	k->fuse_chan = true;
+	k->fuse_chan_conn = conn;
+	return true;
+}
+
 /*
  * FUSE's tracepoints: in vmlinux when FUSE is built in, else in the fuse
- * module's BTF, there only while the module is loaded. Sets *why if absent.
+ * module's BTF, there only while the module is loaded. A module's types
+ * are relocated against its BTF, which libbpf reads by id: that needs
+ * CAP_SYS_ADMIN. Sets *why if absent.
  */
-static bool fuse_tps(const struct btf *vmlinux, const char **why)
+static bool fuse_tps(const struct btf *vmlinux, struct kernel_reach *k, const char **why)
 {
 	struct btf *mod;
 	bool ok;
 
 	*why = "this kernel has no fuse_request_send tracepoint";
-	if (btf__find_by_name_kind(vmlinux, "fuse_req", BTF_KIND_STRUCT) >= 0)
-		return has_tp(vmlinux, "fuse_request_send", 1) &&
-		       has_tp(vmlinux, "fuse_request_end", 1);
+	if (btf__find_by_name_kind(vmlinux, "fuse_req", BTF_KIND_STRUCT) >= 0) {
+		ok = has_tp(vmlinux, "fuse_request_send", 1) &&
+		     has_tp(vmlinux, "fuse_request_end", 1);
+		if (ok && !fuse_conn_path(vmlinux, k)) {
+			*why = "this kernel's struct fuse_req has no way to its connection iostorm knows "
+			       "(fm, or chan and fuse_chan.conn)";
+			return false;
+		}
+		return ok;
+	}
 	if (access("/sys/kernel/btf/fuse", R_OK)) {
 		*why = "the fuse module is not loaded: no FUSE mount when iostorm started";
+		return false;
+	}
+	if (!probe__has_cap(CAP_SYS_ADMIN)) {
+		*why = "the fuse module's BTF is read by id, which needs CAP_SYS_ADMIN (run as root)";
 		return false;
 	}
 	mod = btf__load_module_btf("fuse", (struct btf *)vmlinux);
@@ -132,7 +182,8 @@ static bool fuse_tps(const struct btf *vmlinux, const char **why)
 		*why = "cannot read the fuse module's BTF";
 		return false;
 	}
-	ok = has_tp(mod, "fuse_request_send", 1) && has_tp(mod, "fuse_request_end", 1);
+	ok = has_tp(mod, "fuse_request_send", 1) && has_tp(mod, "fuse_request_end", 1) &&
+	     fuse_conn_path(mod, k);
 	btf__free(mod);
 	return ok;
 }
@@ -186,6 +237,12 @@ static bool nfs_tps(const struct btf *vmlinux, bool *absent, const char **why)
 	*absent = false;
 	if (!err)
 		err = module_tps(vmlinux, "nfs", nfs, 4);
+	if (!err && !probe__has_cap(CAP_SYS_ADMIN)) {
+		/* Their types are the modules': libbpf reads those BTFs by id. */
+		*why = "the sunrpc and nfs modules' BTF is read by id, which needs CAP_SYS_ADMIN "
+		       "(run as root)";
+		return false;
+	}
 	if (err == -ENOENT) {
 		*absent = true;
 		*why = "no NFS client loaded (the sunrpc and nfs modules) when iostorm started: "
@@ -284,13 +341,14 @@ int features__probe(struct kernel_reach *k, __u32 forced)
 		need |= 1U << KF_PAGE_ARG;
 	if (!has_tp(btf, "mm_filemap_fault", 2) || !has_tp(btf, "mm_filemap_map_pages", 3))
 		need |= 1U << KF_NO_FAULTS;
-	if (!fuse_tps(btf, &fuse_why))
+	if (!fuse_tps(btf, k, &fuse_why))
 		need |= 1U << KF_NO_FUSE;
 	if (!uring_tps(btf, k, &uring_why))
 		need |= 1U << KF_NO_URING;
 	/* No NFS client loaded: nothing to measure, and nothing done differently. */
 	if (!nfs_tps(btf, &nfs_absent, &nfs_why) && !nfs_absent)
 		need |= 1U << KF_NO_NFS;
+	k->statx_delayed = btf__find_by_name_kind(btf, "delayed_filename", BTF_KIND_STRUCT) >= 0;
 	k->rqf_io_stat = enumerator(btf, "__RQF_IO_STAT");
 	k->rqf_flush_seq = enumerator(btf, "__RQF_FLUSH_SEQ");
 	k->probed = true;
@@ -432,6 +490,9 @@ void features__apply(struct iostorm_bpf *skel, const struct kernel_reach *k)
 	autoload(skel->progs.handle_block_io_done, !rq);
 	autoload(skel->progs.compat_block_getrq, rq);
 	skel->rodata->targ_block_rq = rq;
+	skel->rodata->targ_fuse_chan = k->fuse_chan;
+	skel->rodata->targ_fuse_chan_conn = k->fuse_chan_conn;
+	skel->rodata->targ_statx_delayed = k->statx_delayed;
 	if (!rq)
 		bpf_map__set_max_entries(skel->maps.blk_bios, 1);
 	if (k->rqf_io_stat >= 0 && k->rqf_io_stat < 32 &&

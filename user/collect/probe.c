@@ -156,7 +156,7 @@ static void failure_words(char *out, size_t size)
 		snprintf(out, size, "%s does not load on this kernel", failure.prog);
 }
 
-static bool has_cap(int cap)
+bool probe__has_cap(int cap)
 {
 	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct data[2] = {};
@@ -168,7 +168,7 @@ static bool has_cap(int cap)
 
 int probe__check_env(void)
 {
-	if (!has_cap(CAP_SYS_ADMIN) && !(has_cap(CAP_BPF) && has_cap(CAP_PERFMON))) {
+	if (!probe__has_cap(CAP_SYS_ADMIN) && !(probe__has_cap(CAP_BPF) && probe__has_cap(CAP_PERFMON))) {
 		pr_err("cannot trace: permission denied: "
 			"run as root or grant CAP_BPF and CAP_PERFMON");
 		return -EPERM;

@@ -64,6 +64,9 @@ struct kernel_reach {
 	int rqf_flush_seq;	/* -1 where the kernel's BTF has no enum of them */
 	bool uring_submit_sqe;	/* the submit is io_uring_submit_sqe (before 6.0) */
 	bool uring_cqe_fields;	/* the completion passes the CQE's fields (before 6.15) */
+	bool fuse_chan;		/* a FUSE request reaches its connection by a channel (7.x) */
+	__u32 fuse_chan_conn;	/* ... at this offset of struct fuse_chan */
+	bool statx_delayed;	/* io_uring's statx name is a struct delayed_filename (7.x) */
 };
 
 /* "syscalls", "page_cache", ...: JSON keys and words. */
