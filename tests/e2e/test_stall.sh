@@ -393,6 +393,31 @@ test_stall_torch_mapped() {
 	expect_eq "input_bound" "$(finding out.json input_bound)" HIGH
 }
 
+# The same shape attached cold before epoch 2, as one attaches to a job
+# that runs: 4 workers, images of 320x320 (22 pages each); epoch 1 runs
+# warm untraced, then the cache is dropped and iostorm attaches. The loop
+# waits ~98% for data and computes ~1.4% of the traced time (launched, its
+# imports made it 5%): it was "no consumer found". Its waits in the
+# per-tensor socket handshake (the worker's sender is held up by its
+# faults) are sleeps the workers end, not I/O wait of its own.
+test_stall_torch_mapped_attached_cold() {
+	torch_fs 200 320
+	"$PYTHON" "$ROOT/tests/train.py" pack mnt/img mnt/data.pack || fail "pack"
+	capped_cgroup 300
+	train_at_gate --mmap mnt/data.pack --workers 4 --batch 8 --epochs 2 --gate-epoch 2
+	drop_caches
+	attach_and_release out.json
+	echo "  $(jqr out.json .verdict)"
+	check_stall out.json t.txt root
+	expect_cmp "own share" "$(loop_share t.txt)" '>=' 0.9
+	expect_cmp "woken by the loader" "$(jqr out.json .stall.loader_wait_ns)" '>' \
+		"$(jqr out.json '.stall.data_wait_ns * 0.9')"
+	expect_cmp "faults that read" "$(jqr out.json .layers.fault.count)" '>' 1000
+	expect_eq "input_bound" "$(finding out.json input_bound)" HIGH
+	expect_eq "mapped_reads" "$(finding out.json mapped_reads)" HIGH
+	expect_eq "input_cause (storage explains)" "$(finding out.json input_cause)" none
+}
+
 # ---- a loop short of CPU (issue 21) ----
 
 # Warm cache, 4 workers decoding on 2 CPUs, attached after the workers were
