@@ -371,6 +371,63 @@ test_stall_shell_wrapper() {
 	expect_near "stall share" "$(jqr out.json .stall.share)" "$(loop_share t.txt)" 0.05
 }
 
+# shim_python3: ./shim/python3, a launcher of pyenv's shape: a bash script
+# that works the interpreter out (basename, readlink, dirname, subshells,
+# a file it may read), then execs it.
+shim_python3() {
+	mkdir shim
+	cat >shim/python3 <<-'SHIM'
+	#!/usr/bin/env bash
+	set -e
+	program="$(basename "$0")"
+	root="$(dirname "$(readlink -f "$0")")"
+	version="$(cd "$root" && cat .python-version 2>/dev/null || echo system)"
+	prefix="$(if [ "$version" = system ]; then dirname "$(dirname "$(readlink -f /usr/bin/"$program")")"; fi)"
+	exec "$prefix/bin/$program" "$@"
+	SHIM
+	chmod +x shim/python3
+}
+
+# input_cause: the first words of its summary, or "none".
+cause() {
+	jqr "$1" '[.findings[] | select(.id == "input_cause") | .summary | split(":")[0]][0] // "none"'
+}
+
+# A Python loop whose reader thread sleeps 12 ms a file (tests/pipe.py),
+# launched directly and through the shim. The shim's helpers live a few
+# milliseconds before the job's program begins, all on CPU: they were the
+# loader's threads ("its 4 threads"), readlink its busiest (97%), and the
+# cause "the loader is CPU-bound" where launched directly it is "prefetch
+# too short". The same cause and the same loader both ways.
+test_stall_shim_launcher() {
+	local run
+	gen_data 400 4
+	"$WORKLOAD" read "$PWD/data" >/dev/null || fail "warm the cache"
+	shim_python3
+	"$IOSTORM" -q -j direct.json -- "$PYTHON" "$ROOT/tests/pipe.py" data --sleep-ms 12 \
+		--step-ms 4 --tally "$PWD/direct.txt" 2>stderr.txt ||
+		fail "iostorm exit $?: $(cat stderr.txt)"
+	"$IOSTORM" -q -j shim.json -- shim/python3 "$ROOT/tests/pipe.py" data --sleep-ms 12 \
+		--step-ms 4 --tally "$PWD/shim.txt" 2>stderr.txt ||
+		fail "iostorm exit $?: $(cat stderr.txt)"
+	for run in direct shim; do
+		echo "  $run: $(jqr $run.json .verdict)"
+		check_stall $run.json $run.txt root
+	done
+	expect_cmp "shim processes traced" \
+		"$(jqr shim.json '[.threads[] | select(.comm | test("^(bash|readlink|basename|dirname|cat)$"))] | length')" '>=' 5
+	expect_eq "cause" "$(cause direct.json)" "prefetch too short"
+	expect_eq "cause through the shim" "$(cause shim.json)" "$(cause direct.json)"
+	expect_eq "loader threads (the reader)" "$(jqr shim.json .stall.loader_threads)" 1
+	expect_eq "loader threads, direct" "$(jqr direct.json .stall.loader_threads)" 1
+	expect_eq "loader processes" "$(jqr shim.json \
+		'.findings[] | select(.id == "input_cause") | .evidence.loader_procs')" 0
+	jqr shim.json '.findings[] | select(.id == "input_cause") | .summary' |
+		grep -qE "busiest \((bash|readlink|basename|dirname|cat|env)\)" &&
+		fail "a shim process named as the busiest: $(jqr shim.json .verdict)"
+	return 0
+}
+
 # ---- a mapped dataset (issue 21) ----
 
 # LMDB-like: the images packed in one file that each DataLoader worker maps

@@ -28,6 +28,7 @@ struct stall_ctx {
 	bool *peer;		/* on another loop's side (split()) */
 	bool *loop;		/* runs a training loop */
 	bool *tracer;		/* resumed a thread from a ptrace stop */
+	bool *launcher;		/* launched the loop loader_side() was run for */
 	bool *reads;		/* the thread's process read files */
 	__u64 *tot, *with;	/* spread()'s scratch: wakeups per thread */
 	double traced_ns;	/* the trace's duration; 0 when not known */
@@ -160,7 +161,38 @@ static void spread(struct stall_ctx *x, bool *mark, long c,
 
 static bool off_loader(const struct stall_ctx *x, long i)
 {
-	return x->loop[i] || x->tracer[i];
+	return x->loop[i] || x->tracer[i] || x->launcher[i];
+}
+
+/*
+ * The launchers of loop c: the processes above its process (a shell,
+ * conda run, torchrun: they started it) and those that exited before its
+ * program began (its last exec, or its fork), as a shim's readlink,
+ * basename and subshells did before it exec'd the interpreter, which made
+ * readlink, on CPU 97% of its millisecond, the busiest loader thread. What
+ * they read is their own program: never the loader's.
+ */
+static void mark_launchers(struct stall_ctx *x, long c)
+{
+	const struct store *s = x->s;
+	__u32 ctgid = s->threads[c].tgid, above[TREE_DEPTH];
+	__u64 began = procs__began(x->procs, ctgid), end;
+	int n = 0;
+
+	for (__u32 t = procs__parent(x->procs, ctgid); t && n < TREE_DEPTH;
+	     t = procs__parent(x->procs, t))
+		above[n++] = t;
+	for (size_t i = 0; i < s->nr_threads; i++) {
+		__u32 tgid = s->threads[i].tgid;
+
+		x->launcher[i] = false;
+		if (tgid == ctgid)
+			continue;
+		for (int k = 0; k < n && !x->launcher[i]; k++)
+			x->launcher[i] = tgid == above[k];
+		end = procs__exited(x->procs, tgid);
+		x->launcher[i] |= began && end && end <= began;
+	}
 }
 
 /*
@@ -168,18 +200,20 @@ static bool off_loader(const struct stall_ctx *x, long i)
  * wakeup joins it to the loader side in either direction (a decoder woken
  * by a reader, a reader woken by a decoder that freed room in its queue),
  * never through a loop: c's own compute threads, which only c wakes and
- * which only wake c, stay out, and so do the other ranks.
+ * which only wake c, stay out, and so do the other ranks. c's launchers
+ * neither start it nor join it.
  */
 static void loader_side(struct stall_ctx *x, long c)
 {
 	const struct store *s = x->s;
-	__u32 ctgid = c >= 0 ? s->threads[c].tgid : 0;
+	__u32 ctgid = s->threads[c].tgid;
 
+	mark_launchers(x, c);
 	for (size_t i = 0; i < s->nr_threads; i++) {
 		const struct thread_rec *th = &s->threads[i];
 
 		x->loader[i] = (long)i != c && !off_loader(x, i) &&
-			       (reads_of(th) > 0 || (c >= 0 && th->tgid != ctgid && x->reads[i] &&
+			       (reads_of(th) > 0 || (th->tgid != ctgid && x->reads[i] &&
 						     !loop_process(x, th->tgid)));
 	}
 	spread(x, x->loader, c, off_loader, false);
@@ -226,14 +260,14 @@ static bool descends(const struct stall_ctx *x, __u32 tgid, __u32 anc)
 	return false;
 }
 
-/* Reads of the threads of c's process and of the processes below it. */
+/* Reads of the threads of c's process and of the processes below it, not its launchers'. */
 static __u64 tree_reads(const struct stall_ctx *x, long c)
 {
 	const struct store *s = x->s;
 	__u64 n = 0;
 
 	for (size_t i = 0; i < s->nr_threads; i++)
-		if (descends(x, s->threads[i].tgid, s->threads[c].tgid))
+		if (!x->launcher[i] && descends(x, s->threads[i].tgid, s->threads[c].tgid))
 			n += reads_of(&s->threads[i]);
 	return n;
 }
@@ -659,11 +693,12 @@ int stall__measure(struct trace *t, const struct stall_opts *o)
 	x.peer = calloc(n ? n : 1, sizeof(*x.peer));
 	x.loop = calloc(n ? n : 1, sizeof(*x.loop));
 	x.tracer = calloc(n ? n : 1, sizeof(*x.tracer));
+	x.launcher = calloc(n ? n : 1, sizeof(*x.launcher));
 	x.reads = calloc(n ? n : 1, sizeof(*x.reads));
 	x.tot = calloc(n ? n : 1, sizeof(*x.tot));
 	x.with = calloc(n ? n : 1, sizeof(*x.with));
-	if (!x.wakes || !x.loader || !x.peer || !x.loop || !x.tracer || !x.reads || !x.tot ||
-	    !x.with)
+	if (!x.wakes || !x.loader || !x.peer || !x.loop || !x.tracer || !x.launcher || !x.reads ||
+	    !x.tot || !x.with)
 		goto out_free;
 	memcpy(x.wakes, t->wakes, t->nr_wakes * sizeof(*x.wakes));
 	qsort(x.wakes, x.nr_wakes, sizeof(*x.wakes), wake_cmp);
@@ -688,6 +723,7 @@ out_free:
 	free(x.with);
 	free(x.tot);
 	free(x.reads);
+	free(x.launcher);
 	free(x.tracer);
 	free(x.loop);
 	free(x.peer);
