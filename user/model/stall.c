@@ -312,10 +312,11 @@ static __u64 own_time(const struct thread_rec *th, struct stall *st)
  * A consumer computes (on CPU outside its file syscalls) and is fed, and
  * lives for most of the trace (a launcher's readlink does not). It
  * computes min_cpu_share of the time its loader leaves it (its time apart
- * from the sleeps the loader ended): a loop that waits 98.5% of its time
- * for a mapped loader computes 1.4% of a trace attached after its start
- * (launched, its imports made it 5%), 70% of the time left. A pure reader
- * (its own I/O wait) or a worker (its faults) is left all its time. And:
+ * from the sleeps the loader ended): a loop that waits 97% of its time for
+ * a mapped loader computes 1.4% of a trace attached after its start
+ * (launched, its imports made it 5%), 53% of the 0.4 s left to it. A pure
+ * reader (its own I/O wait) or a worker (its faults) is left all its time.
+ * And:
  *  - the loader wakes it as often as a loop takes batches, or the loader
  *    and the other loops' side do (a rank its loader keeps ahead of waits
  *    for the slower rank in each all-reduce: woken 9 times by its loader

@@ -670,8 +670,8 @@ TEST(stall_parent_launcher_is_no_loader)
 /*
  * A mapped dataset attached cold (test_stall_torch_mapped_attached_cold's
  * numbers): 4 workers fault their images in behind a 300-IOPS cap; the
- * loop waits 97.5% of its time in its handshakes with them (sleeps their
- * senders end) and computes 1.4% of its 15.2 s, 0.6 of the 0.4 s its
+ * loop waits 97.3% of its time in its handshakes with them (sleeps their
+ * senders end) and computes 1.4% of its 15.2 s, 53% of the 0.41 s its
  * loader leaves it. It is the loop; a worker, whose faults are its own
  * I/O wait and which computes 0.7% of its time, is not, tree or none.
  */
