@@ -475,7 +475,10 @@ static int waker_cmp(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
-/* The loop's wakers, by thread name, most sleep ended first. */
+/*
+ * The loop's wakers, by thread name and side (a name can be on both: the
+ * loop's own python3 threads beside its workers'), most sleep ended first.
+ */
 static void wakers_of(const struct stall_ctx *x, long c, struct stall *st)
 {
 	size_t first, n = wakes_of(x, x->s->threads[c].tid, &first);
@@ -483,6 +486,7 @@ static void wakers_of(const struct stall_ctx *x, long c, struct stall *st)
 	for (size_t k = first; k < first + n; k++) {
 		const struct wake_rec *w = &x->wakes[k];
 		long b = plain_waker(x, w);
+		bool loader = b >= 0 && x->loader[b];
 		char name[COMM_LEN];
 		int g;
 
@@ -494,14 +498,15 @@ static void wakers_of(const struct stall_ctx *x, long c, struct stall *st)
 			snprintf(name, sizeof(name), "(softirq)");
 		else
 			snprintf(name, sizeof(name), "(outside)");
-		for (g = 0; g < st->nr_wakers && strcmp(st->wakers[g].name, name); g++)
+		for (g = 0; g < st->nr_wakers && (strcmp(st->wakers[g].name, name) ||
+						  st->wakers[g].loader != loader); g++)
 			;
 		if (g == st->nr_wakers) {
 			if (g == STALL_WAKERS)
 				continue;	/* the totals still hold it */
 			st->nr_wakers++;
 			memcpy(st->wakers[g].name, name, sizeof(name));
-			st->wakers[g].loader = b >= 0 && x->loader[b];
+			st->wakers[g].loader = loader;
 		}
 		st->wakers[g].threads++;
 		st->wakers[g].wakeups += w->wakeups;

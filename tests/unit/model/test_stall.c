@@ -719,6 +719,25 @@ TEST(stall_mapped_loop_attached_cold)
 	/* Its data wait: those sleeps and 82 us of I/O wait outside its calls. */
 	CHECK_EQ_U64(s.data_wait_ns, 14810030640 + 81942);
 	CHECK_EQ_U64(s.wall_ns, s.data_wait_ns + 217688770 + 164695723 + 29331636);
+	/* The workers' senders are python3 on the loader side; no other woke it. */
+	REQUIRE(s.nr_wakers == 2);
+	CHECK_STR(s.wakers[0].name, "python3");
+	CHECK(s.wakers[0].loader);
+	CHECK_EQ_U64(s.wakers[0].threads, 4);
+	trace_free(t);
+	/* A thread of its own (python3 too, no loader) ends 1 ms of its sleep. */
+	t = mapped_attached(true);
+	REQUIRE(t);
+	thread(t, 110, 100, "python3", (struct thread_stats){ .cpu_ns = MS,
+		.sleep_ns = 15 * SEC });
+	wake(t, 100, 110, 1, MS);
+	CHECK_EQ_INT(measure(&s, t, &opts), 0);
+	REQUIRE(s.nr_wakers == 3);
+	CHECK_STR(s.wakers[0].name, "python3");
+	CHECK(s.wakers[0].loader);
+	CHECK_EQ_U64(s.wakers[0].sleep_ns, 14810030640);
+	CHECK_STR(s.wakers[2].name, "python3");
+	CHECK(!s.wakers[2].loader);
 	trace_free(t);
 	t = mapped_attached(false);
 	REQUIRE(t);
