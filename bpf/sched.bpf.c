@@ -8,8 +8,8 @@
  * Off-CPU time counts as I/O wait when the thread left the CPU inside a
  * traced file syscall (open, read, stat...) or in uninterruptible sleep
  * (D state: page-cache misses, mmap faults); asleep in a read of a pipe or
- * a socket, it waits for a thread, not for storage: a sleep. A switch-out with preempt set,
- * or in TASK_RUNNING, is run-queue wait. A D-state sleep outside syscalls
+ * a socket, it waits for a thread, not for storage: a sleep. A switch-out
+ * with preempt set, or in TASK_RUNNING, is run-queue wait. A D-state sleep outside syscalls
  * after a fault on a file mapping is also charged to that file (fault_ns):
  * the time a mapped dataset's reader waits for its pages.
  *
