@@ -773,3 +773,43 @@ TEST(stall_joiner_of_many_readers)
 	CHECK_EQ_INT(s.how, CONSUMER_NONE);
 	trace_free(t);
 }
+
+/*
+ * A loop its loader keeps ahead of, on a loaded machine (test_stall_diff_gate's
+ * warm pipeline at load 12, the threads of a real run; its clock: 17% wait):
+ * seldom woken, preempted 53% of its time and on CPU 45%, it computes
+ * nearly all the time it has a CPU for and frees room in the decoders'
+ * queue at every pop. It is the loop (it was "no consumer found").
+ */
+TEST(stall_loop_ahead_of_on_a_loaded_machine)
+{
+	struct trace *t = trace_new();
+	struct stall s;
+
+	REQUIRE(t);
+	t->duration_s = 0.373;
+	thread(t, 100, 100, "iostorm-workloa", (struct thread_stats){ .reads = 3,
+		.read_ns = 2684, .meta_ns = 207321, .cpu_ns = 164415106,
+		.runq_ns = 193179072, .sleep_ns = 4031269 });
+	thread(t, 101, 100, "iostorm-workloa", (struct thread_stats){ .reads = 563,
+		.read_ns = 1784549, .meta_ns = 822446, .cpu_ns = 4364031, .runq_ns = 39279,
+		.sleep_ns = 327982048 });
+	thread(t, 102, 100, "iostorm-workloa", (struct thread_stats){ .reads = 517,
+		.read_ns = 1674773, .meta_ns = 804928, .cpu_ns = 4179269,
+		.runq_ns = 1602879, .sleep_ns = 325389110 });
+	thread(t, 103, 100, "iostorm-workloa", (struct thread_stats){ .cpu_ns = 2152940,
+		.runq_ns = 26449310, .sleep_ns = 308257959 });
+	thread(t, 104, 100, "iostorm-workloa", (struct thread_stats){ .cpu_ns = 2142502,
+		.runq_ns = 18445728, .sleep_ns = 316291448 });
+	for (__u32 d = 103; d <= 104; d++) {
+		wake(t, d, 101, 200, 150 * MS);		/* raw files */
+		wake(t, 101, d, 40, 20 * MS);		/* room in the raw queue */
+		wake(t, d, 100, 25, 100 * MS);		/* room in the ready queue */
+		wake(t, 100, d, 1, 2 * MS);
+	}
+	CHECK_EQ_INT(measure(&s, t, &opts), 0);
+	CHECK_EQ_INT(s.how, CONSUMER_ROOT);
+	CHECK_EQ_INT(s.tid, 100);
+	CHECK_EQ_U64(s.runnable_ns, 193179072);
+	trace_free(t);
+}
