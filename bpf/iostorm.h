@@ -164,7 +164,7 @@ enum lost_reason {
 	L_AIO_BATCH,		/* iocbs of one io_submit beyond the AIO_BATCH read: not tracked */
 	L_ASYNC_THREADS_FULL,	/* async_threads full: a thread's async reads not in its figures */
 	L_ASYNC_FILES_FULL,	/* async_files full: a file's async reads not in its figures */
-	L_FORKS_FULL,		/* forks full: a process forked into the target without its parent */
+	L_FORKS_FULL,		/* forks full: a process's parent, exec or exit not kept */
 	L_RECV_FULL,		/* recv_threads full: a thread's receive bursts not kept */
 	L_NFS_STATS_FULL,	/* nfs_stats full: an NFS call's end not counted */
 	L_NFS_HISTS_FULL,	/* nfs_hists full: a value not in its histogram */
@@ -650,6 +650,22 @@ struct thread_stats {
 struct thread_key {
 	__u32 tid;
 	__u32 set;		/* 0 or 1 */
+};
+
+/*
+ * A process of the target as the kernel saw it since the last drain (the
+ * forks map, task.bpf.c): its parent, when it was forked (its leader's
+ * start_time, CLOCK_MONOTONIC as bpf_ktime_get_ns()), when it last exec'd
+ * and when its last thread exited (0: not seen). A shim's helpers
+ * (readlink, subshells) exited before the job's program began: launchers,
+ * never the job's loader (model/stall.c).
+ */
+struct proc_life {
+	__u32 ptgid;		/* 0: not known */
+	__u32 pad;
+	__u64 fork_ns;
+	__u64 exec_ns;
+	__u64 exit_ns;
 };
 
 /* A live thread's counters as the drain_threads iterator writes them out. */

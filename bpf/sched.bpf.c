@@ -7,8 +7,9 @@
  *
  * Off-CPU time counts as I/O wait when the thread left the CPU inside a
  * traced file syscall (open, read, stat...) or in uninterruptible sleep
- * (D state: page-cache misses, mmap faults). A switch-out with preempt set,
- * or in TASK_RUNNING, is run-queue wait. A D-state sleep outside syscalls
+ * (D state: page-cache misses, mmap faults); asleep in a read of a pipe or
+ * a socket, it waits for a thread, not for storage: a sleep. A switch-out
+ * with preempt set, or in TASK_RUNNING, is run-queue wait. A D-state sleep outside syscalls
  * after a fault on a file mapping is also charged to that file (fault_ns):
  * the time a mapped dataset's reader waits for its pages.
  *
@@ -48,6 +49,24 @@ struct {
 	__type(value, struct wake_stats);
 } wakes SEC(".maps");
 
+/*
+ * Is the traced call the thread is in on a pipe or a socket? Asleep there,
+ * it waits for the thread at the other end (a DataLoader worker sending a
+ * batch's shared memory, a peer's message), not for storage. Read only for
+ * an interruptible sleep inside a call: a read of a regular file waits for
+ * its pages in D state.
+ */
+static __always_inline bool in_peer_call(struct task_state *tst)
+{
+	struct file *f = (struct file *)tst->in.file;
+	__u32 mode;
+
+	if (!f)
+		return false;
+	mode = BPF_CORE_READ(f, f_inode, i_mode) & S_IFMT;
+	return mode == S_IFIFO || mode == S_IFSOCK;
+}
+
 static __always_inline __u32 off_kind(struct task_state *tst, bool preempt,
 				      unsigned int state)
 {
@@ -55,11 +74,9 @@ static __always_inline __u32 off_kind(struct task_state *tst, bool preempt,
 		return OFF_RUNQ;
 	if (state & (__TASK_STOPPED | __TASK_TRACED))
 		return OFF_STOP;
-	if (tst->in.kind != SK_NONE)
-		return OFF_IO;
 	if (!(state & TASK_UNINTERRUPTIBLE))
-		return OFF_SLEEP;
-	return tst->fault.waiting ? OFF_FAULT : OFF_IO;
+		return tst->in.kind != SK_NONE && !in_peer_call(tst) ? OFF_IO : OFF_SLEEP;
+	return tst->in.kind == SK_NONE && tst->fault.waiting ? OFF_FAULT : OFF_IO;
 }
 
 /*

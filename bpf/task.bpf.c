@@ -25,17 +25,19 @@ const volatile __u64 targ_cgid = 0;
 const volatile __u32 targ_cg_level = 0;	/* of targ_cgid: 0 for the root */
 
 /*
- * Each process forked into the target, with its parent: the training
- * loops' worker processes are their children, data-parallel ranks are
- * siblings (model/stall.c). User space takes them at every drain; a live
- * process's parent also comes with its threads (drain_threads).
+ * Each process forked into the target, exec'd or exited in it, with its
+ * parent and when (struct proc_life): the training loops' worker
+ * processes are their children, data-parallel ranks are siblings, and a
+ * launcher's helpers ended before the job's program began (model/stall.c).
+ * User space takes them at every drain; a live process's parent also comes
+ * with its threads (drain_threads).
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);	/* forks are rare: no 1.3 MB up front */
+	__uint(map_flags, BPF_F_NO_PREALLOC);	/* forks are rare: no 2.6 MB up front */
 	__uint(max_entries, 16384);
-	__type(key, __u32);	/* the child's tgid */
-	__type(value, __u32);	/* its parent's */
+	__type(key, __u32);	/* the process's tgid */
+	__type(value, struct proc_life);
 } forks SEC(".maps");
 
 SEC("tp_btf/sched_process_fork")
@@ -43,11 +45,12 @@ int BPF_PROG(handle_sched_process_fork, struct task_struct *parent,
 	     struct task_struct *child)
 {
 	__u32 ptgid = parent->tgid, ctgid = child->tgid;
+	struct proc_life ev = { .ptgid = ptgid, .fork_ns = child->start_time };
 	__u64 bit = 1ULL << (ctgid & 63), *w;
 
 	if (ptgid == ctgid || !task_is_target(parent))
 		return 0;
-	if (bpf_map_update_elem(&forks, &ctgid, &ptgid, BPF_ANY))
+	if (bpf_map_update_elem(&forks, &ctgid, &ev, BPF_ANY))
 		count_lost(L_FORKS_FULL);
 	if (targ_mode != TARGET_PIDS)
 		return 0;
@@ -58,18 +61,47 @@ int BPF_PROG(handle_sched_process_fork, struct task_struct *parent,
 }
 
 /*
+ * The forks entry of task's process, made when missing or when it is an
+ * earlier process's of the same tgid (not drained yet); NULL when the map
+ * is full (counted).
+ */
+static __always_inline struct proc_life *proc_life_of(struct task_struct *task)
+{
+	__u64 start = BPF_CORE_READ(task, group_leader, start_time);
+	struct proc_life *ev, init = { .fork_ns = start };
+	__u32 tgid = task->tgid;
+
+	ev = bpf_map_lookup_elem(&forks, &tgid);
+	if (ev && ev->fork_ns == start)
+		return ev;
+	init.ptgid = BPF_CORE_READ(task, real_parent, tgid);
+	if (!bpf_map_update_elem(&forks, &tgid, &init, BPF_ANY))
+		ev = bpf_map_lookup_elem(&forks, &tgid);
+	else
+		ev = NULL;
+	if (!ev)
+		count_lost(L_FORKS_FULL);
+	return ev;
+}
+
+/*
  * Fires for every exiting thread; the process leaves the target when its
- * last thread goes (signal->live is decremented before this tracepoint).
+ * last thread goes (signal->live is decremented before this tracepoint),
+ * and its exit is noted.
  */
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(handle_sched_process_exit, struct task_struct *task)
 {
 	__u32 tgid = task->tgid;
 	__u64 bit = 1ULL << (tgid & 63), *w;
+	struct proc_life *ev;
 
-	if (targ_mode != TARGET_PIDS)
+	if (BPF_CORE_READ(task, signal, live.counter) != 0 || !task_is_target(task))
 		return 0;
-	if (BPF_CORE_READ(task, signal, live.counter) != 0)
+	ev = proc_life_of(task);
+	if (ev)
+		ev->exit_ns = bpf_ktime_get_ns();
+	if (targ_mode != TARGET_PIDS)
 		return 0;
 	w = target_word(tgid);
 	if (w && (__sync_fetch_and_and(w, ~bit) & bit))
@@ -80,10 +112,12 @@ int BPF_PROG(handle_sched_process_exit, struct task_struct *task)
 /*
  * exec renames the thread ("python3" after "sh"): a thread entry made
  * earlier in the interval would report the old name for the whole run.
+ * And the process's program begins: its exec is noted.
  */
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(handle_sched_process_exec, struct task_struct *task)
 {
+	struct proc_life *ev;
 	struct task_state *st;
 
 	if (!task_is_target(task))
@@ -91,6 +125,9 @@ int BPF_PROG(handle_sched_process_exec, struct task_struct *task)
 	st = task_state_of(task, true);
 	if (st)
 		bpf_probe_read_kernel_str(thread_of(st, task)->comm, COMM_LEN, task->comm);
+	ev = proc_life_of(task);
+	if (ev)
+		ev->exec_ns = bpf_ktime_get_ns();
 	return 0;
 }
 

@@ -13,6 +13,7 @@ io_ns is the time this process spent in open() + read() of images (so with
   train.py train DIR [--workers W] [--batch B] [--width K] [--steps S]
                      [--gate FIFO] [--ready FILE] [--tally FILE]
                      [--ddp] [--step-sleep-ms MS] [--mmap FILE]
+                     [--epochs E] [--gate-epoch K]
 
 pack writes DIR's JPEGs into one file (an LMDB-like mapped dataset): a count,
 then (offset, length, label) per image, then the images. train --mmap FILE
@@ -28,6 +29,10 @@ long each step after the backward pass (a slower GPU: the CPU waits).
 
 --gate waits, after the DataLoader's workers exist, until FIFO is opened for
 writing (so a tracer can attach with -p first); --ready then names the pid.
+--epochs runs E epochs (E iterators: the workers are forked again each
+epoch), and the gate is taken before epoch K's loop (--gate-epoch, 1): the
+loop's clock runs from the gate on, so it covers the epochs a tracer
+attached at the gate sees.
 After the loop it stops its workers and exits at once, so little but the
 loop happens while it is traced.
 """
@@ -118,6 +123,19 @@ def model_of(width):
         nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(16 * width, 10))
 
 
+def gate(args):
+    """Wait at --gate (after --ready names the pid), if given."""
+    if not args.gate:
+        return
+    if args.ready:
+        with open(args.ready + ".tmp", "w") as f:
+            f.write("%d\n" % os.getpid())
+        os.rename(args.ready + ".tmp", args.ready)
+    fd = os.open(args.gate, os.O_RDONLY)
+    os.read(fd, 1)                  # one byte: each rank of a job takes its own
+    os.close(fd)
+
+
 def train(args):
     import torch
     import torchvision.datasets as datasets
@@ -140,32 +158,30 @@ def train(args):
         model = torch.nn.parallel.DistributedDataParallel(model)
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
     loss_fn = torch.nn.CrossEntropyLoss()
-    it = iter(loader)               # the workers start here
-    if args.gate:
-        if args.ready:
-            with open(args.ready + ".tmp", "w") as f:
-                f.write("%d\n" % os.getpid())
-            os.rename(args.ready + ".tmp", args.ready)
-        fd = os.open(args.gate, os.O_RDONLY)
-        os.read(fd, 1)              # one byte: each rank of a job takes its own
-        os.close(fd)
     steps = wait = 0
-    IO_NS[0] = 0
-    t_start = time.perf_counter()
-    while args.steps == 0 or steps < args.steps:
-        t0 = time.perf_counter()
-        try:
-            x, y = next(it)
-        except StopIteration:
-            break
-        wait += time.perf_counter() - t0
-        opt.zero_grad()
-        loss = loss_fn(model(x) , y % 10)
-        loss.backward()
-        opt.step()
-        if args.step_sleep_ms:
-            time.sleep(args.step_sleep_ms / 1000)
-        steps += 1
+    for epoch in range(1, args.epochs + 1):
+        it = iter(loader)           # the workers start here (each epoch: not persistent)
+        if epoch == args.gate_epoch:
+            gate(args)
+            steps = wait = 0        # the loop's clock runs from the gate on
+            IO_NS[0] = 0
+            t_start = time.perf_counter()
+        while args.steps == 0 or steps < args.steps:
+            t0 = time.perf_counter()
+            try:
+                x, y = next(it)
+            except StopIteration:
+                break
+            wait += time.perf_counter() - t0
+            opt.zero_grad()
+            loss = loss_fn(model(x) , y % 10)
+            loss.backward()
+            opt.step()
+            if args.step_sleep_ms:
+                time.sleep(args.step_sleep_ms / 1000)
+            steps += 1
+        if epoch < args.epochs:
+            del it
     wall = time.perf_counter() - t_start
     del it                          # stop the workers now, not at exit
     line = "loop steps=%d wait_ns=%d wall_ns=%d wait_share=%.4f io_ns=%d io_share=%.4f\n" % (
@@ -196,6 +212,8 @@ def main():
     p.add_argument("--ddp", action="store_true")
     p.add_argument("--step-sleep-ms", type=float, default=0)
     p.add_argument("--mmap")
+    p.add_argument("--epochs", type=int, default=1)
+    p.add_argument("--gate-epoch", type=int, default=1)
     args = p.parse_args()
     {"gen": gen, "pack": pack, "train": train}[args.cmd](args)
     sys.stdout.flush()

@@ -371,6 +371,63 @@ test_stall_shell_wrapper() {
 	expect_near "stall share" "$(jqr out.json .stall.share)" "$(loop_share t.txt)" 0.05
 }
 
+# shim_python3: ./shim/python3, a launcher of pyenv's shape: a bash script
+# that works the interpreter out (basename, readlink, dirname, subshells,
+# a file it may read), then execs it.
+shim_python3() {
+	mkdir shim
+	cat >shim/python3 <<-'SHIM'
+	#!/usr/bin/env bash
+	set -e
+	program="$(basename "$0")"
+	root="$(dirname "$(readlink -f "$0")")"
+	version="$(cd "$root" && cat .python-version 2>/dev/null || echo system)"
+	prefix="$(if [ "$version" = system ]; then dirname "$(dirname "$(readlink -f /usr/bin/"$program")")"; fi)"
+	exec "$prefix/bin/$program" "$@"
+	SHIM
+	chmod +x shim/python3
+}
+
+# input_cause: the first words of its summary, or "none".
+cause() {
+	jqr "$1" '[.findings[] | select(.id == "input_cause") | .summary | split(":")[0]][0] // "none"'
+}
+
+# A Python loop whose reader thread sleeps 12 ms a file (tests/pipe.py),
+# launched directly and through the shim. The shim's helpers live a few
+# milliseconds before the job's program begins, all on CPU: they were the
+# loader's threads ("its 4 threads"), readlink its busiest (97%), and the
+# cause "the loader is CPU-bound" where launched directly it is "prefetch
+# too short". The same cause and the same loader both ways.
+test_stall_shim_launcher() {
+	local run
+	gen_data 400 4
+	"$WORKLOAD" read "$PWD/data" >/dev/null || fail "warm the cache"
+	shim_python3
+	"$IOSTORM" -q -j direct.json -- "$PYTHON" "$ROOT/tests/pipe.py" data --sleep-ms 12 \
+		--step-ms 4 --tally "$PWD/direct.txt" 2>stderr.txt ||
+		fail "iostorm exit $?: $(cat stderr.txt)"
+	"$IOSTORM" -q -j shim.json -- shim/python3 "$ROOT/tests/pipe.py" data --sleep-ms 12 \
+		--step-ms 4 --tally "$PWD/shim.txt" 2>stderr.txt ||
+		fail "iostorm exit $?: $(cat stderr.txt)"
+	for run in direct shim; do
+		echo "  $run: $(jqr $run.json .verdict)"
+		check_stall $run.json $run.txt root
+	done
+	expect_cmp "shim processes traced" \
+		"$(jqr shim.json '[.threads[] | select(.comm | test("^(bash|readlink|basename|dirname|cat)$"))] | length')" '>=' 5
+	expect_eq "cause" "$(cause direct.json)" "prefetch too short"
+	expect_eq "cause through the shim" "$(cause shim.json)" "$(cause direct.json)"
+	expect_eq "loader threads (the reader)" "$(jqr shim.json .stall.loader_threads)" 1
+	expect_eq "loader threads, direct" "$(jqr direct.json .stall.loader_threads)" 1
+	expect_eq "loader processes" "$(jqr shim.json \
+		'.findings[] | select(.id == "input_cause") | .evidence.loader_procs')" 0
+	jqr shim.json '.findings[] | select(.id == "input_cause") | .summary' |
+		grep -qE "busiest \((bash|readlink|basename|dirname|cat|env)\)" &&
+		fail "a shim process named as the busiest: $(jqr shim.json .verdict)"
+	return 0
+}
+
 # ---- a mapped dataset (issue 21) ----
 
 # LMDB-like: the images packed in one file that each DataLoader worker maps
@@ -391,6 +448,31 @@ test_stall_torch_mapped() {
 	expect_cmp "faults that read" "$(jqr out.json .layers.fault.count)" '>' 300
 	expect_eq "layer verdict" "$(jqr out.json .layers.verdict)" above_block
 	expect_eq "input_bound" "$(finding out.json input_bound)" HIGH
+}
+
+# The same shape attached cold before epoch 2, as one attaches to a job
+# that runs: 4 workers, images of 320x320 (22 pages each); epoch 1 runs
+# warm untraced, then the cache is dropped and iostorm attaches. The loop
+# waits ~98% for data and computes ~1.4% of the traced time (launched, its
+# imports made it 5%): it was "no consumer found". Its waits in the
+# per-tensor socket handshake (the worker's sender is held up by its
+# faults) are sleeps the workers end, not I/O wait of its own.
+test_stall_torch_mapped_attached_cold() {
+	torch_fs 200 320
+	"$PYTHON" "$ROOT/tests/train.py" pack mnt/img mnt/data.pack || fail "pack"
+	capped_cgroup 300
+	train_at_gate --mmap mnt/data.pack --workers 4 --batch 8 --epochs 2 --gate-epoch 2
+	drop_caches
+	attach_and_release out.json
+	echo "  $(jqr out.json .verdict)"
+	check_stall out.json t.txt root
+	expect_cmp "own share" "$(loop_share t.txt)" '>=' 0.5	# 93-98% here; 84% at load 12
+	expect_cmp "woken by the loader" "$(jqr out.json .stall.loader_wait_ns)" '>' \
+		"$(jqr out.json '.stall.data_wait_ns * 0.9')"
+	expect_cmp "faults that read" "$(jqr out.json .layers.fault.count)" '>' 1000
+	expect_eq "input_bound" "$(finding out.json input_bound)" HIGH
+	expect_eq "mapped_reads" "$(finding out.json mapped_reads)" HIGH
+	expect_eq "input_cause (storage explains)" "$(finding out.json input_cause)" none
 }
 
 # ---- a loop short of CPU (issue 21) ----

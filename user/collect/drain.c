@@ -404,23 +404,30 @@ struct forks_walk {
 	struct procs *procs;
 };
 
+/*
+ * A process's entry, taken out as it is read: an exec or an exit the
+ * programs note between the walk's read and a delete would be lost.
+ */
 static int add_fork(const void *key, void *value, void *ctx)
 {
 	struct forks_walk *w = ctx;
-	int err = procs__set(w->procs, *(const __u32 *)key, *(const __u32 *)value);
 
-	if (!err)
-		bpf_map_delete_elem(w->fd, key);	/* the walk goes on from the start */
-	return err;
+	if (bpf_map_lookup_and_delete_elem(w->fd, key, value))
+		bpf_map_delete_elem(w->fd, key);	/* the walk's read stands */
+	return procs__note(w->procs, *(const __u32 *)key, value);
 }
 
-/* The processes forked since the last drain, with their parents; taken out of the map. */
+/*
+ * The processes forked, exec'd or exited since the last drain, with their
+ * parents and times; taken out of the map (the walk goes on from the start).
+ */
 static int drain_forks(struct drain *d, struct trace *t)
 {
 	struct forks_walk w = { d->forks_fd, &t->procs };
-	__u32 tgid, ptgid;
+	struct proc_life ev;
+	__u32 tgid;
 
-	return map_each(d->forks_fd, &tgid, sizeof(tgid), &ptgid, 0, add_fork, &w);
+	return map_each(d->forks_fd, &tgid, sizeof(tgid), &ev, 0, add_fork, &w);
 }
 
 /* The set of thread counters the programs write flips; the swap (a wait) follows. */

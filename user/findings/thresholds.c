@@ -101,8 +101,8 @@ static const struct th_def th_defs[TH__MAX] = {
 		"findings are costs, at most WARN" },
 	[TH_CONSUMER_CPU] = { "consumer_cpu_share", 0.02, "fraction",
 		"a thread is the training loop only if it computes (on CPU outside file "
-		"syscalls) at least this share of its time: a launcher that only waits "
-		"is not one" },
+		"syscalls) at least this share of the time its loader leaves it (apart "
+		"from the sleeps the loader ended): a launcher that only waits is not one" },
 	[TH_CONSUMER_WAKES] = { "consumer_min_wakeups", 10, "wakeups",
 		"and the loader side woke it at least this often (once per batch), or it "
 		"read files itself this often (num_workers=0)" },

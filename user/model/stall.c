@@ -28,6 +28,7 @@ struct stall_ctx {
 	bool *peer;		/* on another loop's side (split()) */
 	bool *loop;		/* runs a training loop */
 	bool *tracer;		/* resumed a thread from a ptrace stop */
+	bool *launcher;		/* launched the loop loader_side() was run for */
 	bool *reads;		/* the thread's process read files */
 	__u64 *tot, *with;	/* spread()'s scratch: wakeups per thread */
 	double traced_ns;	/* the trace's duration; 0 when not known */
@@ -160,7 +161,38 @@ static void spread(struct stall_ctx *x, bool *mark, long c,
 
 static bool off_loader(const struct stall_ctx *x, long i)
 {
-	return x->loop[i] || x->tracer[i];
+	return x->loop[i] || x->tracer[i] || x->launcher[i];
+}
+
+/*
+ * The launchers of loop c: the processes above its process (a shell,
+ * conda run, torchrun: they started it) and those that exited before its
+ * program began (its last exec, or its fork), as a shim's readlink,
+ * basename and subshells did before it exec'd the interpreter, which made
+ * readlink, on CPU 97% of its millisecond, the busiest loader thread. What
+ * they read is their own program: never the loader's.
+ */
+static void mark_launchers(struct stall_ctx *x, long c)
+{
+	const struct store *s = x->s;
+	__u32 ctgid = s->threads[c].tgid, above[TREE_DEPTH];
+	__u64 began = procs__began(x->procs, ctgid), end;
+	int n = 0;
+
+	for (__u32 t = procs__parent(x->procs, ctgid); t && n < TREE_DEPTH;
+	     t = procs__parent(x->procs, t))
+		above[n++] = t;
+	for (size_t i = 0; i < s->nr_threads; i++) {
+		__u32 tgid = s->threads[i].tgid;
+
+		x->launcher[i] = false;
+		if (tgid == ctgid)
+			continue;
+		for (int k = 0; k < n && !x->launcher[i]; k++)
+			x->launcher[i] = tgid == above[k];
+		end = procs__exited(x->procs, tgid);
+		x->launcher[i] |= began && end && end <= began;
+	}
 }
 
 /*
@@ -168,18 +200,20 @@ static bool off_loader(const struct stall_ctx *x, long i)
  * wakeup joins it to the loader side in either direction (a decoder woken
  * by a reader, a reader woken by a decoder that freed room in its queue),
  * never through a loop: c's own compute threads, which only c wakes and
- * which only wake c, stay out, and so do the other ranks.
+ * which only wake c, stay out, and so do the other ranks. c's launchers
+ * neither start it nor join it.
  */
 static void loader_side(struct stall_ctx *x, long c)
 {
 	const struct store *s = x->s;
-	__u32 ctgid = c >= 0 ? s->threads[c].tgid : 0;
+	__u32 ctgid = s->threads[c].tgid;
 
+	mark_launchers(x, c);
 	for (size_t i = 0; i < s->nr_threads; i++) {
 		const struct thread_rec *th = &s->threads[i];
 
 		x->loader[i] = (long)i != c && !off_loader(x, i) &&
-			       (reads_of(th) > 0 || (c >= 0 && th->tgid != ctgid && x->reads[i] &&
+			       (reads_of(th) > 0 || (th->tgid != ctgid && x->reads[i] &&
 						     !loop_process(x, th->tgid)));
 	}
 	spread(x, x->loader, c, off_loader, false);
@@ -226,14 +260,14 @@ static bool descends(const struct stall_ctx *x, __u32 tgid, __u32 anc)
 	return false;
 }
 
-/* Reads of the threads of c's process and of the processes below it. */
+/* Reads of the threads of c's process and of the processes below it, not its launchers'. */
 static __u64 tree_reads(const struct stall_ctx *x, long c)
 {
 	const struct store *s = x->s;
 	__u64 n = 0;
 
 	for (size_t i = 0; i < s->nr_threads; i++)
-		if (descends(x, s->threads[i].tgid, s->threads[c].tgid))
+		if (!x->launcher[i] && descends(x, s->threads[i].tgid, s->threads[c].tgid))
 			n += reads_of(&s->threads[i]);
 	return n;
 }
@@ -253,8 +287,36 @@ static __u64 woke(const struct stall_ctx *x, long c, const bool *side)
 }
 
 /*
+ * The part of thread th's time that needs no waker: its file syscalls (the
+ * CPU inside them is not computing), on CPU and runnable apart from its
+ * receive bursts, and those bursts. Returns its I/O wait outside its file
+ * syscalls (page faults on mapped data).
+ */
+static __u64 own_time(const struct thread_rec *th, struct stall *st)
+{
+	__u64 in_sys_cpu, recv_cpu, recv_runq;
+
+	st->own_io_ns = th->io.read_ns + th->io.meta_ns;
+	in_sys_cpu = st->own_io_ns > th->io_wait_ns ? st->own_io_ns - th->io_wait_ns : 0;
+	st->on_cpu_ns = th->cpu_ns > in_sys_cpu ? th->cpu_ns - in_sys_cpu : 0;
+	st->runnable_ns = th->runq_ns;
+	recv_cpu = min_u64(th->recv_cpu_ns, st->on_cpu_ns);
+	recv_runq = min_u64(th->recv_runq_ns, st->runnable_ns);
+	st->on_cpu_ns -= recv_cpu;
+	st->runnable_ns -= recv_runq;
+	st->receive_ns = recv_cpu + recv_runq;
+	return th->io_wait_ns > st->own_io_ns ? th->io_wait_ns - st->own_io_ns : 0;
+}
+
+/*
  * A consumer computes (on CPU outside its file syscalls) and is fed, and
- * lives for most of the trace (a launcher's readlink does not):
+ * lives for most of the trace (a launcher's readlink does not). It
+ * computes min_cpu_share of the time its loader leaves it (its time apart
+ * from the sleeps the loader ended): a loop that waits 97% of its time for
+ * a mapped loader computes 1.4% of a trace attached after its start
+ * (launched, its imports made it 5%), 53% of the 0.4 s left to it. A pure
+ * reader (its own I/O wait) or a worker (its faults) is left all its time.
+ * And:
  *  - the loader wakes it as often as a loop takes batches, or the loader
  *    and the other loops' side do (a rank its loader keeps ahead of waits
  *    for the slower rank in each all-reduce: woken 9 times by its loader
@@ -263,37 +325,40 @@ static __u64 woke(const struct stall_ctx *x, long c, const bool *side)
  *    beside them (num_workers=0; a pure reader such as fio, which computes
  *    3% of its time, or a shell reading its script does not);
  *  - or the loader always keeps ahead of it, so it is seldom woken: it
- *    computes most of its time and takes the batches, which wakes the
- *    loader as often (a worker waiting for its next index, a reader for
- *    room in the queue). fio's parent computes half its time too, setting
- *    up before its job runs, but wakes the job once.
- * A thread that only waits (a launcher joining its readers) or only reads
- * (a pure reader) is none.
+ *    computes most of the time it has a CPU for (on a loaded machine a
+ *    warm pipeline's loop was runnable 53% of its time, on CPU 45%) and
+ *    takes the batches, which wakes the loader as often (a worker waiting
+ *    for its next index, a reader for room in the queue). fio's parent
+ *    computes half its time too, setting up before its job runs, but wakes
+ *    the job once.
+ * A thread that only waits (a launcher joining its readers: woken once by
+ * each at its exit) or only reads (a pure reader) is none.
  */
 static bool is_consumer(struct stall_ctx *x, long c, const struct stall_opts *o,
 			__u64 *wakeups)
 {
 	const struct thread_rec *th = &x->s->threads[c];
 	__u64 wall = wall_of(th), io = th->io.read_ns + th->io.meta_ns, in_sys, compute;
-	__u64 paced;
+	__u64 paced, fed;
 	bool loader = false;
 
 	in_sys = io > th->io_wait_ns ? io - th->io_wait_ns : 0;
 	compute = th->cpu_ns > in_sys ? th->cpu_ns - in_sys : 0;
 	*wakeups = 0;
-	if (!wall || x->tracer[c] || compute < o->min_cpu_share * wall ||
-	    wall < CONSUMER_LIFETIME * x->traced_ns)
+	if (!wall || x->tracer[c] || wall < CONSUMER_LIFETIME * x->traced_ns)
 		return false;
 	loader_side(x, c);
+	fed = wait_on(x, c, x->loader, false, wakeups);
+	if (compute < o->min_cpu_share * (wall > fed ? wall - fed : 0))
+		return false;
 	peer_side(x, c);
-	wait_on(x, c, x->loader, false, wakeups);
 	wait_on(x, c, x->peer, true, &paced);
 	for (size_t i = 0; i < x->s->nr_threads && !loader; i++)
 		loader = x->loader[i];
 	return (loader && *wakeups + paced >= o->min_wakeups) ||
 	       (reads_of(th) >= o->min_wakeups && 2 * reads_of(th) >= tree_reads(x, c) &&
 		compute >= CONSUMER_SELF_FED * wall) ||
-	       (loader && compute >= CONSUMER_BUSY * wall &&
+	       (loader && compute >= CONSUMER_BUSY * (wall - th->runq_ns) &&
 		*wakeups + woke(x, c, x->loader) >= o->min_wakeups);
 }
 
@@ -412,7 +477,10 @@ static int waker_cmp(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
-/* The loop's wakers, by thread name, most sleep ended first. */
+/*
+ * The loop's wakers, by thread name and side (a name can be on both: the
+ * loop's own python3 threads beside its workers'), most sleep ended first.
+ */
 static void wakers_of(const struct stall_ctx *x, long c, struct stall *st)
 {
 	size_t first, n = wakes_of(x, x->s->threads[c].tid, &first);
@@ -420,6 +488,7 @@ static void wakers_of(const struct stall_ctx *x, long c, struct stall *st)
 	for (size_t k = first; k < first + n; k++) {
 		const struct wake_rec *w = &x->wakes[k];
 		long b = plain_waker(x, w);
+		bool loader = b >= 0 && x->loader[b];
 		char name[COMM_LEN];
 		int g;
 
@@ -431,14 +500,15 @@ static void wakers_of(const struct stall_ctx *x, long c, struct stall *st)
 			snprintf(name, sizeof(name), "(softirq)");
 		else
 			snprintf(name, sizeof(name), "(outside)");
-		for (g = 0; g < st->nr_wakers && strcmp(st->wakers[g].name, name); g++)
+		for (g = 0; g < st->nr_wakers && (strcmp(st->wakers[g].name, name) ||
+						  st->wakers[g].loader != loader); g++)
 			;
 		if (g == st->nr_wakers) {
 			if (g == STALL_WAKERS)
 				continue;	/* the totals still hold it */
 			st->nr_wakers++;
 			memcpy(st->wakers[g].name, name, sizeof(name));
-			st->wakers[g].loader = b >= 0 && x->loader[b];
+			st->wakers[g].loader = loader;
 		}
 		st->wakers[g].threads++;
 		st->wakers[g].wakeups += w->wakeups;
@@ -500,25 +570,16 @@ static void loader_work(struct stall_ctx *x, long c, struct stall *st)
 static void split(struct stall_ctx *x, long c, struct stall *st)
 {
 	const struct thread_rec *th = &x->s->threads[c];
-	__u64 in_sys_cpu, io_out, waits, recv_cpu, recv_runq;
+	__u64 io_out, waits;
 
 	st->tid = th->tid;
 	st->tgid = th->tgid;
 	memcpy(st->comm, th->comm, COMM_LEN);
 	loader_side(x, c);
 	peer_side(x, c);
-	st->own_io_ns = th->io.read_ns + th->io.meta_ns;
+	io_out = own_time(th, st);
 	st->loader_wait_ns = wait_on(x, c, x->loader, false, &st->loader_wakeups);
 	st->rank_wait_ns = wait_on(x, c, x->peer, true, &st->rank_wakeups);
-	io_out = th->io_wait_ns > st->own_io_ns ? th->io_wait_ns - st->own_io_ns : 0;
-	in_sys_cpu = st->own_io_ns > th->io_wait_ns ? st->own_io_ns - th->io_wait_ns : 0;
-	st->on_cpu_ns = th->cpu_ns > in_sys_cpu ? th->cpu_ns - in_sys_cpu : 0;
-	st->runnable_ns = th->runq_ns;
-	recv_cpu = min_u64(th->recv_cpu_ns, st->on_cpu_ns);
-	recv_runq = min_u64(th->recv_runq_ns, st->runnable_ns);
-	st->on_cpu_ns -= recv_cpu;
-	st->runnable_ns -= recv_runq;
-	st->receive_ns = recv_cpu + recv_runq;
 	st->data_wait_ns = st->own_io_ns + st->loader_wait_ns + io_out + st->receive_ns;
 	waits = st->loader_wait_ns + st->rank_wait_ns;
 	st->other_wait_ns = th->sleep_ns > waits ? th->sleep_ns - waits : 0;
@@ -640,11 +701,12 @@ int stall__measure(struct trace *t, const struct stall_opts *o)
 	x.peer = calloc(n ? n : 1, sizeof(*x.peer));
 	x.loop = calloc(n ? n : 1, sizeof(*x.loop));
 	x.tracer = calloc(n ? n : 1, sizeof(*x.tracer));
+	x.launcher = calloc(n ? n : 1, sizeof(*x.launcher));
 	x.reads = calloc(n ? n : 1, sizeof(*x.reads));
 	x.tot = calloc(n ? n : 1, sizeof(*x.tot));
 	x.with = calloc(n ? n : 1, sizeof(*x.with));
-	if (!x.wakes || !x.loader || !x.peer || !x.loop || !x.tracer || !x.reads || !x.tot ||
-	    !x.with)
+	if (!x.wakes || !x.loader || !x.peer || !x.loop || !x.tracer || !x.launcher || !x.reads ||
+	    !x.tot || !x.with)
 		goto out_free;
 	memcpy(x.wakes, t->wakes, t->nr_wakes * sizeof(*x.wakes));
 	qsort(x.wakes, x.nr_wakes, sizeof(*x.wakes), wake_cmp);
@@ -669,6 +731,7 @@ out_free:
 	free(x.with);
 	free(x.tot);
 	free(x.reads);
+	free(x.launcher);
 	free(x.tracer);
 	free(x.loop);
 	free(x.peer);

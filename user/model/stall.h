@@ -29,7 +29,10 @@
  * threads of other target processes that read files (DataLoader workers
  * and their feeder threads), and, transitively, threads that wake or are
  * woken by the loader side (tf.data's decode and prefetch threads), never
- * through a loop or a tracer.
+ * through a loop or a tracer, nor the loop's launchers: the processes
+ * above it (a shell, conda run, torchrun) and those that exited before its
+ * program began (its last exec, or its fork: a shim's readlink and
+ * subshells), from the times in model/procs.h.
  *
  * Interrupts: a wakeup in a device interrupt or a timer is nobody's; one
  * in a softirq (WAKER_SOFTIRQ) is never the loader side's (it hands batches

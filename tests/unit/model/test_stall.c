@@ -524,3 +524,292 @@ TEST(stall_softirq_wakers)
 			CHECK(!t->loops[1].wakers[i].loader);
 	trace_free(t);
 }
+
+/* Process tgid of parent ptgid, forked, exec'd and exited at those ms (0: not seen). */
+static void proc(struct trace *t, __u32 tgid, __u32 ptgid, __u64 fork_ms, __u64 exec_ms,
+		 __u64 exit_ms)
+{
+	struct proc_life ev = { .ptgid = ptgid, .fork_ns = fork_ms * MS,
+				.exec_ns = exec_ms * MS, .exit_ns = exit_ms * MS };
+
+	CHECK_EQ_INT(procs__note(&t->procs, tgid, &ev), 0);
+}
+
+/*
+ * A loop launched through a shim of pyenv's shape (tests/pipe.py through
+ * test_stall_shim_launcher's shim/python3; the threads of a real run): the
+ * shim (pid 100) runs basename, dirname, readlink and cat, two of them in
+ * subshells, 40 ms before it execs the interpreter, whose reader thread
+ * sleeps 12 ms a file. The helpers, which read their libraries and ran a
+ * millisecond each nearly all on CPU, exited before the loop's program
+ * began: launchers, never its loader. Without their exits they joined it
+ * ("its 8 threads ... the busiest (readlink) 97%": CPU-bound).
+ */
+static struct trace *shim_run(bool exits)
+{
+	static const struct { __u32 tid, ptgid; const char *comm; __u64 cpu, io, runq, sleep; }
+	helper[] = {
+		{ 102, 100, "basename", 919001, 0, 62653, 63594 },
+		{ 103, 100, "bash", 375430, 0, 36044, 1017637 },
+		{ 104, 103, "readlink", 852222, 0, 27129, 28792 },
+		{ 105, 103, "dirname", 1038837, 963107, 231375, 34922 },
+		{ 106, 100, "cat", 892801, 0, 12889, 49574 },
+		{ 107, 100, "bash", 395380, 2032880, 0, 825831 },
+		{ 108, 107, "readlink", 900963, 0, 17446, 30957 },
+		{ 109, 107, "dirname", 974614, 894613, 14301, 108552 },
+		{ 110, 107, "dirname", 710700, 0, 7821, 44917 },
+	};
+	struct trace *t = trace_new();
+
+	if (!t)
+		return NULL;
+	t->duration_s = 6.3;
+	thread(t, 100, 100, "python3", (struct thread_stats){ .reads = 115, .fault_reads = 4,
+		.read_ns = 373554, .meta_ns = 1547482, .cpu_ns = 1381677672,
+		.io_wait_ns = 8434726, .runq_ns = 1059539730, .sleep_ns = 3798592695 });
+	thread(t, 101, 100, "python3", (struct thread_stats){ .reads = 800,
+		.read_ns = 234463872, .meta_ns = 8676627, .cpu_ns = 48377981,
+		.io_wait_ns = 224493256, .runq_ns = 95417078, .sleep_ns = 5859386014 });
+	wake(t, 100, 101, 501, 3798038509);
+	wake(t, 100, WAKER_OUTSIDE, 2, 315961);
+	proc(t, 100, 90, 1000, 1040, 0);
+	for (size_t i = 0; i < sizeof(helper) / sizeof(helper[0]); i++) {
+		thread(t, helper[i].tid, helper[i].tid, helper[i].comm, (struct thread_stats){
+			.reads = helper[i].comm[0] == 'b' && helper[i].comm[1] == 'a' &&
+				 helper[i].comm[2] == 's' ? 0 : 5,
+			.read_ns = 3000, .meta_ns = 80000, .cpu_ns = helper[i].cpu,
+			.io_wait_ns = helper[i].io, .runq_ns = helper[i].runq,
+			.sleep_ns = helper[i].sleep });
+		proc(t, helper[i].tid, helper[i].ptgid, 1002 + 4 * i, 0,
+		     exits ? 1004 + 4 * i : 0);
+		wake(t, helper[i].ptgid, helper[i].tid, 1, helper[i].sleep);	/* its exit */
+	}
+	return t;
+}
+
+TEST(stall_shim_helpers_are_launchers)
+{
+	struct trace *t = shim_run(true);
+	struct stall s;
+
+	REQUIRE(t);
+	CHECK_EQ_INT(measure(&s, t, &opts), 0);
+	CHECK_EQ_INT(s.how, CONSUMER_ROOT);
+	CHECK_EQ_INT(s.tid, 100);
+	CHECK_EQ_INT(s.loader_threads, 1);		/* the reader */
+	CHECK_EQ_INT(s.loader_workers, 1);
+	CHECK_EQ_INT(s.loader_procs, 0);
+	CHECK_STR(s.busiest_comm, "python3");
+	CHECK_EQ_U64(s.loader_wait_ns, 3798038509);
+	trace_free(t);
+	/* The same trace with the helpers' exits not seen: they join the loader. */
+	t = shim_run(false);
+	REQUIRE(t);
+	CHECK_EQ_INT(measure(&s, t, &opts), 0);
+	CHECK_EQ_INT(s.tid, 100);
+	CHECK_EQ_INT(s.loader_threads, 9);	/* the 7 that read, the 2 subshells they woke */
+	CHECK_STR(s.busiest_comm, "readlink");
+	trace_free(t);
+}
+
+/*
+ * A helper still running when the loop's program began (started in the
+ * background, or forked by the loop itself) is no launcher: it may feed.
+ */
+TEST(stall_helper_alive_at_exec_may_feed)
+{
+	struct trace *t = shim_run(true);
+	struct stall s;
+
+	REQUIRE(t);
+	proc(t, 106, 100, 1022, 0, 1041);	/* cat exits after the exec */
+	CHECK_EQ_INT(measure(&s, t, &opts), 0);
+	CHECK_EQ_INT(s.loader_threads, 2);
+	trace_free(t);
+}
+
+/*
+ * A launcher that stays (conda run, uv run: a Python process that imports
+ * its modules, runs the job as its child and waits for it; a real run of
+ * tests/pipe.py under such a runner): it read 188 files at its start and
+ * sleeps the whole run, until the loop's exit wakes it. It launched the
+ * loop: never its loader (it made "the loader's 2 threads ... idle 98%").
+ */
+TEST(stall_parent_launcher_is_no_loader)
+{
+	struct trace *t = trace_new();
+	struct stall_opts o = opts;
+	struct stall s;
+
+	REQUIRE(t);
+	t->duration_s = 6.55;
+	o.root_tgid = 90;
+	thread(t, 90, 90, "python3", (struct thread_stats){ .reads = 188, .fault_reads = 4,
+		.read_ns = 1069816, .meta_ns = 1479812, .cpu_ns = 36671186,
+		.io_wait_ns = 504208, .runq_ns = 3996948, .sleep_ns = 6546149212 });
+	thread(t, 100, 100, "python3", (struct thread_stats){ .reads = 98,
+		.read_ns = 331068, .meta_ns = 1951976, .cpu_ns = 1605964056,
+		.io_wait_ns = 405060, .runq_ns = 43513595, .sleep_ns = 4879633626 });
+	thread(t, 101, 100, "python3", (struct thread_stats){ .reads = 800,
+		.read_ns = 713325381, .meta_ns = 9291766, .cpu_ns = 59604527,
+		.io_wait_ns = 684976685, .runq_ns = 114705765, .sleep_ns = 5650111722 });
+	wake(t, 100, 101, 500, 4877011614);
+	wake(t, 100, WAKER_OUTSIDE, 1, 75196);
+	wake(t, 90, 100, 1, 6546149212);
+	proc(t, 90, 1, 1000, 1001, 0);
+	proc(t, 100, 90, 1100, 1101, 0);
+	CHECK_EQ_INT(measure(&s, t, &o), 0);
+	CHECK_EQ_INT(s.how, CONSUMER_FED);
+	CHECK_EQ_INT(s.tid, 100);
+	CHECK_EQ_INT(s.loader_threads, 1);
+	CHECK_EQ_INT(s.loader_workers, 1);
+	CHECK_EQ_U64(s.loader_wait_ns, 4877011614);
+	trace_free(t);
+}
+
+/*
+ * A mapped dataset attached cold (test_stall_torch_mapped_attached_cold's
+ * numbers): 4 workers fault their images in behind a 300-IOPS cap; the
+ * loop waits 97.3% of its time in its handshakes with them (sleeps their
+ * senders end) and computes 1.4% of its 15.2 s, 53% of the 0.41 s its
+ * loader leaves it. It is the loop; a worker, whose faults are its own
+ * I/O wait and which computes 0.7% of its time, is not, tree or none.
+ */
+static struct trace *mapped_attached(bool tree)
+{
+	struct trace *t = trace_new();
+
+	if (!t)
+		return NULL;
+	t->duration_s = 15.3;
+	thread(t, 100, 100, "python3", (struct thread_stats){ .cpu_ns = 217688770,
+		.io_wait_ns = 81942, .runq_ns = 164695723, .sleep_ns = 14839362276 });
+	wake(t, 100, WAKER_OUTSIDE, 6, 29331636);
+	for (__u32 w = 0; w < 4; w++) {
+		__u32 wk = 200 + 10 * w;
+
+		if (tree)
+			proc(t, wk, 100, 900, 0, 0);
+		thread(t, wk, wk, "python3", (struct thread_stats){ .fault_reads = 1100,
+			.cpu_ns = 110215023, .io_wait_ns = 14043219748, .runq_ns = 37708820,
+			.sleep_ns = 930329388 });
+		thread(t, wk + 1, wk, "python3", (struct thread_stats){ .cpu_ns = 12 * MS,
+			.io_wait_ns = 30 * MS, .runq_ns = 8 * MS, .sleep_ns = 15200 * MS });
+		thread(t, 101 + w, 100, "python3", (struct thread_stats){ .cpu_ns = 2 * MS,
+			.sleep_ns = 15200 * MS });
+		wake(t, 100, wk + 1, 82, 14810030640 / 4);	/* the batches' senders */
+		wake(t, wk, 101 + w, 10, 930329388);		/* the indices */
+		wake(t, 101 + w, 100, 10, 15100 * MS);
+	}
+	return t;
+}
+
+TEST(stall_mapped_loop_attached_cold)
+{
+	struct trace *t = mapped_attached(true);
+	struct stall s;
+
+	REQUIRE(t);
+	CHECK_EQ_INT(measure(&s, t, &opts), 0);
+	CHECK_EQ_INT(s.how, CONSUMER_ROOT);
+	CHECK_EQ_INT(s.tid, 100);
+	CHECK_EQ_INT(t->nr_loops, 1);
+	CHECK_EQ_U64(s.loader_wait_ns, 14810030640);
+	CHECK_EQ_U64(s.loader_wakeups, 328);
+	/* Its data wait: those sleeps and 82 us of I/O wait outside its calls. */
+	CHECK_EQ_U64(s.data_wait_ns, 14810030640 + 81942);
+	CHECK_EQ_U64(s.wall_ns, s.data_wait_ns + 217688770 + 164695723 + 29331636);
+	/* The workers' senders are python3 on the loader side; no other woke it. */
+	REQUIRE(s.nr_wakers == 2);
+	CHECK_STR(s.wakers[0].name, "python3");
+	CHECK(s.wakers[0].loader);
+	CHECK_EQ_U64(s.wakers[0].threads, 4);
+	trace_free(t);
+	/* A thread of its own (python3 too, no loader) ends 1 ms of its sleep. */
+	t = mapped_attached(true);
+	REQUIRE(t);
+	thread(t, 110, 100, "python3", (struct thread_stats){ .cpu_ns = MS,
+		.sleep_ns = 15 * SEC });
+	wake(t, 100, 110, 1, MS);
+	CHECK_EQ_INT(measure(&s, t, &opts), 0);
+	REQUIRE(s.nr_wakers == 3);
+	CHECK_STR(s.wakers[0].name, "python3");
+	CHECK(s.wakers[0].loader);
+	CHECK_EQ_U64(s.wakers[0].sleep_ns, 14810030640);
+	CHECK_STR(s.wakers[2].name, "python3");
+	CHECK(!s.wakers[2].loader);
+	trace_free(t);
+	t = mapped_attached(false);
+	REQUIRE(t);
+	CHECK_EQ_INT(measure(&s, t, &opts), 0);
+	CHECK_EQ_INT(t->nr_loops, 1);
+	CHECK_EQ_INT(s.tid, 100);
+	trace_free(t);
+}
+
+/*
+ * A joiner of 64 readers (tests/workload.c read --threads 64, attached at
+ * its gate, the numbers of a real run): 2 of its sleeps ended by readers'
+ * exits, 38 ms at its gate. Whatever its share of the time left to it, it
+ * is woken too seldom to be a loop.
+ */
+TEST(stall_joiner_of_many_readers)
+{
+	struct trace *t = trace_new();
+	struct stall s;
+
+	REQUIRE(t);
+	t->duration_s = 0.155;
+	thread(t, 100, 100, "iostorm-workloa", (struct thread_stats){ .cpu_ns = 2003828,
+		.sleep_ns = 140024401, .runq_ns = 12330000 });
+	wake(t, 100, WAKER_OUTSIDE, 1, 37467679);
+	for (__u32 i = 101; i <= 164; i++)
+		thread(t, i, 100, "iostorm-workloa", (struct thread_stats){ .reads = 62,
+			.read_ns = 100 * MS, .cpu_ns = 10 * MS, .io_wait_ns = 90 * MS,
+			.sleep_ns = 40 * MS });
+	wake(t, 100, 101, 1, 90 * MS);
+	wake(t, 100, 140, 1, 12556722);
+	CHECK_EQ_INT(measure(&s, t, &opts), 0);
+	CHECK_EQ_INT(s.how, CONSUMER_NONE);
+	trace_free(t);
+}
+
+/*
+ * A loop its loader keeps ahead of, on a loaded machine (test_stall_diff_gate's
+ * warm pipeline at load 12, the threads of a real run; its clock: 17% wait):
+ * seldom woken, preempted 53% of its time and on CPU 45%, it computes
+ * nearly all the time it has a CPU for and frees room in the decoders'
+ * queue at every pop. It is the loop (it was "no consumer found").
+ */
+TEST(stall_loop_ahead_of_on_a_loaded_machine)
+{
+	struct trace *t = trace_new();
+	struct stall s;
+
+	REQUIRE(t);
+	t->duration_s = 0.373;
+	thread(t, 100, 100, "iostorm-workloa", (struct thread_stats){ .reads = 3,
+		.read_ns = 2684, .meta_ns = 207321, .cpu_ns = 164415106,
+		.runq_ns = 193179072, .sleep_ns = 4031269 });
+	thread(t, 101, 100, "iostorm-workloa", (struct thread_stats){ .reads = 563,
+		.read_ns = 1784549, .meta_ns = 822446, .cpu_ns = 4364031, .runq_ns = 39279,
+		.sleep_ns = 327982048 });
+	thread(t, 102, 100, "iostorm-workloa", (struct thread_stats){ .reads = 517,
+		.read_ns = 1674773, .meta_ns = 804928, .cpu_ns = 4179269,
+		.runq_ns = 1602879, .sleep_ns = 325389110 });
+	thread(t, 103, 100, "iostorm-workloa", (struct thread_stats){ .cpu_ns = 2152940,
+		.runq_ns = 26449310, .sleep_ns = 308257959 });
+	thread(t, 104, 100, "iostorm-workloa", (struct thread_stats){ .cpu_ns = 2142502,
+		.runq_ns = 18445728, .sleep_ns = 316291448 });
+	for (__u32 d = 103; d <= 104; d++) {
+		wake(t, d, 101, 200, 150 * MS);		/* raw files */
+		wake(t, 101, d, 40, 20 * MS);		/* room in the raw queue */
+		wake(t, d, 100, 25, 100 * MS);		/* room in the ready queue */
+		wake(t, 100, d, 1, 2 * MS);
+	}
+	CHECK_EQ_INT(measure(&s, t, &opts), 0);
+	CHECK_EQ_INT(s.how, CONSUMER_ROOT);
+	CHECK_EQ_INT(s.tid, 100);
+	CHECK_EQ_U64(s.runnable_ns, 193179072);
+	trace_free(t);
+}
