@@ -158,9 +158,9 @@ enum counter {
 	C_WRITE_ERRORS,		/* failed writes and syncs of regular files */
 	C_FSYNCS,		/* fsync, fdatasync, sync_file_range, msync of a file mapping */
 	C_FSYNC_NS,
-	C_COMMITS,		/* renames, and closes of a file by the thread that wrote it */
-	C_COMMIT_NS,
-	C_RENAMES,		/* of the commits, renames */
+	C_COMMITS,		/* closes of a file by the thread that wrote it last */
+	C_COMMIT_NS,		/* the commits' and the renames' time */
+	C_RENAMES,
 	C_URING_WRITES,		/* io_uring writes: in C_WRITES and C_WRITE_BYTES too */
 	C_URING_WRITE_BYTES,
 	C_AIO_WRITES,		/* Linux AIO writes: likewise */
@@ -661,8 +661,9 @@ struct write_thread {
 		__u64 write_ns;		/* the calls' time (not the async requests') */
 		__u64 fsyncs;		/* fsync, fdatasync, sync_file_range, msync */
 		__u64 fsync_ns;
-		__u64 commits;		/* renames, closes of the file it wrote last */
-		__u64 commit_ns;
+		__u64 commits;		/* closes of the file it wrote or synced last */
+		__u64 renames;
+		__u64 commit_ns;	/* the commits' and the renames' time */
 	);
 	/* BPF only: the file it wrote or synced last, not closed since (0: none). */
 	__u64 last_ino;

@@ -67,7 +67,8 @@ static long vma_file(struct task_struct *task, struct vm_area_struct *vma, void 
 
 /*
  * A write or a sync of fd (SK_MSYNC: of the file mapped at addr) is traced
- * only on a regular file: anything else, in->kind SK_NONE, as if untraced.
+ * only on a regular file out of shared memory (write_file()): anything
+ * else, in->kind SK_NONE, as if untraced.
  * A file not found stays traced, its exit counted lost. bpf_find_vma()
  * came in 5.17: without it an msync stays untraced.
  */
@@ -87,7 +88,7 @@ static __always_inline void record_write(struct inflight *in, struct pt_regs *re
 		file = 2;
 	}
 	in->file = file > 2 ? file : 0;
-	if (file == 2 || (in->file && file_mode(BTF_CAST(struct file, in->file)) != S_IFREG))
+	if (file == 2 || (in->file && !write_file(in->file)))
 		in->kind = SK_NONE;
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Writes of regular files, counted as reads are (read.bpf.h): in total, in
+ * Writes of regular files (not in shared memory: write_file()), counted as
+ * reads are (read.bpf.h): in total, in
  * the file's entry and for the thread that asked, the one way every
  * interface that writes a file counts it (write-family calls, io_uring and
  * Linux AIO writes). Beside them, the calls that make a save durable
@@ -20,6 +21,9 @@
 #include "read.bpf.h"
 
 #define FMODE_WRITE	0x2
+#ifndef TMPFS_MAGIC
+#define TMPFS_MAGIC	0x01021994
+#endif
 
 /*
  * Each writing thread's writes, syncs and commits, for the whole trace:
@@ -34,11 +38,24 @@ struct {
 	__type(value, struct write_thread);
 } write_threads SEC(".maps") __weak;
 
+/*
+ * Is the file at address file one whose writes are counted: a regular
+ * file, not in shared memory (tmpfs: /dev/shm, where a DataLoader's
+ * workers pass batches; memory, no storage behind it)?
+ */
+static __always_inline bool write_file(__u64 file)
+{
+	struct file *f = BTF_CAST(struct file, file);
+
+	return file_mode(f) == S_IFREG && KREAD(f, f_inode, i_sb, s_magic) != TMPFS_MAGIC;
+}
+
 /* What a call did, for its thread (write_thread_add()). */
 enum write_what {
 	WW_WRITE = 0,
 	WW_FSYNC,
 	WW_COMMIT,
+	WW_RENAME,
 };
 
 /*
@@ -65,7 +82,7 @@ static __noinline void write_thread_add(__u32 tid, __u32 what, __u64 bytes, __u6
 		__sync_fetch_and_add(&wt->fsyncs, 1);
 		__sync_fetch_and_add(&wt->fsync_ns, lat);
 	} else {
-		__sync_fetch_and_add(&wt->commits, 1);
+		__sync_fetch_and_add(what == WW_COMMIT ? &wt->commits : &wt->renames, 1);
 		__sync_fetch_and_add(&wt->commit_ns, lat);
 	}
 	wt->last_ino = key ? key->ino : 0;
@@ -141,11 +158,9 @@ static __always_inline void fsync_done(__u32 tid, __u64 file, long ret, __u64 la
 static __always_inline void commit_done(__u32 tid, struct file_stats *fs, bool rename,
 					__u64 lat, __u64 now)
 {
-	count(C_COMMITS, 1);
+	count(rename ? C_RENAMES : C_COMMITS, 1);
 	count(C_COMMIT_NS, lat);
-	if (rename)
-		count(C_RENAMES, 1);
-	write_thread_add(tid, WW_COMMIT, 0, lat, NULL);
+	write_thread_add(tid, rename ? WW_RENAME : WW_COMMIT, 0, lat, NULL);
 	if (!fs)
 		return;
 	__sync_fetch_and_add(&fs->commits, 1);
@@ -164,7 +179,7 @@ static __always_inline bool close_commits(__u32 tid, __u64 file)
 	struct write_thread *wt;
 	struct file_key key;
 
-	if (!(KREAD(f, f_mode) & FMODE_WRITE) || file_mode(f) != S_IFREG)
+	if (!(KREAD(f, f_mode) & FMODE_WRITE) || !write_file(file))
 		return false;
 	wt = bpf_map_lookup_elem(&write_threads, &tid);
 	if (!wt || !wt->last_ino)

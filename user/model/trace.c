@@ -130,7 +130,7 @@ bool trace__empty(const struct trace *t)
 	static const int seen[] = {
 		C_OPENS, C_OPEN_ERRORS, C_READS, C_READ_ERRORS, C_STATS,
 		C_STAT_ERRORS, C_CLOSES, C_GETDENTS, C_MMAPS, C_FAULTS,
-		C_CACHE_PAGES, C_WRITES, C_WRITE_ERRORS, C_FSYNCS, C_COMMITS,
+		C_CACHE_PAGES, C_WRITES, C_WRITE_ERRORS, C_FSYNCS, C_COMMITS, C_RENAMES,
 	};
 
 	for (size_t i = 0; i < sizeof(seen) / sizeof(seen[0]); i++)

@@ -257,7 +257,8 @@ static int print_writers(FILE *out, const struct thread_rec **threads, size_t n,
 	if (!w)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
-		if (threads[i]->w.writes + threads[i]->w.fsyncs + threads[i]->w.commits)
+		if (threads[i]->w.writes + threads[i]->w.fsyncs + threads[i]->w.commits +
+		    threads[i]->w.renames)
 			w[k++] = threads[i];
 	if (k) {
 		qsort(w, k, sizeof(*w), writer_cmp);
@@ -270,7 +271,7 @@ static int print_writers(FILE *out, const struct thread_rec **threads, size_t n,
 			emit__left(out, w[i]->comm, 16);
 			print_write_cells(out, w[i]->w.writes, w[i]->w.write_bytes,
 					  w[i]->w.write_ns, w[i]->w.fsyncs, w[i]->w.fsync_ns,
-					  w[i]->w.commits, w[i]->w.commit_ns);
+					  w[i]->w.commits + w[i]->w.renames, w[i]->w.commit_ns);
 		}
 		print_more(out, k, shown, "threads that wrote");
 	}
@@ -449,6 +450,7 @@ static void write_thread(struct json *j, const struct thread_rec *th,
 	json__kv_u64(j, "fsyncs", th->w.fsyncs);
 	json__kv_u64(j, "fsync_ns", th->w.fsync_ns);
 	json__kv_u64(j, "commits", th->w.commits);
+	json__kv_u64(j, "renames", th->w.renames);
 	json__kv_u64(j, "commit_ns", th->w.commit_ns);
 	json__end_object(j);
 }

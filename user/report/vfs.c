@@ -161,7 +161,8 @@ static void print_writes(FILE *out, const struct trace *t, const struct file_tot
 	double d = t->duration_s;
 	char buf[32];
 
-	if (!c[C_WRITES] && !c[C_FSYNCS] && !c[C_COMMITS] && !c[C_WRITE_ERRORS])
+	if (!c[C_WRITES] && !c[C_FSYNCS] && !c[C_COMMITS] && !c[C_RENAMES] &&
+	    !c[C_WRITE_ERRORS])
 		return;
 	fprintf(out, "writes    %llu (%.1f/s) to %llu %s, %.1f MiB (%.1f MiB/s)", c[C_WRITES],
 		units__rate(c[C_WRITES], d), tot->files_written,
@@ -172,7 +173,7 @@ static void print_writes(FILE *out, const struct trace *t, const struct file_tot
 			(double)c[C_WRITE_BYTES] / c[C_WRITES], true));
 	fprintf(out, ", %s in writes; ", units__ns(buf, sizeof(buf), c[C_WRITE_NS]));
 	fprintf(out, "fsyncs %llu, %s; ", c[C_FSYNCS], units__ns(buf, sizeof(buf), c[C_FSYNC_NS]));
-	fprintf(out, "commits %llu (renames %llu), %s", c[C_COMMITS], c[C_RENAMES],
+	fprintf(out, "commits %llu, renames %llu, %s", c[C_COMMITS], c[C_RENAMES],
 		units__ns(buf, sizeof(buf), c[C_COMMIT_NS]));
 	if (c[C_WRITE_ERRORS])
 		fprintf(out, ", %llu errors", c[C_WRITE_ERRORS]);
