@@ -130,6 +130,13 @@ def save_file(path, state):
         os.fsync(f.fileno())
 
 
+def named_save(path, state):
+    """save_file() in a thread the kernel names "saver" (PR_SET_NAME), as ps shows it."""
+    import ctypes
+    ctypes.CDLL(None).prctl(15, b"saver", 0, 0, 0)
+    save_file(path, state)
+
+
 class Saver:
     """Checkpoints every --save-every steps, timed by the loop's own clock."""
 
@@ -163,7 +170,7 @@ class Saver:
             self.ns += time.perf_counter_ns() - t0
         elif self.args.save_mode == "thread":
             import threading
-            self.pending = threading.Thread(target=save_file, args=(path, state), name="saver")
+            self.pending = threading.Thread(target=named_save, args=(path, state))
             self.pending.start()
         else:
             pid = os.fork()

@@ -439,7 +439,7 @@ static int waker_cmp(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
-/* The loop's wakers, by thread name, most sleep ended first. */
+/* The loop's wakers, by thread name and side, most sleep ended first. */
 static void wakers_of(const struct stall_ctx *x, long c, struct stall *st)
 {
 	size_t first, n = wakes_of(x, x->s->threads[c].tid, &first);
@@ -452,21 +452,26 @@ static void wakers_of(const struct stall_ctx *x, long c, struct stall *st)
 
 		if (w->waker & WAKER_STOP)
 			continue;	/* a stop: a tracer's */
+		bool loader = b >= 0 && x->loader[b], writer = b >= 0 && x->writer[b];
+
 		if (b >= 0)
 			store__comm_group(x->s->threads[b].comm, name);
 		else if (w->waker & WAKER_SOFTIRQ)
 			snprintf(name, sizeof(name), "(softirq)");
 		else
 			snprintf(name, sizeof(name), "(outside)");
-		for (g = 0; g < st->nr_wakers && strcmp(st->wakers[g].name, name); g++)
+		/* A name on two sides (python3 workers and savers) is two groups. */
+		for (g = 0; g < st->nr_wakers && (strcmp(st->wakers[g].name, name) ||
+						  st->wakers[g].loader != loader ||
+						  st->wakers[g].writer != writer); g++)
 			;
 		if (g == st->nr_wakers) {
 			if (g == STALL_WAKERS)
 				continue;	/* the totals still hold it */
 			st->nr_wakers++;
 			memcpy(st->wakers[g].name, name, sizeof(name));
-			st->wakers[g].loader = b >= 0 && x->loader[b];
-			st->wakers[g].writer = b >= 0 && x->writer[b];
+			st->wakers[g].loader = loader;
+			st->wakers[g].writer = writer;
 		}
 		st->wakers[g].threads++;
 		st->wakers[g].wakeups += w->wakeups;
