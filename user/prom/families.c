@@ -185,7 +185,7 @@ static void render_vfs(struct prom *p, const struct trace *t)
 			 "Files that are code (modules, libraries, system files), kept out "
 			 "of the dataset's figures.", tot.code_files);
 	prom__metric_u64(p, "iostorm_vfs_files", "gauge",
-			 "Distinct regular files seen by open, read or stat.", tot.files);
+			 "Distinct regular files seen by open, read, write or stat.", tot.files);
 	prom__metric_u64(p, "iostorm_vfs_dirs", "gauge", "Distinct directories seen.", tot.dirs);
 	prom__metric_u64(p, "iostorm_vfs_files_lower_bound", "gauge",
 			 "1 when the kernel's files map was full: iostorm_vfs_files and "
