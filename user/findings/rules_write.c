@@ -11,8 +11,11 @@
 
 #define MIB	(1024.0 * 1024.0)
 
-/* "6 saves of 20 MiB, 1.0 s each at 20 MiB/s, to /mnt/ckpt", or what was written. */
-static void saves_words(const struct evidence *e, char *buf, size_t len)
+/*
+ * "6 saves of 20 MiB, 1.0s each at 20 MiB/s, to /mnt/ckpt", or what was
+ * written when no file was a save (save_bytes written to it at least).
+ */
+static void saves_words(const struct evidence *e, double save_bytes, char *buf, size_t len)
 {
 	double wait_s = e->write_share * e->write_wall_s;
 	char n[32], size[32], each[32], rate[32];
@@ -20,7 +23,8 @@ static void saves_words(const struct evidence *e, char *buf, size_t len)
 	if (!e->saves) {
 		snprintf(buf, len, "%s written in %s calls, no save of %s or more",
 			 units__bytes(size, sizeof(size), e->write_bytes),
-			 units__count(n, sizeof(n), e->writes), "1 MiB");
+			 units__count(n, sizeof(n), e->writes),
+			 units__bytes(each, sizeof(each), save_bytes));
 		return;
 	}
 	snprintf(buf, len, "%s %s of %s, %s each at %s MiB/s%s%s",
@@ -60,15 +64,16 @@ int rule__write_wait(const struct evidence *e, const double *th, struct finding 
 			    e->write_share >= th[TH_WRITE_WAIT_WARN] ? SEV_WARN : SEV_OK;
 	char buf[NBUF][32], saves[256];
 
-	if (!e->have_write_wait)
+	/* A loop that only logs, and hardly waits on it: nothing to say. */
+	if (!e->have_write_wait || (sev == SEV_OK && !e->saves))
 		return 0;
 	finding_init(f, "write_wait", sev, sev == SEV_OK ? "saves do not stall the loop" :
 		     "waits on checkpoint writes", sev == SEV_OK ? "" : "save asynchronously");
-	saves_words(e, saves, sizeof(saves));
+	saves_words(e, th[TH_SAVE_BYTES], saves, sizeof(saves));
 	say(f->summary, sizeof(f->summary),
-	    "the training loop%s%s%s waits on checkpoint writes %s of its time (%s)",
+	    "the training loop%s%s%s waits on %s %s of its time (%s)",
 	    e->write_comm[0] ? " (" : "", e->write_comm, e->write_comm[0] ? ")" : "",
-	    units__pct(B(0), e->write_share), saves);
+	    e->saves ? "checkpoint writes" : "its writes", units__pct(B(0), e->write_share), saves);
 	write_advice(e, sev, f);
 	fig(f, "write_share", e->write_share, "fraction");
 	fig(f, "own_write_share", e->write_own_share, "fraction");

@@ -147,7 +147,11 @@ TEST(write_wait_smaller_than_data_wait)
 	CHECK(!strstr(j.headline, "checkpoint"));
 }
 
-/* No loop waits on writes: no finding at all. */
+/*
+ * No loop waits on writes: no finding at all; nor when it writes only a
+ * log, and hardly waits on it; but a wait on writes that are no saves is
+ * said as such, not as checkpoints.
+ */
 TEST(write_wait_none)
 {
 	struct evidence e;
@@ -157,6 +161,21 @@ TEST(write_wait_none)
 	e.have_write_wait = false;
 	judge(&e, NULL, &j);
 	CHECK(!get(&j, "write_wait"));
+	saving_job(&e, 0.01, 1);
+	e.saves = e.save_files = e.save_bytes = 0;
+	e.save_s = 0;
+	e.writes = 4;
+	e.write_bytes = 257;
+	judge(&e, NULL, &j);
+	CHECK(!get(&j, "write_wait"));
+	saving_job(&e, 0.1, 1);
+	e.saves = e.save_files = e.save_bytes = 0;
+	e.writes = 4000;
+	e.write_bytes = 400000;
+	judge(&e, NULL, &j);
+	REQUIRE(get(&j, "write_wait"));
+	CHECK_STR(get(&j, "write_wait")->summary, "the training loop (python3) waits on its "
+		  "writes 10% of its time (391 KiB written in 4000 calls, no save of 1 MiB or more)");
 }
 
 static void add_written(struct trace *t, __u64 ino, const char *path, __u64 bytes,
