@@ -67,7 +67,7 @@ endif
 	bench-refs
 .PHONY: static dist image FORCE
 
-# ---- shipping: `make static`, `make dist`, `make image` (README "Install") ----
+# ---- shipping: `make static`, `make dist`, `make image` (docs/install.md) ----
 #
 # STATIC=1 links ./iostorm with nothing loaded at run time: libbpf, libelf,
 # zlib and jansson from Debian's static archives, libmicrohttpd built from
@@ -200,7 +200,7 @@ test: all $(OUTPUT)/unit-tests
 	$(Q)$(MAKE) --no-print-directory test-fallbacks vm-test
 
 # The exact-count end-to-end tests again, on the code paths older kernels
-# take (README "Kernels"), forced on this one. Part of CI (.ci/run).
+# take (docs/kernels.md), forced on this one. Part of CI (.ci/run).
 FALLBACKS ?= core_read,block_rq,prev_state,page_arg
 test-fallbacks: all
 	$(Q)IOSTORM_FALLBACKS=$(FALLBACKS) tests/run.sh exact
@@ -258,7 +258,7 @@ install: all
 	install -D -m 0644 scripts/iostorm.bash-completion \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/iostorm
 
-demo: all
+demo: iostorm $(OUTPUT)/iostorm-workload
 	$(Q)scripts/demo.sh
 
 # The references `scripts/bench.sh --compare` sets iostorm against.

@@ -150,6 +150,13 @@ struct {
  * CPU inside a file syscall as I/O wait, and by the page-cache hook
  * (cache.bpf.c), which looks at the file being read.
  */
+/* The number of the syscall a sys_exit's regs belong to (a direct load: a tp_btf argument). */
+#if defined(__TARGET_ARCH_arm64)
+#define SYSCALL_NR(regs)	((__u32)(regs)->syscallno)
+#else
+#define SYSCALL_NR(regs)	((__u32)(regs)->orig_ax)
+#endif
+
 struct inflight {
 	__u64 ts;
 	__u64 off;		/* read offset, resolved at entry */
@@ -159,7 +166,7 @@ struct inflight {
 	__s32 fd;		/* dirfd for path lookups, else the fd */
 	__u32 kind;		/* enum sys_kind; 0 when nothing is in flight */
 	__u32 flags;		/* *at() flags */
-	__u32 pad;
+	__u32 nr;		/* the syscall's number: its exit is checked against it */
 };
 
 /* When the task last switched on and off a CPU, and why it left (sched.bpf.c). */

@@ -186,6 +186,7 @@ int BPF_PROG(handle_sys_enter, struct pt_regs *regs, long id)
 	}
 	in = &st->in;
 	in->kind = *kind;
+	in->nr = nr;
 	in->file = 0;
 	in->path = 0;
 	in->buf = 0;
@@ -394,6 +395,15 @@ int BPF_PROG(handle_sys_exit, struct pt_regs *regs, long ret)
 	if (!st || st->in.kind == SK_NONE)
 		return 0;
 	in = &st->in;
+	/*
+	 * Another syscall's exit: this one's entry was recorded, its exit not
+	 * (a run the kernel skipped, counted as such). Its entry is dropped, never
+	 * taken for this call's.
+	 */
+	if (in->nr != SYSCALL_NR(regs)) {
+		in->kind = SK_NONE;
+		return 0;
+	}
 	now = bpf_ktime_get_ns();
 	lat = now - in->ts;
 	ts = thread_of(st, task);

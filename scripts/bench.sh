@@ -1,5 +1,5 @@
 #!/bin/bash
-# The overhead benchmark the README quotes: how much slower an ML-style input
+# The overhead benchmark docs/cost.md quotes: how much slower an ML-style input
 # pipeline (many small files, read whole, random order, 8 threads) runs under
 # iostorm, with a warm and a cold page cache, and what each BPF program costs.
 #
@@ -21,7 +21,7 @@
 #             every syscall before any work (scripts/bench/empty.bpf.c)
 #   minimal   the least a latency tracer does: a task storage slot and a
 #             clock read at each end, one histogram (scripts/bench/minimal.bpf.c)
-#   bpftrace  the 5-probe bpftrace script of ../shared/PRIOR_ART.md
+#   bpftrace  a 5-probe bpftrace script of the kind users write
 #             (scripts/bench/bpftrace.bt), when bpftrace is installed
 # and ends with iostorm's targets against them (all from this one run):
 #   added time      the warm storm's added workload time, iostorm / minimal

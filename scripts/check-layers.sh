@@ -1,5 +1,5 @@
 #!/bin/bash
-# Which folder of user/ may include which: the direction of README's
+# Which folder of user/ may include which: the direction of docs/hacking.md's
 # "Layout", checked on every #include. Exits 1 and names each include that
 # points the wrong way, reaches past a folder's public header, or loads
 # libbpf or the skeleton outside collect/.

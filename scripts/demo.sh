@@ -4,18 +4,28 @@
 #     directories) read whole, in random order, by 8 threads, cold cache,
 #     on this machine's disk: the storm, and iostorm's verdict on it;
 #  2. a 2,000-file sample of it on storage capped at 300 read IOPS, as a
-#     cloud block volume is (cgroup v1 blkio throttle): the storm starves;
+#     cloud block volume is (a cgroup's read IOPS limit: v1 blkio or v2
+#     io.max, scripts/run-capped.sh): the storm starves;
 #  3. the same sample packed into 64 MB shards, read sequentially on the
 #     same capped storage: the fix, and `iostorm diff` of before and after;
 #  4. a training loop fed by a tf.data-like pipeline (8 readers, 2 decoders)
 #     from the capped sample: how long the loop waits for data, by iostorm
 #     and by the loop's own clock.
 #
+# It says first what it changes on this machine: it drops the page cache
+# (every process's, four times, so the reads are cold), writes the datasets
+# (~1.8 GB) and removes them at the end (IOSTORM_DEMO_KEEP=1 keeps them, and
+# a second run reuses them), and caps reads in a cgroup of its own, removed
+# after.
+#
 # Usage: scripts/demo.sh [FILES]   (root; default 20000 files, ~1.6 GB)
+#   IOSTORM_DEMO_DIR (default /var/tmp/iostorm-demo), IOSTORM_DEMO_KEEP=1,
+#   IOSTORM_DEMO_SAMPLE (files in the capped sample, default 2000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 files=${1:-20000}
+sample=${IOSTORM_DEMO_SAMPLE:-2000}
 data=${IOSTORM_DEMO_DIR:-/var/tmp/iostorm-demo}
 workload=$PWD/.output/iostorm-workload
 iostorm=$PWD/iostorm
@@ -37,9 +47,20 @@ gen() {
 	touch "$1.complete"
 }
 
-say "generating the datasets in $data (once)"
+[ "$(id -u)" = 0 ] || { echo "demo: run as root (iostorm traces the kernel)" >&2; exit 1; }
+say "what this demo does to this machine"
+echo "  - writes ~$(( (files + sample) * 81 / 1000 )) MB of datasets to $data," \
+	"$([ "${IOSTORM_DEMO_KEEP:-0}" = 1 ] && echo "kept after (IOSTORM_DEMO_KEEP=1)" ||
+		echo "removed at the end (IOSTORM_DEMO_KEEP=1 keeps them)")"
+echo "  - drops the page cache (of every process, 4 times) so that reads are cold"
+echo "  - caps reads of $data's disk at $iops IOPS in a cgroup of its own, removed after"
+if [ "${IOSTORM_DEMO_KEEP:-0}" != 1 ]; then
+	trap 'rm -rf "$data"' EXIT
+fi
+
+say "generating the datasets in $data"
 gen "$data/train" "$files"
-gen "$data/sample" 2000 --seed 2
+gen "$data/sample" "$sample" --seed 2
 if [ ! -f "$data/shards.complete" ]; then
 	rm -rf "$data/shards"
 	"$workload" pack "$data/sample" --out "$data/shards" --shard-size 64000000
@@ -51,7 +72,7 @@ drop_caches
 "$iostorm" -T 5 -j "$data/storm.json" -- "$workload" read "$data/train" --threads 8 \
 	--tally /dev/null
 
-say "2. a 2,000-file sample on storage capped at $iops read IOPS (a cloud volume)"
+say "2. a $sample-file sample on storage capped at $iops read IOPS (a cloud volume)"
 drop_caches
 "$iostorm" -T 5 -j "$data/capped.json" -- scripts/run-capped.sh "$iops" "$data" \
 	"$workload" read "$data/sample" --threads 8 --tally /dev/null
@@ -79,4 +100,11 @@ printf '  the loop waited for data %s of its time by iostorm, %s by its own cloc
 		  else "\(.stall.share * 1000 | round / 10)%" end' "$data/loop.json")" \
 	"$(awk '/^loop / { for (i = 2; i <= NF; i++) if ($i ~ /^wait_share=/) {
 		sub(/wait_share=/, "", $i); printf "%.1f%%", $i * 100 } }' "$data/loop.tally")"
-echo "demo: JSON reports in $data/{storm,capped,packed,loop}.json"
+if [ "${IOSTORM_DEMO_KEEP:-0}" = 1 ]; then
+	echo "demo: JSON reports in $data/{storm,capped,packed,loop}.json"
+else
+	mkdir -p .output/demo
+	cp "$data"/{storm,capped,packed,loop}.json .output/demo/
+	echo "demo: JSON reports in .output/demo/{storm,capped,packed,loop}.json;" \
+		"the datasets in $data are removed"
+fi

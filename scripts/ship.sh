@@ -34,7 +34,55 @@ source_date_epoch() {
 	git log -1 --format=%ct 2>/dev/null || die "no git commit to date the release by: set SOURCE_DATE_EPOCH"
 }
 
-# dist NAME STAGE: NAME/ holds the binary, the README, docs/ (man page,
+# The libraries the static binary links, by Debian package: their copyright
+# files go into the tarball (the LGPL's terms for a static link: what is in
+# it, and how to rebuild it).
+STATIC_LIBS="libbpf-dev libelf-dev zlib1g-dev libjansson-dev libc6-dev libmicrohttpd12"
+
+# third_party DIR: DIR/THIRD-PARTY.md and DIR/third-party/PKG.copyright.
+third_party() {
+	local d=$1 p v
+	install -d -m 0755 "$d/third-party"
+	{
+		echo "# What the static iostorm binary holds besides iostorm"
+		echo
+		echo "iostorm itself: LGPL-2.1 OR BSD-2-Clause (LICENSE). The binary is linked"
+		echo "statically with these libraries, from Debian 12's packages; each one's"
+		echo "copyright file, with its license, is in third-party/:"
+		echo
+		echo "| package (Debian) | version | license (see its copyright file) |"
+		echo "| --- | --- | --- |"
+		for p in $STATIC_LIBS; do
+			v=$(dpkg-query -W -f='${Version}' "$p" 2>/dev/null) ||
+				die "$p is not installed: scripts/deps.sh --test"
+			install -m 0644 "/usr/share/doc/$p/copyright" "$d/third-party/$p.copyright"
+			echo "| $p | $v | $(license_of "$p") |"
+		done
+		echo
+		echo "libmicrohttpd is built from Debian's source package of that version"
+		echo "without HTTPS (scripts/static-mhd.sh), since Debian's archive needs GnuTLS."
+		echo
+		echo "To rebuild this binary (or relink it with changed libraries, as the LGPL"
+		echo "allows): on Debian 12, from iostorm's source at commit $(git rev-parse HEAD 2>/dev/null || echo unknown),"
+		echo "\`scripts/deps.sh --test && make static\` (docs/building.md)."
+	} > "$d/THIRD-PARTY.md"
+	chmod 0644 "$d/THIRD-PARTY.md"
+}
+
+license_of() {
+	case $1 in
+	libbpf-dev) echo "LGPL-2.1 OR BSD-2-Clause" ;;
+	libelf-dev) echo "GPL-2.0-or-later OR LGPL-3.0-or-later" ;;
+	zlib1g-dev) echo "Zlib" ;;
+	libjansson-dev) echo "MIT" ;;
+	libc6-dev) echo "LGPL-2.1-or-later (with exceptions)" ;;
+	libmicrohttpd12) echo "LGPL-2.1-or-later" ;;
+	*) echo "see its copyright file" ;;
+	esac
+}
+
+# dist NAME STAGE: NAME/ holds the binary, the README, LICENSE, CHANGELOG,
+# THIRD-PARTY.md with the linked libraries' copyright files, docs/ (man page,
 # deploy/, prometheus/, grafana/, the reference pages the README links to),
 # the bash completion and SHA256SUMS of them all.
 dist() {
@@ -46,6 +94,9 @@ dist() {
 	install -d -m 0755 "$d"
 	install -m 0755 iostorm "$d/iostorm"
 	install -m 0644 README.md "$d/README.md"
+	install -m 0644 LICENSE "$d/LICENSE"
+	install -m 0644 CHANGELOG.md "$d/CHANGELOG.md"
+	third_party "$d"
 	install -D -m 0644 scripts/iostorm.bash-completion "$d/scripts/iostorm.bash-completion"
 	while IFS= read -r f; do
 		install -D -m 0644 "$f" "$d/$f"

@@ -14,6 +14,23 @@ test_cli_bad_input() {
 	expect_fail 2 "-q without --json" "$IOSTORM" -q -a
 }
 
+# -p takes what pgrep prints (newlines, spaces, commas; -p repeated), and
+# says which part of a bad value is not a process id.
+test_cli_pids_as_pgrep_prints() {
+	expect_fail 2 "invalid value '12 ab' for -p: 'ab' is not a process id" "$IOSTORM" -p "12 ab"
+	expect_fail 2 "no process id in it (is the job running? pgrep printed nothing)" \
+		"$IOSTORM" -p ""
+	expect_fail 2 "'0' is not a process id" "$IOSTORM" -p "4242,0"
+	# Accepted, every form: the next complaint is about another flag.
+	expect_fail 2 "-q without --json" "$IOSTORM" -q -p "4242
+4243"
+	expect_fail 2 "-q without --json" "$IOSTORM" -q -p 4242 -p "4243, 4244"
+	expect_fail 2 "-q without --json" "$IOSTORM" -q -p 4242 4243 4244
+	# A word after "--" is a COMMAND, never a pid.
+	expect_fail 2 "give only one of" "$IOSTORM" -p 4242 -- 4243
+	expect_fail 2 "both on stdout" "$IOSTORM" --json - --html - -p 4242
+}
+
 # --consumer names the training loops, one per data-parallel rank:
 # repeatable or comma-separated, each a thread id or a name.
 test_cli_consumers() {
@@ -65,7 +82,21 @@ test_cli_help_and_version() {
 # A closed or full stdout is an error of every command, not a silent exit 0.
 test_cli_stdout_full() {
 	[ -w /dev/full ] || skip "no /dev/full"
-	expect_fail 1 "cannot write to stdout" sh -c "'$IOSTORM' --help >/dev/full"
+	expect_fail 4 "cannot write to stdout" sh -c "'$IOSTORM' --help >/dev/full"
 	expect_fail 4 "cannot write" sh -c \
 		"'$IOSTORM' diff '$GOLDEN/report.json' '$GOLDEN/report.json' >/dev/full"
+	expect_fail 4 "cannot write to stdout" sh -c "'$IOSTORM' help html >/dev/full"
+}
+
+# `iostorm help [COMMAND]` teaches; a mistyped command is said as one (exit
+# 2), never run as a program iostorm cannot find.
+test_cli_help_and_mistyped() {
+	"$IOSTORM" help >h.txt || fail "help: exit $?"
+	grep -q '^usage: iostorm \[options\] -p PID' h.txt || fail "help: $(head -n 2 h.txt)"
+	"$IOSTORM" help diff >d.txt || fail "help diff: exit $?"
+	grep -q '^usage: iostorm diff' d.txt || fail "help diff: $(head -n 2 d.txt)"
+	expect_fail 2 "help: no command 'nope'" "$IOSTORM" help nope
+	expect_fail 2 "'chek' is not an iostorm command; did you mean 'check'?" "$IOSTORM" chek
+	expect_fail 2 "did you mean 'diff'?" "$IOSTORM" dif a.json b.json
+	expect_fail 2 "did you mean 'html'?" "$IOSTORM" hmtl r.json
 }

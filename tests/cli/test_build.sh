@@ -1,5 +1,5 @@
 # The build's own promises, checked without root: the layers of user/ (see
-# README "Layout") and a core that builds and passes its unit tests with a
+# docs/hacking.md, "Layout") and a core that builds and passes its unit tests with a
 # C compiler and Debian's libraries only, no clang and no bpftool.
 
 test_layers_hold() {

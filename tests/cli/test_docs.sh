@@ -103,3 +103,73 @@ test_docs_file_names() {
 	expect_cmp "file names checked" "$n" '>' 100
 	echo "  $n file names checked"
 }
+
+# Every flag of every command's --help is in the man page and in the bash
+# completion, and every command is in both: a flag added to --help alone
+# fails here.
+test_docs_flags_everywhere() {
+	local man=$ROOT/docs/iostorm.8 comp=$ROOT/scripts/iostorm.bash-completion cmd f n=0
+	for cmd in "" diff html check; do
+		# shellcheck disable=SC2086 # "" is the tracer itself
+		"$IOSTORM" $cmd --help >help.txt || fail "iostorm $cmd --help: exit $?"
+		for f in $(grep -oE '(^|[ ,])--?[a-zA-Z][a-zA-Z-]*' help.txt | grep -oE -- '--?[a-zA-Z][a-zA-Z-]*' |
+			sort -u); do
+			case $f in --*) ;; -?) ;; *) continue ;; esac
+			# A flag in the man page is written \-\-flag or \-f.
+			grep -qF -- "$(printf '%s' "$f" | sed 's/-/\\-/g')" "$man" ||
+				fail "iostorm $cmd --help's $f is not in docs/iostorm.8"
+			grep -qE -- "(^|[[:space:]\"(|])$f([[:space:]\")|]|$)" "$comp" ||
+				fail "iostorm $cmd --help's $f is not in the bash completion"
+			n=$((n + 1))
+		done
+	done
+	for cmd in diff html check help; do
+		grep -q "^\.B iostorm $cmd" "$man" || fail "docs/iostorm.8 lacks the command $cmd"
+		grep -q "diff html check help" "$comp" || fail "the completion lacks the command $cmd"
+	done
+	for s in "EXIT STATUS" ENVIRONMENT EXAMPLES; do
+		grep -q "^\.SH $s" "$man" || fail "docs/iostorm.8 has no $s section"
+	done
+	expect_cmp "flags checked" "$n" '>' 30
+}
+
+# The README is a front door: at most 500 lines, the two commands a newcomer
+# runs within its first screens (the demo's and the tests', the latter the
+# one CI runs), and every link of it and of docs/ leads to a file (and a
+# heading) inside the repository.
+test_docs_readme_front_door() {
+	local readme=$ROOT/README.md f link file anchor n=0
+	expect_cmp "README lines" "$(wc -l <"$readme")" '<=' 500
+	grep -n '^scripts/deps.sh && make demo' "$readme" | head -n1 | cut -d: -f1 >demo.line
+	grep -n '^scripts/deps.sh --test && make test' "$readme" | head -n1 | cut -d: -f1 >test.line
+	[ -s demo.line ] && [ -s test.line ] || fail "the README lacks its two commands"
+	expect_cmp "line of the demo command" "$(cat demo.line)" '<=' 80
+	expect_cmp "line of the test command" "$(cat test.line)" '<=' 80
+	grep -q '^scripts/deps.sh --test$' "$ROOT/.ci/run" && grep -q 'make .*test$' "$ROOT/.ci/run" ||
+		fail ".ci/run does not run the README's test command"
+	for f in README.md docs/*.md; do
+		while IFS= read -r link; do
+			n=$((n + 1))
+			case $link in
+			http://* | https://* | mailto:*) continue ;;
+			../*) [ "$f" = README.md ] && fail "$f links outside the repository: $link" ;;
+			esac
+			file=${link%%#*}
+			anchor=${link#"$file"}
+			anchor=${anchor#\#}
+			[ -n "$file" ] || file=$(basename "$f")
+			file=$(cd "$ROOT/$(dirname "$f")" && realpath -m "$file")
+			case $file in "$ROOT"/*) ;; *) fail "$f links outside the repository: $link" ;; esac
+			[ -e "$file" ] || fail "$f links to $link, which does not exist"
+			if [ -n "$anchor" ]; then
+				# GitHub's anchor of each heading: lower case, spaces as -, no punctuation.
+				grep -E '^#+ ' "$file" | sed -E 's/^#+ //' | tr 'A-Z' 'a-z' |
+					sed -E 's/[^a-z0-9 _-]//g; s/ /-/g' | grep -qx -- "$anchor" ||
+					fail "$f links to $link: no such heading in $(basename "$file")"
+			fi
+		done < <(grep -oE '\]\([^) ]+\)' "$ROOT/$f" | sed -E 's/^\]\(//; s/\)$//')
+	done
+	expect_cmp "links checked" "$n" '>' 20
+	! grep -q '\.\./shared' "$readme" "$ROOT"/docs/*.md "$ROOT"/scripts/*.sh ||
+		fail "a path outside the repository (../shared): $(grep -l '\.\./shared' "$readme" "$ROOT"/docs/*.md "$ROOT"/scripts/*.sh)"
+}

@@ -2,8 +2,8 @@
 
 # Bad targets: found before anything is loaded, with the documented status.
 test_cli_bad_target() {
-	expect_fail 1 "cannot attach to pid 999999999: no such process" "$IOSTORM" -p 999999999
-	expect_fail 1 "cannot use cgroup '/nonexistent'" "$IOSTORM" --cgroup /nonexistent
+	expect_fail 3 "cannot attach to pid 999999999: no such process" "$IOSTORM" -p 999999999
+	expect_fail 3 "cannot use cgroup '/nonexistent'" "$IOSTORM" --cgroup /nonexistent
 	expect_fail 127 "cannot run 'no-such-command-xyz'" "$IOSTORM" -q -j x.json -- no-such-command-xyz
 }
 
@@ -57,11 +57,11 @@ test_cli_json_disk_full() {
 	local left
 	left=$(ls -A small)
 	umount small
-	expect_eq "exit status" "$rc" 1
+	expect_eq "exit status" "$rc" 4
 	grep -q "cannot write 'small/out.json': No space left on device" err.txt ||
 		fail "stderr: $(cat err.txt)"
 	[ -z "$left" ] || fail "partial files left: $left"
-	expect_fail 1 "cannot write '/nonexistent/out.json'" "$IOSTORM" -q -j /nonexistent/out.json -- true
+	expect_fail 4 "cannot write '/nonexistent/out.json'" "$IOSTORM" -q -j /nonexistent/out.json -- true
 }
 
 # iostorm check: every layer named, yes or no with a reason, the programs
@@ -83,4 +83,40 @@ test_cli_check() {
 		fail "fallbacks line: $(grep fallbacks forced.txt)"
 	expect_fail 1 "IOSTORM_FALLBACKS: unknown fallback 'nope'" \
 		env IOSTORM_FALLBACKS=core_read,nope "$IOSTORM" check
+}
+
+# `-p "$(pgrep -f ...)"`: a job's main process and its forked workers, as
+# pgrep prints them (one a line), quoted or not: every one traced.
+test_cli_pids_from_pgrep() {
+	local tag=iostorm-pgrep-$$ pids
+	for _ in 1 2 3; do
+		bash -c "exec -a $tag sleep 30" &
+	done
+	for _ in $(seq 50); do
+		[ "$(pgrep -f -c "^$tag")" = 3 ] && break
+		sleep 0.1
+	done
+	pids=$(pgrep -f "^$tag")
+	expect_eq "processes found" "$(echo "$pids" | wc -l)" 3
+	"$IOSTORM" -q -j q.json -d 0.3 -p "$pids" 2>q.err || fail "quoted: exit $?: $(cat q.err)"
+	grep -q "tracing pids .*, .*, " q.err || fail "quoted: not three pids: $(head -n 1 q.err)"
+	# shellcheck disable=SC2086 # the unquoted form is the point
+	"$IOSTORM" -q -j u.json -d 0.3 -p $pids 2>u.err || fail "unquoted: exit $?: $(cat u.err)"
+	grep -q "tracing pids .*, .*, " u.err || fail "unquoted: not three pids: $(head -n 1 u.err)"
+	pkill -f "^$tag"
+}
+
+# --json -: stdout holds one JSON document and nothing else, whatever the
+# job prints: the text report and the job's own stdout go to stderr.
+test_cli_json_stdout_pipes() {
+	gen_data 20
+	"$IOSTORM" --json - -- sh -c 'echo from-the-job; cat data/*/* >/dev/null' >out.json \
+		2>err.txt || fail "exit $?: $(cat err.txt)"
+	python3 -m json.tool out.json >/dev/null || fail "stdout is not one JSON document: $(head -c 300 out.json)"
+	grep -q '^from-the-job$' err.txt || fail "the job's output is not on stderr"
+	grep -q '^VERDICT: ' err.txt || fail "the text report is not on stderr"
+	expect_eq "files read, in the JSON" "$(count_under out.json "$PWD/data/")" 20
+	# Piped, as a user would.
+	"$IOSTORM" -q --json - -- sh -c 'echo noise' 2>/dev/null | python3 -m json.tool >/dev/null ||
+		fail "iostorm --json - | python3 -m json.tool failed"
 }

@@ -74,13 +74,13 @@ test_container_cgroup_subtree() {
 test_container_cgroup_errors() {
 	pod_tree "iostorm-bad-$$"
 	mkdir plain
-	expect_fail 1 "cannot use cgroup '$PWD/plain': not a cgroup v2 directory" \
+	expect_fail 3 "cannot use cgroup '$PWD/plain': not a cgroup v2 directory" \
 		"$IOSTORM" --cgroup "$PWD/plain" -d 1
 	if [ -d /sys/fs/cgroup/blkio ]; then
-		expect_fail 1 "not a cgroup v2 directory (a cgroup v1 hierarchy)" \
+		expect_fail 3 "not a cgroup v2 directory (a cgroup v1 hierarchy)" \
 			"$IOSTORM" --cgroup /sys/fs/cgroup/blkio -d 1
 	fi
-	expect_fail 1 "not a directory" "$IOSTORM" --cgroup "$POD/cgroup.procs" -d 1
+	expect_fail 3 "not a directory" "$IOSTORM" --cgroup "$POD/cgroup.procs" -d 1
 	expect_fail 2 "give only one of -p, -a, --cgroup" "$IOSTORM" -a --cgroup "$POD" -d 1
 	expect_fail 2 "give only one of -p, -a, --cgroup" "$IOSTORM" -p 1 --cgroup "$POD" -d 1
 	expect_fail 2 "give one cgroup" "$IOSTORM" --cgroup "$POD/c1" --cgroup "$POD/c2" -d 1

@@ -18,7 +18,7 @@ test_harden_zombie_target() {
 	sleep 0.2
 	expect_eq "state of $z" "$(awk '{print $3}' "/proc/$z/stat")" Z
 	SECONDS=0
-	expect_fail 1 "cannot attach to pid $z: it has exited (a zombie its parent $ppid has not reaped)" \
+	expect_fail 3 "cannot attach to pid $z: it has exited (a zombie its parent $ppid has not reaped)" \
 		timeout 10 "$IOSTORM" -p "$z" -q -j out.json
 	[ "$SECONDS" -le 2 ] || fail "took ${SECONDS}s to refuse"
 	[ ! -e out.json ] || fail "a report of a zombie was written"
@@ -159,7 +159,7 @@ outputs_fail_first() {
 			rc=0
 			"$IOSTORM" -q "$opt" "$path" -- sh -c 'echo ran >ran; sleep 3' \
 				>/dev/null 2>err.txt || rc=$?
-			expect_eq "exit status of $opt $path" "$rc" 1
+			expect_eq "exit status of $opt $path" "$rc" 4
 			grep -q "cannot write '$path': " err.txt || fail "stderr: $(cat err.txt)"
 			grep -q "Ctrl-C" err.txt && fail "tracing started for $opt $path"
 			[ ! -e ran ] || fail "COMMAND ran although $opt $path cannot be written"
@@ -191,11 +191,11 @@ test_harden_output_device_and_symlink() {
 	expect_eq "schema through the link" "$(jqr link.json .schema)" iostorm.report/1
 	grep -q '^iostorm_' real.prom || fail "real.prom holds no metric"
 	ln -s nowhere/x.json dangling.json
-	expect_fail 1 "cannot write 'dangling.json': No such file or directory" \
+	expect_fail 4 "cannot write 'dangling.json': No such file or directory" \
 		"$IOSTORM" -q -j dangling.json -- true
 }
 
-# Not root, CAP_BPF + CAP_PERFMON only (the README's promise): every program
+# Not root, CAP_BPF + CAP_PERFMON only (docs/usage.md's promise): every program
 # is tp_btf, so tracefs (mode 0700 root here) is neither read nor needed,
 # and the trace is exact.
 test_harden_caps_only() {

@@ -1,4 +1,4 @@
-# What ships (README "Install"): the static binary alone in an empty root
+# What ships (docs/install.md): the static binary alone in an empty root
 # traces a real workload, and the image (make image) run by a real
 # container runtime with the DaemonSet's settings exports a container's
 # series with podman's container id and exact counts.

@@ -5,7 +5,7 @@
 # the target reads it, nothing writes it).
 
 check_cold_read() {
-	local f0=$FAILED dir=$DATA/data/ bad n before after
+	local f0=$FAILED dir=$DATA/data/ bad n before after skipped
 	drop_caches
 	before=$(disk_stats)
 	traced cold --json r.json -- "$WORKLOAD" read "$DATA/data" --threads 4 \
@@ -19,28 +19,47 @@ check_cold_read() {
 	jq -r --arg p "$dir" '.files[] | select(.type == "file" and .path != null and
 		(.path | startswith($p))) | [.path, .opens, .reads, .read_bytes] | @tsv' r.json |
 		sort >got.tsv
+	# A kernel that skipped runs of the syscall programs (7.x: preemptible
+	# tracepoints) leaves a count short by at most those runs, said.
+	skipped=$(jqr r.json .kernel.layers.syscalls.skipped_runs)
 	bad=$(sort want.tsv got.tsv | uniq -u | cut -f1 | sort -u | wc -l)
-	check_eq "files: per-file opens, reads, bytes wrong of $n" "$bad" 0
-	check_eq "files under $dir" "$(wc -l <got.tsv)" "$(tally t.txt files)"
-	for k in opens reads read_bytes closes; do
-		check_eq "files: $k" "$(sum_under r.json "$dir" $k)" "$(tally t.txt $k)"
+	check_eq_skipped "files: per-file opens, reads, bytes right of $n" "$((n - bad))" "$n" \
+		"$skipped"
+	check_eq_skipped "files under $dir" "$(wc -l <got.tsv)" "$(tally t.txt files)" "$skipped"
+	for k in opens reads closes; do
+		check_eq_skipped "files: $k" "$(sum_under r.json "$dir" $k)" "$(tally t.txt $k)" \
+			"$skipped"
 	done
-	check_eq "lost" "$(jqr r.json .lost.total)" 0
+	if [ "$skipped" = 0 ]; then
+		check_eq "files: read_bytes" "$(sum_under r.json "$dir" read_bytes)" \
+			"$(tally t.txt read_bytes)"
+	else
+		check_cmp "files: read_bytes, a lower bound" "$(sum_under r.json "$dir" read_bytes)" \
+			'<=' "$(tally t.txt read_bytes)"
+	fi
+	check_eq "lost, beyond the runs the kernel skipped" \
+		"$(jqr r.json '.lost.total - .lost.prog_misses')" 0
 
 	# Block requests, against the kernel's own count.
 	local -a b a
 	read -r -a b <<<"$before"
 	read -r -a a <<<"$after"
-	local reads apart
+	local reads apart bskipped
+	bskipped=$(jqr r.json .kernel.layers.block.skipped_runs)
 	reads=$(blk r.json .reads)
 	apart=$(blk r.json '.unfinished.reads + .untracked.reads')
 	echo "     $DISK diskstats: ${a[0]} - ${b[0]} reads, $((a[1] - b[1])) sectors; iostorm:" \
 		"${reads:-no record of $DISK in block.devices}${reads:+ target reads, $apart counted apart}"
 	check_cmp "block: diskstats reads of $DISK" "$((a[0] - b[0]))" '>' 0
-	check_eq "block: target read requests + apart = diskstats" \
-		"$((${reads:-0} + ${apart:-0}))" "$((a[0] - b[0]))"
-	check_eq "block: target read bytes = diskstats sectors * 512" \
-		"$(blk r.json .read_bytes)" "$(((a[1] - b[1]) * 512))"
+	check_eq_skipped "block: target read requests + apart = diskstats" \
+		"$((${reads:-0} + ${apart:-0}))" "$((a[0] - b[0]))" "$bskipped"
+	if [ "$bskipped" = 0 ]; then
+		check_eq "block: target read bytes = diskstats sectors * 512" \
+			"$(blk r.json .read_bytes)" "$(((a[1] - b[1]) * 512))"
+	else
+		check_cmp "block: target read bytes <= diskstats sectors * 512" \
+			"$(blk r.json .read_bytes)" '<=' "$(((a[1] - b[1]) * 512))"
+	fi
 	check_eq "block: iostorm's own diskstats reads" \
 		"$(blk r.json .iostat.diskstats.reads)" "$((a[0] - b[0]))"
 	check_eq "block: writes to the read-only disk" "$((a[2] - b[2]))" 0

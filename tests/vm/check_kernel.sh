@@ -87,7 +87,7 @@ check_floor() {
 		flunk "iostorm check says why: $(head -n 2 check.txt | tr '\n' ' ')"
 	fi
 	rc=0
-	"$IOSTORM" -q -- touch ran >run.txt 2>&1 || rc=$?
+	"$IOSTORM" -q -j /dev/null -- touch ran >run.txt 2>&1 || rc=$?
 	check_eq "iostorm -- CMD exits 1 below the floor" "$rc" 1
 	if [ -e ran ]; then
 		flunk "the command ran although iostorm could not trace"

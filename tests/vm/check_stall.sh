@@ -49,7 +49,7 @@ check_stall() {
 	# loop that almost never waits is "no consumer found" to iostorm.) Long
 	# steps of one sample: the loop's CPU inside its wait (a queue pop and
 	# its futex calls, a millisecond a step under TCG), which its clock
-	# counts and iostorm does not (README, "Does the training loop wait
+	# counts and iostorm does not (docs/stall.md, "Does the training loop wait
 	# for data?"), stays small beside the wait (with 8 samples of 2 ms a
 	# step, 5-10 points under the loop's clock).
 	"$WORKLOAD" read "$DATA/data" --limit 40 --order sorted >/dev/null

@@ -32,8 +32,12 @@ struct launch {
  * iostorm, not a zombie); a thread id is replaced by its process id, said.
  */
 int target__check_pids(pid_t *pids, int n);
-/* Fork COMMAND, held before exec until target__release(). */
-int target__launch(char **argv, struct launch *l);
+/*
+ * Fork COMMAND, held before exec until target__release(); its stdout goes
+ * to iostorm's stderr when out_to_err is set (a report on stdout: the
+ * job's output must not break it).
+ */
+int target__launch(char **argv, bool out_to_err, struct launch *l);
 /* Let the command exec; fails (-errno) if exec did. */
 int target__release(struct launch *l, const char *cmd);
 /*

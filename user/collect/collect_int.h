@@ -84,8 +84,8 @@ int probe__load(struct iostorm_bpf **skel, const struct probe_config *c,
  */
 int probe__attach(struct iostorm_bpf *skel, struct kernel_reach *k);
 void probe__detach(struct iostorm_bpf *skel);
-/* Program runs the kernel skipped (recursion_misses), all programs summed. */
-__u64 probe__misses(struct iostorm_bpf *skel);
+/* Program runs the kernel skipped (recursion_misses), all programs summed; per layer into k. */
+__u64 probe__misses(struct iostorm_bpf *skel, struct kernel_reach *k);
 /* Kernel memory of the BPF maps (their fdinfo "memlock"), in bytes; 0 if unknown. */
 __u64 probe__maps_bytes(struct iostorm_bpf *skel);
 

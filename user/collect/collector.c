@@ -150,7 +150,7 @@ int collector__refresh(struct collector *c, struct trace *t, unsigned int what,
 			err = drain__wakes(&c->drain, c->skel, t);
 		if (!err)
 			err = drain__fuse(&c->drain, c->skel, &t->fuse, block);
-		t->prog_misses = probe__misses(c->skel);
+		t->prog_misses = probe__misses(c->skel, &t->kernel);
 	}
 	if (!err && what & REFRESH_GLOBALS && what & REFRESH_FILES)
 		err = drain__both(&c->drain, t);
@@ -180,7 +180,7 @@ int collector__finish(struct collector *c, struct trace *t, __u64 now_ns)
 				  DRAIN_BLOCK_HISTS | DRAIN_BLOCK_UNFINISHED);
 	if (!err)
 		err = drain__async(c->skel, t);
-	t->prog_misses = probe__misses(c->skel);
+	t->prog_misses = probe__misses(c->skel, &t->kernel);
 	t->maps_bytes = probe__maps_bytes(c->skel);
 	return err;
 }

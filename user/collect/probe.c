@@ -429,17 +429,31 @@ void probe__detach(struct iostorm_bpf *skel)
 	iostorm_bpf__detach(skel);
 }
 
-__u64 probe__misses(struct iostorm_bpf *skel)
+/*
+ * A kernel whose tracepoints are preemptible (7.x: PREEMPT_LAZY, no
+ * "none" mode) skips a program's run on a CPU while another run of it
+ * there is preempted: those runs are summed per layer into k, whose
+ * figures they make lower bounds.
+ */
+__u64 probe__misses(struct iostorm_bpf *skel, struct kernel_reach *k)
 {
 	struct bpf_program *prog;
 	__u64 n = 0;
+	int l;
 
+	for (l = 0; l < KL__MAX; l++)
+		k->layers[l].skipped = 0;
 	bpf_object__for_each_program(prog, skel->obj) {
 		struct bpf_prog_info info = {};
 		__u32 len = sizeof(info);
 
-		if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len) == 0)
-			n += info.recursion_misses;
+		if (bpf_program__fd(prog) < 0 ||
+		    bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
+			continue;
+		n += info.recursion_misses;
+		l = features__layer_of(prog);
+		if (l >= 0)
+			k->layers[l].skipped += info.recursion_misses;
 	}
 	return n;
 }

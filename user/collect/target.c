@@ -295,11 +295,13 @@ static int launch_hold(int gate_rd, pid_t parent)
 }
 
 /* The child: wait at the gate, then exec; report exec's errno on err_fd. */
-static void launch_child(char **argv, int gate_rd, int err_wr, pid_t parent)
+static void launch_child(char **argv, bool out_to_err, int gate_rd, int err_wr, pid_t parent)
 {
 	int e;
 
 	if (launch_hold(gate_rd, parent))
+		_exit(LAUNCH_ABANDONED);
+	if (out_to_err && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
 		_exit(LAUNCH_ABANDONED);
 	execvp(argv[0], argv);
 	e = errno;
@@ -309,7 +311,7 @@ static void launch_child(char **argv, int gate_rd, int err_wr, pid_t parent)
 	_exit(e == ENOENT ? 127 : 126);
 }
 
-int target__launch(char **argv, struct launch *l)
+int target__launch(char **argv, bool out_to_err, struct launch *l)
 {
 	pid_t parent = getpid();
 	int gate[2], err[2], ret;
@@ -328,7 +330,7 @@ int target__launch(char **argv, struct launch *l)
 	if (l->pid == 0) {
 		close(gate[1]);
 		close(err[0]);
-		launch_child(argv, gate[0], err[1], parent);
+		launch_child(argv, out_to_err, gate[0], err[1], parent);
 	}
 	close(gate[0]);
 	close(err[1]);

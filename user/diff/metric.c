@@ -10,11 +10,11 @@
 #include "diff/diff_int.h"
 
 const struct diff_metric_info diff_metrics[DM__MAX] = {
-	[DM_FILES] = { "files", DK_COUNT, NULL, NULL, "distinct regular files (vfs.files)" },
-	[DM_OPENS] = { "opens", DK_COUNT, NULL, NULL, "successful opens (vfs.opens)" },
-	[DM_READS] = { "reads", DK_COUNT, NULL, NULL, "read-family calls (vfs.reads)" },
-	[DM_READ_BYTES] = { "read_bytes", DK_BYTES, NULL, NULL, "bytes read (vfs.read_bytes)" },
-	[DM_STATS] = { "stats", DK_COUNT, NULL, NULL, "stat-family calls (vfs.stats)" },
+	[DM_FILES] = { "files", DK_COUNT, NULL, NULL, "the dataset's files (vfs.files less vfs.code.files)" },
+	[DM_OPENS] = { "opens", DK_COUNT, NULL, NULL, "the dataset's opens (vfs.opens less vfs.code.opens)" },
+	[DM_READS] = { "reads", DK_COUNT, NULL, NULL, "the dataset's reads (vfs.reads less vfs.code.reads)" },
+	[DM_READ_BYTES] = { "read_bytes", DK_BYTES, NULL, NULL, "the dataset's bytes read (vfs.read_bytes less code's)" },
+	[DM_STATS] = { "stats", DK_COUNT, NULL, NULL, "the dataset's stats (vfs.stats less vfs.code.stats)" },
 	[DM_OPENS_PER_FILE] = { "opens_per_file", DK_RATIO, "opens_per_file>+10%", NULL,
 				"opens / files" },
 	[DM_READS_PER_FILE] = { "reads_per_file", DK_RATIO, "reads_per_file>+10%", NULL,

@@ -50,7 +50,7 @@ static int rule_unmeasured(const struct evidence *e, struct finding *f)
 	    "not measured on this kernel: %s; nothing here is judged from them",
 	    e->unmeasured);
 	say(f->advice, sizeof(f->advice),
-	    "`iostorm check` says why; a newer kernel gives them (README: Kernels)");
+	    "`iostorm check` says why; a newer kernel gives them (docs/kernels.md)");
 	fig(f, "layers_not_measured", e->nr_unmeasured, "layers");
 	return 1;
 }

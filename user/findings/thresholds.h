@@ -71,7 +71,7 @@ void thresholds__defaults(struct thresholds *t);
  * fractions a % suffix ("random_share=25%").
  */
 int thresholds__set(struct thresholds *t, const char *assignment);
-/* Lines "NAME=VALUE  rationale (unit)" for --help and the README. */
+/* Lines "NAME=VALUE  rationale (unit)" for --help and docs/findings.md. */
 void thresholds__print(FILE *out);
 /* The i-th threshold's name and unit, NULL past the last: for the JSON. */
 const char *thresholds__name(int i);

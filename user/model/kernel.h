@@ -43,6 +43,7 @@ struct layer_state {
 	bool measured;
 	char how[128];		/* measured: by what */
 	char why[256];		/* not measured: why, in words */
+	__u64 skipped;		/* its programs' runs the kernel skipped (recursion_misses) */
 };
 
 struct kernel_reach {

@@ -65,6 +65,7 @@ void report_kernel__json(struct json *j, const struct trace *t)
 		json__bool(j, measured);
 		json__kv_string(j, "how", k->probed && measured ? s->how : NULL);
 		json__kv_string(j, "why", measured ? NULL : s->why);
+		json__kv_u64(j, "skipped_runs", s->skipped);
 		json__end_object(j);
 	}
 	json__end_object(j);

@@ -11,6 +11,21 @@
 
 /* ---- text ---- */
 
+/* " (syscalls 140, page_cache 30)": the layers whose runs the kernel skipped. */
+static void lost_layers(FILE *out, const struct kernel_reach *k)
+{
+	const char *sep = " (";
+
+	for (int l = 0; l < KL__MAX; l++) {
+		if (!k->layers[l].skipped)
+			continue;
+		fprintf(out, "%s%s %llu", sep, kernel__layer_name(l), k->layers[l].skipped);
+		sep = ", ";
+	}
+	if (sep[0] == ',')
+		fputc(')', out);
+}
+
 /* Always printed: a report that hides its losses cannot be trusted. */
 static void print_lost(FILE *out, const struct trace *t)
 {
@@ -28,8 +43,10 @@ static void print_lost(FILE *out, const struct trace *t)
 		fprintf(out, "%s%s %llu", sep, trace__lost_words(r), t->lost[r]);
 		sep = ", ";
 	}
-	if (t->prog_misses)
+	if (t->prog_misses) {
 		fprintf(out, "%sprogram runs skipped by the kernel %llu", sep, t->prog_misses);
+		lost_layers(out, &t->kernel);
+	}
 	fprintf(out, ")\nwarning: the counts above are incomplete\n");
 }
 

@@ -13,7 +13,7 @@
 #include "run/run.h"
 
 static const char usage[] =
-"Usage: iostorm check [-v]\n"
+"usage: iostorm check [-v]\n"
 "\n"
 "Say what this kernel gives iostorm, without tracing: each layer (syscalls,\n"
 "page_cache, faults, block, fuse, sched) measured or not and why, the\n"

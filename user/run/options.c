@@ -22,6 +22,7 @@ static const char usage[] =
 "       iostorm diff [options] BASE.json NEW.json   (see 'iostorm diff --help')\n"
 "       iostorm html [options] REPORT.json          (see 'iostorm html --help')\n"
 "       iostorm check                               what this kernel gives, no tracing\n"
+"       iostorm help [COMMAND]                      this text, or a command's\n"
 "\n"
 "Trace a training job's file and storage I/O from kernel tracepoints and\n"
 "report, on exit, whether its training loop waits for data and how much,\n"
@@ -32,7 +33,8 @@ static const char usage[] =
 "  -p, --pid PID[,PID...]  running processes: all their threads, and every\n"
 "                          process they fork (DataLoader workers), existing\n"
 "                          children included (never iostorm); a thread id\n"
-"                          traces its process; a zombie is refused\n"
+"                          traces its process; a zombie is refused; takes\n"
+"                          what pgrep prints (one pid a line), -p repeats\n"
 "  -- COMMAND [ARGS...]    run COMMAND, traced from its first instruction;\n"
 "                          iostorm exits with COMMAND's exit status; if\n"
 "                          iostorm dies first, COMMAND never runs\n"
@@ -48,7 +50,9 @@ static const char usage[] =
 "\n"
 "Output:\n"
 "  -j, --json FILE         also write the report as JSON to FILE ('-' for\n"
-"                          stdout); written to a temporary file and renamed,\n"
+"                          stdout: then stdout holds it alone, and the text\n"
+"                          report and COMMAND's output go to stderr);\n"
+"                          written to a temporary file and renamed,\n"
 "                          so FILE is complete or untouched; through a\n"
 "                          symlink; in place on a device or FIFO. Every\n"
 "                          output path is checked before tracing starts\n"
@@ -92,11 +96,13 @@ static const char usage[] =
 "                          beyond (0: all; default all, 65536 when serving\n"
 "                          metrics with no --json or --html: memory stays flat)\n"
 "\n"
-"Exit status: 0 on success, 1 when tracing could not start (checked before\n"
-"COMMAND runs: a bad pid or zombie, an output path that cannot be written,\n"
-"privileges, BTF) or writing the report failed, 2 on a bad command\n"
-"line; with COMMAND, COMMAND's own status (128+N when killed by signal N,\n"
-"127 not found, 126 not runnable).\n"
+"Exit status, the same for every subcommand: 0 success; 1 cannot trace here\n"
+"(privileges, BTF, the kernel; diff: a regression); 2 a bad command line;\n"
+"3 what to trace or read is not there (no such pid, a zombie, no such cgroup;\n"
+"diff and html: a report missing or unusable); 4 a report could not be\n"
+"written (every output path is checked before COMMAND runs); with COMMAND,\n"
+"COMMAND's own status (128+N when killed by signal N, 127 not found, 126\n"
+"not runnable).\n"
 "\n"
 "Needs root (or CAP_BPF and CAP_PERFMON) and Linux 5.15 or later with BTF\n"
 "(/sys/kernel/btf/vmlinux); tp_btf tracepoints only: no kprobes, no tracefs.\n"
@@ -104,9 +110,13 @@ static const char usage[] =
 "the report; 'iostorm check' says what this node gives, without tracing.\n"
 "\n"
 "Examples:\n"
-"  iostorm -p $(pgrep -f train.py) -d 60       one minute of a running job\n"
+"  iostorm -p \"$(pgrep -f train.py)\" -d 60     one minute of a running job and its workers\n"
 "  iostorm --json run.json -- python train.py  a whole run, report as JSON\n"
-"  iostorm --html run.html -d 600 -p PID       ten minutes, as a page to open\n";
+"  iostorm --html run.html -d 600 -p PID       ten minutes, as a page to open\n"
+"  iostorm -q --json - -- python load.py | jq .verdict   the verdict alone\n"
+"  iostorm -a --listen 0.0.0.0:9436            the node, as Prometheus metrics\n"
+"  iostorm diff base.json new.json             a CI gate on a loader change\n"
+"  iostorm check                               what this kernel gives\n";
 
 static const struct option long_opts[] = {
 	{ "pid", required_argument, NULL, 'p' },
@@ -204,20 +214,39 @@ static int parse_uint(const char *opt, const char *arg, long min, long max, long
 	return 0;
 }
 
+/* A process id: digits only, 1 to INT_MAX. */
+static bool pid_word(const char *w, long *pid)
+{
+	char *end;
+
+	if (*w < '0' || *w > '9')
+		return false;
+	errno = 0;
+	*pid = strtol(w, &end, 10);
+	return !errno && !*end && *pid >= 1 && *pid <= INT_MAX;
+}
+
+/*
+ * -p takes what pgrep prints: pids separated by commas, spaces or newlines
+ * ("$(pgrep -f train.py)" quoted), and -p again adds more.
+ */
 static int parse_pids(struct options *o, const char *arg)
 {
 	char *copy = strdup(arg), *tok, *save = NULL;
 	long pid;
-	int err = 0;
+	int err = 0, n = 0;
 
 	if (!copy)
 		return -ENOMEM;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	for (tok = strtok_r(copy, ", \t\n", &save); tok; tok = strtok_r(NULL, ", \t\n", &save)) {
 		pid_t *p;
 
-		err = parse_uint("-p", tok, 1, INT_MAX, &pid);
-		if (err)
+		if (!pid_word(tok, &pid)) {
+			pr_err("invalid value '%s' for -p: '%s' is not a process id "
+			       "(expected PID[,PID...], as pgrep prints them)", arg, tok);
+			err = -EINVAL;
 			break;
+		}
 		p = realloc(o->pids, (o->nr_pids + 1) * sizeof(*p));
 		if (!p) {
 			err = -ENOMEM;
@@ -225,10 +254,14 @@ static int parse_pids(struct options *o, const char *arg)
 		}
 		o->pids = p;
 		o->pids[o->nr_pids++] = pid;
+		n++;
 	}
 	free(copy);
-	if (!err && !o->nr_pids)
-		err = bad_value("-p", arg, "expected PID[,PID...]");
+	if (!err && !n) {
+		pr_err("invalid value '%s' for -p: no process id in it (is the job running? "
+		       "pgrep printed nothing)", arg);
+		err = -EINVAL;
+	}
 	return err;
 }
 
@@ -370,19 +403,43 @@ int options__parse(struct options *o, int argc, char **argv)
 	o->store_files = -1;
 	optind = 0;	/* glibc: start afresh, so a second parse (a fuzzer's) is a clean one */
 	opterr = 1;
-	/* '+': stop at the first non-option, the start of COMMAND. */
-	while ((c = getopt_long(argc, argv, "+p:ad:i:j:T:qvhV", long_opts, NULL)) != -1) {
-		err = parse_one(o, c, optarg);
-		if (err)
-			return err;
+	for (;;) {
+		/* '+': stop at the first non-option, the start of COMMAND. */
+		while ((c = getopt_long(argc, argv, "+p:ad:i:j:T:qvhV", long_opts, NULL)) != -1) {
+			err = parse_one(o, c, optarg);
+			if (err)
+				return err;
+		}
+		/*
+		 * `-p $(pgrep -f train.py)` unquoted leaves the second pid a word
+		 * of its own: after -p, and before any "--", a process id is one
+		 * more of them, not a COMMAND.
+		 */
+		if (optind < argc && o->nr_pids && strcmp(argv[optind - 1], "--") &&
+		    pid_word(argv[optind], &(long){ 0 })) {
+			err = parse_pids(o, argv[optind++]);
+			if (err)
+				return err;
+			continue;
+		}
+		break;
 	}
 	if (optind < argc)
 		o->cmd = &argv[optind];
+	if (o->json && o->html && !strcmp(o->json, "-") && !strcmp(o->html, "-")) {
+		pr_err("--json - and --html - both on stdout: send one of them to a file");
+		return -EINVAL;
+	}
 	if (o->quiet && !o->json && !o->html && !o->listen && !o->prom_file) {
 		pr_err("-q without --json, --html, --listen or --prom-file would print nothing");
 		return -EINVAL;
 	}
 	return check_scope(o);
+}
+
+bool options__report_on_stdout(const struct options *o)
+{
+	return (o->json && !strcmp(o->json, "-")) || (o->html && !strcmp(o->html, "-"));
 }
 
 int options__exit_code(int err)

@@ -11,11 +11,16 @@
 
 struct thresholds;
 
-/* Exit codes, also documented in --help and the README. */
+/*
+ * Exit codes, one table for every subcommand (docs/iostorm.8 EXIT STATUS,
+ * --help): diff and html give 2, 3 and 4 the same meanings.
+ */
 enum exit_code {
 	EXIT_OK = 0,
-	EXIT_ERROR = 1,		/* could not trace, or could not write the report */
+	EXIT_ERROR = 1,		/* could not trace here (privileges, BTF, the kernel) */
 	EXIT_USAGE = 2,		/* bad command line */
+	EXIT_INPUT = 3,		/* what to trace is not there: no such pid, a zombie, no cgroup */
+	EXIT_OUTPUT = 4,	/* a report could not be written */
 };
 
 struct options {
@@ -53,6 +58,8 @@ struct options {
 int options__parse(struct options *o, int argc, char **argv);
 /* The exit status of a parse that stopped: 0 after --help, 2 for -EINVAL, else 1. */
 int options__exit_code(int err);
+/* Does the JSON or the HTML report go to stdout ("-")? Then nothing else does. */
+bool options__report_on_stdout(const struct options *o);
 void options__free(struct options *o);
 
 #endif /* OPTIONS_H */

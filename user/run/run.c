@@ -73,6 +73,7 @@ struct session {
 	struct prom_server *prom;	/* --listen or --prom-file, else NULL */
 	bool launched;
 	bool exec_failed;	/* COMMAND never ran: exit with its 126/127 */
+	int fail;		/* EXIT_INPUT or EXIT_OUTPUT for such a failure, else 0 */
 	bool storm;		/* drained early since the last scheduled drain */
 };
 
@@ -145,7 +146,7 @@ static int prepare_target(struct session *s, struct probe_config *pc)
 		err = add_program_files(s);
 		if (err)
 			return err;
-		err = target__launch(o->cmd, &s->launch);
+		err = target__launch(o->cmd, options__report_on_stdout(o), &s->launch);
 		if (err)
 			pr_err("cannot start '%s': %s", o->cmd[0], strerror(-err));
 		s->launched = !err;
@@ -181,6 +182,8 @@ static int session__open(struct session *s)
 	int err;
 
 	err = check_outputs(o);
+	if (err)
+		s->fail = EXIT_OUTPUT;
 	if (!err)
 		err = probe__check_env();
 	if (err)
@@ -208,8 +211,11 @@ static int session__open(struct session *s)
 	if (!views__init(&s->trace->views, "/proc"))
 		s->trace->store.views = &s->trace->views;
 	err = setup_signals();
-	if (!err)
+	if (!err) {
 		err = prepare_target(s, &pc);
+		if (err && !s->launched)
+			s->fail = EXIT_INPUT;
+	}
 	if (!err)
 		err = collector__open(&s->c, &pc, &s->trace->kernel);
 	if (err)
@@ -262,7 +268,7 @@ static void read_mounts(struct session *s)
 static int start_window(struct session *s)
 {
 	const struct options *o = s->o;
-	bool json_on_stdout = o->json && !strcmp(o->json, "-");
+	bool json_on_stdout = options__report_on_stdout(o);
 	__u64 now = now_ns();
 	int err = 0;
 
@@ -280,7 +286,7 @@ static int start_window(struct session *s)
 		err = collector__refresh(s->c, s->trace, REFRESH_FILES | REFRESH_GLOBALS, now);
 	if (!err && o->interval > 0)
 		err = measure_stall(s);
-	/* Interval lines must not break a JSON report written to stdout. */
+	/* Interval lines must not break a JSON or HTML report written to stdout. */
 	if (!err)
 		err = interval__start(&s->iv, json_on_stdout ? stderr : stdout, o->interval,
 				      s->trace, now);
@@ -563,7 +569,8 @@ static int print_reports(const struct options *o, const struct report *r)
 	int err = 0, e;
 
 	if (!o->quiet) {
-		e = report__print_text(stdout, r, &ro);
+		/* stdout holds the JSON or HTML report alone when it goes there. */
+		e = report__print_text(options__report_on_stdout(o) ? stderr : stdout, r, &ro);
 		if (e) {
 			pr_err("cannot write the report: %s", strerror(-e));
 			err = e;
@@ -602,11 +609,15 @@ static int session__report(struct session *s)
 	} else {
 		err = print_reports(o, r);
 		report__free(r);
+		if (err)
+			s->fail = EXIT_OUTPUT;
 	}
 	if (o->prom_file && f) {
 		e = prom__write_file(o->prom_file, s->trace, f, o->job);
-		if (e)
+		if (e) {
 			output_failed(&err, o->prom_file, e);
+			s->fail = EXIT_OUTPUT;
+		}
 	}
 	if (s->prom && f)
 		prom__publish(s->prom, s->trace, f);
@@ -641,14 +652,14 @@ static void session__close(struct session *s)
 
 /*
  * The one place where an error, a launched command's status and a failed
- * exec meet: the README's table of exit statuses.
+ * exec meet: the man page's table of exit statuses (EXIT STATUS).
  */
-static int exit_code(int err, int child, bool exec_failed)
+static int exit_code(int err, int child, bool exec_failed, int fail)
 {
 	if (exec_failed)
 		return child;		/* 127 not found, 126 not runnable */
 	if (err < 0)
-		return EXIT_ERROR;
+		return fail ? fail : EXIT_ERROR;
 	return child >= 0 ? child : EXIT_OK;
 }
 
@@ -676,5 +687,5 @@ int run__main(int argc, char **argv)
 		err = session__report(&s);
 	session__close(&s);
 	options__free(&o);
-	return exit_code(err, child, s.exec_failed);
+	return exit_code(err, child, s.exec_failed, s.fail);
 }

@@ -4,9 +4,10 @@
 #define RUN_RUN_H
 
 /*
- * The tracing command, argv as main()'s. Returns the exit status the
- * README documents: 0, 1 (could not trace or report), 2 (bad command line),
- * or a launched COMMAND's own status.
+ * The tracing command, argv as main()'s. Returns the exit status
+ * docs/iostorm.8 documents: 0, 1 (could not trace), 2 (bad command line),
+ * 3 (nothing to trace there), 4 (a report not written), or a launched
+ * COMMAND's own status.
  */
 int run__main(int argc, char **argv);
 /* `iostorm check`: what this kernel gives, without tracing (check.c). */

@@ -148,7 +148,7 @@ TEST(timeline_take_sums_to_trace)
 	free(t);
 }
 
-/* What the README states: bytes per point, and at TL_MAX_POINTS. */
+/* What docs/measurement.md states: bytes per point, and at TL_MAX_POINTS. */
 TEST(timeline_memory)
 {
 	CHECK(sizeof(struct tl_point) <= 1848);
