@@ -34,9 +34,12 @@ long each step after the backward pass (a slower GPU: the CPU waits).
 model's state and M MiB (20) of optimizer-like state, torch.save() into the
 open file, then flush and fsync, then close. inline: the loop saves itself
 and waits the whole save; thread: a saver thread saves, and the loop joins
-the previous save before it starts the next; fork: a forked child saves
-(an async checkpointer), and the loop waits for the previous child before
-it forks the next. The last save is waited for inside the loop's clock.
+the previous save before it starts the next (its wait for the new thread
+to start is timed too; its waits for the GIL the saver holds are not:
+iostorm counts them as write wait, the clock as step time); fork: a forked
+child saves (an async checkpointer), and the loop waits for the previous
+child before it forks the next. The last save is waited for inside the
+loop's clock.
 
 --gate waits, after the DataLoader's workers exist, until FIFO is opened for
 writing (so a tracer can attach with -p first); --ready then names the pid.
@@ -171,7 +174,9 @@ class Saver:
         elif self.args.save_mode == "thread":
             import threading
             self.pending = threading.Thread(target=named_save, args=(path, state))
-            self.pending.start()
+            t0 = time.perf_counter_ns()
+            self.pending.start()        # waits until the saver runs: the save's too
+            self.ns += time.perf_counter_ns() - t0
         else:
             pid = os.fork()
             if pid == 0:
