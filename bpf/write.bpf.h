@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Writes of regular files (not in shared memory: write_file()), counted as
+ * Writes of regular files (not in memory: write_file()), counted as
  * reads are (read.bpf.h): in total, in
  * the file's entry and for the thread that asked, the one way every
  * interface that writes a file counts it (write-family calls, io_uring and
@@ -40,8 +40,8 @@ struct {
 
 /*
  * Is the file at address file one whose writes are counted: a regular
- * file, not in shared memory (tmpfs: /dev/shm, where a DataLoader's
- * workers pass batches; memory, no storage behind it)?
+ * file, not in memory (tmpfs: /dev/shm, where a DataLoader's workers pass
+ * batches, a tmpfs /tmp; no storage behind it)?
  */
 static __always_inline bool write_file(__u64 file)
 {

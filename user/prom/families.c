@@ -66,7 +66,7 @@ static const struct counter_family vfs_counters[] = {
 	{ "iostorm_vfs_getdents_total", C_GETDENTS, "getdents64 calls (directory listings)." },
 	{ "iostorm_vfs_mmaps_total", C_MMAPS, "mmap calls on regular files." },
 	{ "iostorm_vfs_writes_total", C_WRITES,
-	  "Writes of regular files (not shared memory): write-family calls (write, writev, "
+	  "Writes of regular files (not in memory: tmpfs): write-family calls (write, writev, "
 	  "pwrite64, pwritev, pwritev2) and io_uring and Linux AIO write requests." },
 	{ "iostorm_vfs_write_bytes_total", C_WRITE_BYTES, "Bytes those writes wrote." },
 	{ "iostorm_vfs_write_errors_total", C_WRITE_ERRORS,
