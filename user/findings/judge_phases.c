@@ -139,7 +139,7 @@ static void phase_evidence(struct evidence *e, const struct tl_point *p, __u32 p
 static void phase_figures(struct phase *ph, const struct evidence *e)
 {
 	ph->stall_share = e->have_stall ? e->stall_share : -1;
-	ph->write_share = e->have_write_wait ? e->write_share : -1;
+	ph->write_share = !e->have_stall ? -1 : e->have_write_wait ? e->write_share : 0;
 	ph->miss_share = e->miss_share;
 	ph->util = e->have_block ? e->blk_util : -1;
 	ph->reads_per_s = e->reads_per_s;
