@@ -312,6 +312,7 @@ static bool is_consumer(struct stall_ctx *x, long c, const struct stall_opts *o,
 	    wall < CONSUMER_LIFETIME * x->traced_ns)
 		return false;
 	loader_side(x, c);
+	writer_side(x, c);
 	peer_side(x, c);
 	wait_on(x, c, x->loader, false, wakeups);
 	wait_on(x, c, x->peer, true, &paced);
@@ -447,13 +448,12 @@ static void wakers_of(const struct stall_ctx *x, long c, struct stall *st)
 	for (size_t k = first; k < first + n; k++) {
 		const struct wake_rec *w = &x->wakes[k];
 		long b = plain_waker(x, w);
+		bool loader = b >= 0 && x->loader[b], writer = b >= 0 && x->writer[b];
 		char name[COMM_LEN];
 		int g;
 
 		if (w->waker & WAKER_STOP)
 			continue;	/* a stop: a tracer's */
-		bool loader = b >= 0 && x->loader[b], writer = b >= 0 && x->writer[b];
-
 		if (b >= 0)
 			store__comm_group(x->s->threads[b].comm, name);
 		else if (w->waker & WAKER_SOFTIRQ)
