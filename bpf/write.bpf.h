@@ -95,7 +95,7 @@ static __noinline void write_thread_add(__u32 tid, __u32 what, __u64 bytes, __u6
 
 /*
  * Key and address of the file a write or a sync was of, for
- * write_thread_add(). A call of its own, as close_commits(): the key's
+ * write_thread_add(). A call of its own, as wrote_last(): the key's
  * frame is not sys_exit's, whose stack and the path walk's under it were
  * 512 bytes on 6.1 already (its verifier rounds each frame up to 32).
  */
@@ -178,23 +178,33 @@ static __always_inline void commit_done(__u32 tid, struct file_stats *fs, bool r
 }
 
 /*
- * Does thread tid's close of the file at address file commit a save: a
- * regular file opened for writing, the one it wrote or synced last? A
- * close of a file opened to read pays one test.
+ * Is the regular file at address file, opened for writing, the one thread
+ * tid wrote or synced last? A call of its own (see write_thread_file()).
  */
-static __noinline bool close_commits(__u32 tid, __u64 file)
+static __noinline bool wrote_last(__u32 tid, __u64 file)
 {
 	struct file *f = BTF_CAST(struct file, file);
 	struct write_thread *wt;
 	struct file_key key;
 
-	if (!(KREAD(f, f_mode) & FMODE_WRITE) || !write_file(file))
+	if (!write_file(file))
 		return false;
 	wt = bpf_map_lookup_elem(&write_threads, &tid);
 	if (!wt || !wt->last_ino)
 		return false;
 	file_key_of(f, &key);
 	return wt->last_ino == key.ino && wt->last_dev == key.dev;
+}
+
+/*
+ * Does thread tid's close of the file at address file commit a save: a
+ * regular file opened for writing, the one it wrote or synced last? A
+ * close of a file opened to read pays one test, inline.
+ */
+static __always_inline bool close_commits(__u32 tid, __u64 file)
+{
+	return (KREAD(BTF_CAST(struct file, file), f_mode) & FMODE_WRITE) &&
+	       wrote_last(tid, file);
 }
 
 #endif /* WRITE_BPF_H */
