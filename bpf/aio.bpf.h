@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Linux AIO reads (libaio, fio's libaio engine): each read-type iocb that
+ * Linux AIO reads (libaio, fio's libaio engine), and writes and syncs of
+ * regular files (write.bpf.h): each read-type iocb that
  * io_submit() takes is recorded at the call's entry, before the kernel can
  * complete it (a buffered read completes inside io_submit, and another
  * thread may reap it before the submitter returns), and taken back at the
@@ -40,9 +41,26 @@ static __always_inline __u64 aio_ring(__u64 ring)
 	return ring ^ (bpf_get_current_pid_tgid() >> 32 << 47);
 }
 
+/* What an iocb's opcode asks: AOP_READ, AOP_WRITE, AOP_FSYNC, or -1: not traced. */
+static __always_inline int aio_op(__u16 op)
+{
+	switch (op) {
+	case IOCB_CMD_PREAD:
+	case IOCB_CMD_PREADV:
+		return AOP_READ;
+	case IOCB_CMD_PWRITE:
+	case IOCB_CMD_PWRITEV:
+		return AOP_WRITE;
+	case IOCB_CMD_FSYNC:
+	case IOCB_CMD_FDSYNC:
+		return AOP_FSYNC;
+	}
+	return -1;
+}
+
 /*
  * Record iocb i of the io_submit() at ring, iocbs, begun at start, if it
- * reads a regular file: returns that file's address, else 0.
+ * reads, writes or syncs a regular file: returns that file's address, else 0.
  */
 __weak __noinline __u64 aio_track(__u64 ring, __u64 iocbs, __u32 i, __u64 start)
 {
@@ -63,13 +81,14 @@ __weak __noinline __u64 aio_track(__u64 ring, __u64 iocbs, __u32 i, __u64 start)
 	aio_key(&key, ring, iocb);
 	cb = (struct iocb *)iocb;
 	if (bpf_probe_read_user(&op, 2, &cb->aio_lio_opcode) ||
-	    (op != IOCB_CMD_PREAD && op != IOCB_CMD_PREADV) ||
+	    aio_op(op) < 0 ||
 	    bpf_probe_read_user(&fd, 4, &cb->aio_fildes) ||
 	    bpf_probe_read_user(&off, 8, &cb->aio_offset))
 		return 0;
 	file = fd_file_addr(fd);	/* 0: unresolved, counted so at the reap */
 	if (file && file_mode(BTF_CAST(struct file, file)) != S_IFREG) {
-		count(C_READS_OTHER, 1);	/* a pipe's, a socket's, a device's */
+		if (aio_op(op) == AOP_READ)
+			count(C_READS_OTHER, 1);	/* a pipe's, a socket's, a device's */
 		return 0;
 	}
 	st = task_state_of(task, false);
@@ -80,12 +99,17 @@ __weak __noinline __u64 aio_track(__u64 ring, __u64 iocbs, __u32 i, __u64 start)
 	rec->start_ns = start;
 	rec->off = off;
 	rec->iface = ASYNC_AIO;
-	rec->op = AOP_READ;
+	rec->op = aio_op(op);
 	rec_owner(rec, task->pid, thread_of(st, task));
-	rec->depth = depth_up(aio_ring(ring));
-	async_file_submit(rec, file);
+	rec->depth = 0;
+	rec->fstate = AFILE_NONE;
+	if (rec->op == AOP_READ) {
+		rec->depth = depth_up(aio_ring(ring));
+		async_file_submit(rec, file);
+	}
 	if (bpf_map_update_elem(&async_reqs, &key, rec, BPF_ANY)) {
-		depth_down(aio_ring(ring));
+		if (rec->op == AOP_READ)
+			depth_down(aio_ring(ring));
 		async_file_out(rec);
 		count_lost(L_ASYNC_FULL);
 		return 0;
@@ -99,6 +123,7 @@ __weak __noinline int aio_untrack(__u64 ring, __u64 iocbs, __u32 i)
 	struct async_key key;
 	struct async_rec *rec;
 	__u64 iocb;
+	bool read;
 
 	if (bpf_probe_read_user(&iocb, 8, (void *)(iocbs + i * 8)))
 		return 0;
@@ -107,7 +132,8 @@ __weak __noinline int aio_untrack(__u64 ring, __u64 iocbs, __u32 i)
 	if (!rec)
 		return 0;
 	async_file_out(rec);
-	if (!bpf_map_delete_elem(&async_reqs, &key))
+	read = rec->op == AOP_READ;
+	if (!bpf_map_delete_elem(&async_reqs, &key) && read)
 		depth_down(aio_ring(ring));
 	return 0;
 }
@@ -133,9 +159,13 @@ __weak __noinline int aio_reap(__u64 ring, __u64 events, __u32 i, __u64 now)
 			count_lost(L_ASYNC_UNTRACKED);
 		return 0;
 	}
-	async_read_done(rec, rec->file, rec->off, res, now, false);
-	depth_down(aio_ring(ring));
-	async_file_out(rec);
+	if (rec->op == AOP_READ) {
+		async_read_done(rec, rec->file, rec->off, res, now, false);
+		depth_down(aio_ring(ring));
+		async_file_out(rec);
+	} else {
+		async_write_done(rec, rec->file, res, now, false);
+	}
 	bpf_map_delete_elem(&async_reqs, &key);
 	return 0;
 }

@@ -6,12 +6,14 @@
  * completion may run elsewhere (an io-wq worker, the SQPOLL thread, the
  * reaping thread): there the record says whose read it was, how long it
  * took and how deep the queue was, and it is counted as a read() is
- * (read.bpf.h), to the owner.
+ * (read.bpf.h), to the owner; a write or a sync as write() and fsync()
+ * are (write.bpf.h).
  */
 #ifndef ASYNC_BPF_H
 #define ASYNC_BPF_H
 
 #include "read.bpf.h"
+#include "write.bpf.h"
 #include "thread.bpf.h"
 
 /*
@@ -256,6 +258,39 @@ static __always_inline void async_read_done(struct async_rec *rec, __u64 file, _
 	hist_add(H_ASYNC_DEPTH, rec->depth);
 	owner_async(rec->owner, rec->depth);
 	async_file_read(rec, file);
+}
+
+/*
+ * The async write or sync rec completed with ret (bytes, or -errno) on the
+ * file at address file, at now: counted as a write() or an fsync() is
+ * (write.bpf.h), to its owner, its time the request's (no thread's: the
+ * owner's wait is in io_uring_enter and io_getevents).
+ */
+static __always_inline void async_write_done(struct async_rec *rec, __u64 file, long ret,
+					     __u64 now, bool path)
+{
+	__u64 lat = now - rec->start_ns;
+
+	if (!file) {
+		count_lost(L_FD_UNRESOLVED);
+		return;
+	}
+	if (!write_file(file))
+		return;
+	if (rec->op == AOP_FSYNC) {
+		fsync_done(rec->owner, file, ret, lat, now, path, false);
+		return;
+	}
+	write_done(rec->owner, file, ret, lat, now, path, false);
+	if (ret < 0)
+		return;
+	if (rec->iface == ASYNC_AIO) {
+		count(C_AIO_WRITES, 1);
+		count(C_AIO_WRITE_BYTES, ret);
+	} else {
+		count(C_URING_WRITES, 1);
+		count(C_URING_WRITE_BYTES, ret);
+	}
 }
 
 #endif /* ASYNC_BPF_H */

@@ -148,6 +148,8 @@ static __always_inline __u64 folio_pages(struct folio *folio)
 /*
  * pages pages at index of the file key, added to the cache by the current
  * task: counted for the target, the thread, the file and a fault in wait.
+ * Not the pages a write of a regular file adds (new data, read from
+ * nowhere: a checkpoint's pages are no page-cache misses).
  */
 static __always_inline void cache_add(struct file_key *key, __u64 index, __u64 pages)
 {
@@ -156,9 +158,11 @@ static __always_inline void cache_add(struct file_key *key, __u64 index, __u64 p
 	struct task_state *st;
 	bool need_path;
 
-	count(C_CACHE_PAGES, pages);
 	task = bpf_get_current_task_btf();
 	st = task_state_of(task, true);
+	if (st && st->in.kind == SK_WRITE)
+		return;
+	count(C_CACHE_PAGES, pages);
 	if (st)
 		thread_of(st, task)->cache_pages += pages;
 	else

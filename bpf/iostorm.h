@@ -63,6 +63,8 @@ enum hist_id {
 	H_URING_LAT,		/* ns, io_uring read: submit -> completion */
 	H_AIO_LAT,		/* ns, Linux AIO read: io_submit -> reaped by io_getevents */
 	H_ASYNC_DEPTH,		/* reads in flight on the ring or AIO context at submit */
+	H_WRITE_LAT,		/* ns, write-family calls and async writes of regular files */
+	H_FSYNC_LAT,		/* ns, fsync, fdatasync, sync_file_range, msync of a file mapping */
 	H__MAX,
 };
 
@@ -90,6 +92,15 @@ enum sys_kind {
 	SK_AIO_SUBMIT,		/* io_submit(ctx, nr, iocb **) */
 	SK_AIO_GETEVENTS,	/* io_getevents, io_pgetevents(ctx, min, nr, events *, ...) */
 	SK_URING_ENTER,		/* io_uring_enter: only its wait (requests: uring.bpf.c) */
+	/*
+	 * Writes (write.bpf.h): each traced only when its fd is a regular
+	 * file's (a pipe's or a socket's write stays untraced: a sleep in it
+	 * is charged to whoever ends it, sched.bpf.c).
+	 */
+	SK_WRITE,		/* write, writev, pwrite64, pwritev, pwritev2(fd, ...) */
+	SK_FSYNC,		/* fsync, fdatasync, sync_file_range(fd, ...) */
+	SK_MSYNC,		/* msync(addr, len, flags): of the file mapped at addr */
+	SK_RENAME,		/* rename, renameat, renameat2: a save's commit */
 	SK__MAX,
 };
 
@@ -135,6 +146,25 @@ enum counter {
 	C_URING_CLOSES,		/* IORING_OP_CLOSE: in C_CLOSES too */
 	C_ASYNC_FILE_LATE,	/* async reads whose file was known only at completion:
 				 * in their file's async_reads, not in its depth */
+	/*
+	 * Writes of regular files (write.bpf.h): write-family calls and
+	 * io_uring and AIO writes; the syncs that wait for them to reach
+	 * storage; the calls that commit a save (renames, a close of the
+	 * file its thread wrote last).
+	 */
+	C_WRITES,
+	C_WRITE_BYTES,
+	C_WRITE_NS,
+	C_WRITE_ERRORS,		/* failed writes and syncs of regular files */
+	C_FSYNCS,		/* fsync, fdatasync, sync_file_range, msync of a file mapping */
+	C_FSYNC_NS,
+	C_COMMITS,		/* closes of a file by the thread that wrote it last */
+	C_COMMIT_NS,		/* the commits' and the renames' time */
+	C_RENAMES,
+	C_URING_WRITES,		/* io_uring writes: in C_WRITES and C_WRITE_BYTES too */
+	C_URING_WRITE_BYTES,
+	C_AIO_WRITES,		/* Linux AIO writes: likewise */
+	C_AIO_WRITE_BYTES,
 	C__MAX,
 };
 
@@ -169,6 +199,7 @@ enum lost_reason {
 	L_NFS_STATS_FULL,	/* nfs_stats full: an NFS call's end not counted */
 	L_NFS_HISTS_FULL,	/* nfs_hists full: a value not in its histogram */
 	L_NFS_CLNTS_FULL,	/* nfs_clnts full: an RPC client's calls in flight not kept */
+	L_WRITE_THREADS_FULL,	/* write_threads full: a thread's writes not in its figures */
 	L__MAX,
 };
 
@@ -546,6 +577,15 @@ struct file_stats {
 		__u64 fault_seq;
 		__u64 fault_rand;
 		__u64 fault_ns;		/* D-state wait of the faulting threads */
+		/* Writes, syncs and commits of the file (see struct write_counters). */
+		__u64 writes;
+		__u64 write_bytes;
+		__u64 write_ns;
+		__u64 fsyncs;
+		__u64 fsync_ns;
+		__u64 commits;		/* closes of it after its thread wrote it (no
+					 * renames: a rename names no file a tracepoint sees) */
+		__u64 commit_ns;
 	);
 	/* Cold: written once per file and interval, or by rarer events. */
 	__u64 first_off;	/* offset of the interval's first read */
@@ -576,7 +616,7 @@ struct file_stats {
  * hashed place: no padding to whole cache lines, as a slot had, since the
  * next entry is the next one taken.
  */
-_Static_assert(sizeof(struct file_stats) == 544, "file_stats: 544 bytes (README Memory)");
+_Static_assert(sizeof(struct file_stats) == 600, "file_stats: 600 bytes (README Memory)");
 _Static_assert(__builtin_offsetof(struct file_stats, c) == 64, "file_stats: counters after 64");
 
 /*
@@ -723,6 +763,8 @@ enum async_op {
 	AOP_OPEN,		/* IORING_OP_OPENAT, OPENAT2 */
 	AOP_STATX,
 	AOP_CLOSE,
+	AOP_WRITE,		/* IORING_OP_WRITE, WRITEV, *_FIXED; IOCB_CMD_PWRITE, PWRITEV */
+	AOP_FSYNC,		/* IORING_OP_FSYNC, SYNC_FILE_RANGE; IOCB_CMD_FSYNC, FDSYNC */
 };
 
 struct async_key {
@@ -740,6 +782,30 @@ struct async_key {
 struct async_thread {
 	__u64 reads;
 	__u64 depth;		/* their depth at submit, summed */
+};
+
+/*
+ * A thread's writes of regular files (write_threads, keyed by tid, for the
+ * whole trace, bpf/write.bpf.h): kept apart from struct thread_stats, as a
+ * thread's async reads are, so that a read's path touches nothing more.
+ * Each count is a call (or an async request); each time, the calls'
+ * wall time from entry to exit (a write's dirty-page throttling included).
+ */
+struct write_thread {
+	IOSTORM_GROUP(write_counters, w,
+		__u64 writes;		/* write-family calls, io_uring and AIO writes */
+		__u64 write_bytes;
+		__u64 write_ns;		/* the calls' time (not the async requests') */
+		__u64 fsyncs;		/* fsync, fdatasync, sync_file_range, msync */
+		__u64 fsync_ns;
+		__u64 commits;		/* closes of the file it wrote or synced last */
+		__u64 renames;
+		__u64 commit_ns;	/* the commits' and the renames' time */
+	);
+	/* BPF only: the file it wrote or synced last, not closed since (0: none). */
+	__u64 last_ino;
+	__u32 last_dev;
+	__u32 pad;
 };
 
 /*

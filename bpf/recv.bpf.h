@@ -26,7 +26,9 @@
 #include "path.bpf.h"
 
 #define RECV_GAP_NS	1000000ULL	/* Python's work between two syscalls of one batch: < 0.1 ms */
+#ifndef TMPFS_MAGIC
 #define TMPFS_MAGIC	0x01021994
+#endif
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);

@@ -30,6 +30,7 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 #define TASK_UNINTERRUPTIBLE	0x0002
 #define __TASK_STOPPED		0x0004
 #define __TASK_TRACED		0x0008
+#define PF_EXITING		0x00000004
 
 enum off_kind {
 	OFF_NONE = 0,
@@ -206,6 +207,18 @@ static __always_inline void switch_in(struct task_struct *next, __u64 now)
  * GPU's completion, a timeout) is nobody's; a softirq's is flagged
  * (WAKER_SOFTIRQ), see irq.bpf.h.
  */
+/*
+ * Is waker a thread of the target? A process of the target that exits
+ * leaves the targets map at sched_process_exit, before it wakes its
+ * parent (waitpid(), SIGCHLD): as it exits, its task storage tells it.
+ */
+static __always_inline bool waker_is_target(struct task_struct *waker)
+{
+	if (task_is_target(waker))
+		return true;
+	return (waker->flags & PF_EXITING) && task_state_of(waker, false);
+}
+
 SEC("tp_btf/sched_waking")
 int BPF_PROG(handle_sched_waking, struct task_struct *p)
 {
@@ -218,7 +231,7 @@ int BPF_PROG(handle_sched_waking, struct task_struct *p)
 	st = task_state_of(p, true);
 	if (!st)
 		return 0;
-	w = task_is_target(waker) ? waker->pid : WAKER_OUTSIDE;
+	w = waker_is_target(waker) ? waker->pid : WAKER_OUTSIDE;
 	if (w != WAKER_OUTSIDE)
 		w = irq_waker(w);
 	st->sw.waker = w;

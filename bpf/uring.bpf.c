@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * io_uring: the reads a target submits to its rings (IORING_OP_READ, READV,
- * READ_FIXED, READV_FIXED), and its opens, statx and closes, counted per
- * file as the syscalls are (read.bpf.h), from io_uring_submit_req to
+ * READ_FIXED, READV_FIXED), its writes (WRITE, WRITEV, WRITE_FIXED,
+ * WRITEV_FIXED) and syncs (FSYNC, SYNC_FILE_RANGE) of regular files, and
+ * its opens, statx and closes, counted per file as the syscalls are
+ * (read.bpf.h, write.bpf.h), from io_uring_submit_req to
  * io_uring_complete (async.bpf.h). One submit may be performed by an io-wq
  * worker, and the ring may be fed by its SQPOLL thread: the owner of a
  * request is the thread that submits it, or for a submit by one of the
@@ -63,6 +65,14 @@ static __always_inline int op_kind(__u8 opcode)
 		return AOP_STATX;
 	case IORING_OP_CLOSE:
 		return AOP_CLOSE;
+	case IORING_OP_WRITEV:
+	case IORING_OP_WRITE_FIXED:
+	case IORING_OP_WRITE:
+	case IORING_OP_WRITEV_FIXED:
+		return AOP_WRITE;
+	case IORING_OP_FSYNC:
+	case IORING_OP_SYNC_FILE_RANGE:
+		return AOP_FSYNC;
 	}
 	return -1;
 }
@@ -222,6 +232,10 @@ static __always_inline int uring_submit(struct io_kiocb *req)
 		async_file_submit(&rec, file);
 	} else if (op == AOP_CLOSE && !close_key(req, &rec)) {
 		return 0;
+	} else if (op == AOP_WRITE || op == AOP_FSYNC) {
+		file = uring_file(req);
+		if (file && !write_file(file))
+			return 0;	/* a socket's, shared memory's: not a file's write */
 	}
 	rec.start_ns = bpf_ktime_get_ns();
 	if (bpf_map_update_elem(&async_reqs, &key, &rec, BPF_ANY)) {
@@ -371,6 +385,10 @@ static __always_inline int uring_complete(void *ring, struct io_kiocb *req, long
 		break;
 	case AOP_CLOSE:
 		close_complete(rec, res, now);
+		break;
+	case AOP_WRITE:
+	case AOP_FSYNC:
+		async_write_done(rec, (__u64)BPF_CORE_READ(req, file), res, now, true);
 		break;
 	}
 	bpf_map_delete_elem(&async_reqs, &key);

@@ -3,6 +3,7 @@
  * VFS/syscall layer: opens, reads, stats, closes, getdents and mmaps of the
  * target, counted per file (dev, ino), per thread and in total. Copies
  * (sendfile, copy_file_range, splice) count as reads of their source.
+ * Writes, syncs and commits of regular files too (write.bpf.h).
  *
  * One program on sys_enter and one on sys_exit. The syscalls map turns a
  * syscall number into a kind, so untraced syscalls cost one array lookup.
@@ -17,6 +18,7 @@
 #include "path.bpf.h"
 #include "hist.bpf.h"
 #include "read.bpf.h"
+#include "write.bpf.h"
 #include "aio.bpf.h"
 #include "recv.bpf.h"
 
@@ -54,6 +56,40 @@ static __always_inline void record_copy(struct inflight *in, struct pt_regs *reg
 	if (!uoff || bpf_probe_read_user(&pos, sizeof(pos), (void *)uoff))
 		pos = file ? KREAD(file, f_pos) : 0;
 	in->off = pos;
+}
+
+/* bpf_find_vma()'s callback: the file mapped by the area found, 0 when anonymous. */
+static long vma_file(struct task_struct *task, struct vm_area_struct *vma, void *ctx)
+{
+	*(__u64 *)ctx = (__u64)BPF_CORE_READ(vma, vm_file) ?: 1;
+	return 0;
+}
+
+/*
+ * A write or a sync of fd (SK_MSYNC: of the file mapped at addr) is traced
+ * only on a regular file out of shared memory (write_file()): anything
+ * else, in->kind SK_NONE, as if untraced.
+ * A file not found stays traced, its exit counted lost. bpf_find_vma()
+ * came in 5.17: without it an msync stays untraced.
+ */
+static __always_inline void record_write(struct inflight *in, struct pt_regs *regs)
+{
+	__u64 file = 0;
+
+	if (in->kind != SK_MSYNC) {
+		file = (__u64)fd_file(PT_REGS_PARM1_SYSCALL(regs));
+	} else if (bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_find_vma)) {
+		if (bpf_find_vma(bpf_get_current_task_btf(), PT_REGS_PARM1_SYSCALL(regs),
+				 vma_file, &file, 0))
+			file = 0;	/* not found: counted lost if the call succeeds */
+		else if (file == 1)
+			file = 2;	/* anonymous: not traced */
+	} else {
+		file = 2;
+	}
+	in->file = file > 2 ? file : 0;
+	if (file == 2 || (in->file && !write_file(in->file)))
+		in->kind = SK_NONE;
 }
 
 static __always_inline void record_entry(struct inflight *in, struct pt_regs *regs)
@@ -123,6 +159,11 @@ static __always_inline void record_entry(struct inflight *in, struct pt_regs *re
 	case SK_AIO_GETEVENTS:
 		in->path = PT_REGS_PARM1_SYSCALL(regs);
 		in->buf = PT_REGS_PARM4_SYSCALL(regs);		/* struct io_event [] */
+		break;
+	case SK_WRITE:
+	case SK_FSYNC:
+	case SK_MSYNC:
+		record_write(in, regs);
 		break;
 	}
 }
@@ -254,8 +295,12 @@ static __always_inline void stat_exit(struct inflight *in, struct thread_stats *
 	note_meta(fs, lat, now);
 }
 
+/*
+ * A close: metadata time, but the close of the file its thread wrote last
+ * commits a save (write.bpf.h): its time is write time.
+ */
 static __always_inline void close_exit(struct inflight *in, struct thread_stats *ts,
-				       long ret, __u64 lat, __u64 now)
+				       __u32 tid, long ret, __u64 lat, __u64 now)
 {
 	struct file_stats *fs;
 
@@ -264,11 +309,30 @@ static __always_inline void close_exit(struct inflight *in, struct thread_stats 
 		return;
 	fs = entry_of_file(in->file, now, true);
 	count(C_CLOSES, 1);
-	meta_done(ts, lat, true);
-	if (fs) {
+	if (fs)
 		__sync_fetch_and_add(&fs->closes, 1);
-		note_meta(fs, lat, now);
+	if (close_commits(tid, in->file)) {
+		commit_done(tid, fs, false, lat, now);
+		return;
 	}
+	meta_done(ts, lat, true);
+	if (fs)
+		note_meta(fs, lat, now);
+}
+
+/* A write or a sync of a regular file (record_write()). */
+static __always_inline void write_exit(struct inflight *in, __u32 tid, long ret, __u64 lat,
+				       __u64 now)
+{
+	if (!in->file) {
+		if (ret >= 0)
+			count_lost(L_FD_UNRESOLVED);
+		return;
+	}
+	if (in->kind == SK_WRITE)
+		write_done(tid, in->file, ret, lat, now, true, true);
+	else
+		fsync_done(tid, in->file, ret, lat, now, true, true);
 }
 
 static __always_inline void getdents_exit(struct inflight *in, struct thread_stats *ts,
@@ -363,7 +427,16 @@ int BPF_PROG(handle_sys_exit, struct pt_regs *regs, long ret)
 		stat_exit(in, ts, ret, lat, now);
 		break;
 	case SK_CLOSE:
-		close_exit(in, ts, ret, lat, now);
+		close_exit(in, ts, task->pid, ret, lat, now);
+		break;
+	case SK_WRITE:
+	case SK_FSYNC:
+	case SK_MSYNC:
+		write_exit(in, task->pid, ret, lat, now);
+		break;
+	case SK_RENAME:
+		if (!ret)
+			commit_done(task->pid, NULL, true, lat, now);
 		break;
 	case SK_GETDENTS:
 		getdents_exit(in, ts, ret, lat, now);

@@ -4,9 +4,11 @@ ImageFolder JPEGs decoded with PIL, fed by a DataLoader. It times its own wait
 for each batch (time.perf_counter around next()) and writes one line:
 
   loop steps=N wait_ns=N wall_ns=N wait_share=F io_ns=N io_share=F
+       saves=N save_bytes=N save_ns=N save_share=F
 
 io_ns is the time this process spent in open() + read() of images (so with
---workers 0 the loop's own file I/O, apart from decoding).
+--workers 0 the loop's own file I/O, apart from decoding). save_ns is the
+loop's own wait on its checkpoints (see --save-every).
 
   train.py gen DIR --images N [--classes C] [--size PIXELS]
   train.py pack DIR FILE
@@ -14,6 +16,8 @@ io_ns is the time this process spent in open() + read() of images (so with
                      [--gate FIFO] [--ready FILE] [--tally FILE]
                      [--ddp] [--step-sleep-ms MS] [--mmap FILE]
                      [--epochs E] [--gate-epoch K]
+                     [--save-every N --save-dir DIR [--save-mb M]
+                      [--save-mode inline|thread|fork]]
 
 pack writes DIR's JPEGs into one file (an LMDB-like mapped dataset): a count,
 then (offset, length, label) per image, then the images. train --mmap FILE
@@ -26,6 +30,17 @@ RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT from the environment, gloo
 over loopback, a DistributedSampler, the model in DistributedDataParallel
 (an all-reduce of the gradients every step). --step-sleep-ms sleeps that
 long each step after the backward pass (a slower GPU: the CPU waits).
+
+--save-every N saves a checkpoint every N steps into DIR/ckpt-STEP.pt: the
+model's state and M MiB (20) of optimizer-like state, torch.save() into the
+open file, then flush and fsync, then close. inline: the loop saves itself
+and waits the whole save; thread: a saver thread saves, and the loop joins
+the previous save before it starts the next (its wait for the new thread
+to start is timed too; its waits for the GIL the saver holds are not:
+iostorm counts them as write wait, the clock as step time); fork: a forked
+child saves (an async checkpointer), and the loop waits for the previous
+child before it forks the next. The last save is waited for inside the
+loop's clock.
 
 --gate waits, after the DataLoader's workers exist, until FIFO is opened for
 writing (so a tracer can attach with -p first); --ready then names the pid.
@@ -114,6 +129,72 @@ class Mapped:
         return self.transform(Image.open(io.BytesIO(data)).convert("RGB")), label
 
 
+def save_file(path, state):
+    """A checkpoint as training code writes one: save, flush, fsync, close."""
+    import torch
+    with open(path, "wb") as f:
+        torch.save(state, f)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def named_save(path, state):
+    """save_file() in a thread the kernel names "saver" (PR_SET_NAME), as ps shows it."""
+    import ctypes
+    ctypes.CDLL(None).prctl(15, b"saver", 0, 0, 0)
+    save_file(path, state)
+
+
+class Saver:
+    """Checkpoints every --save-every steps, timed by the loop's own clock."""
+
+    def __init__(self, args):
+        import torch
+        self.args, self.pending, self.n, self.ns = args, None, 0, 0
+        self.blob = torch.ones(args.save_mb * 1024 * 1024 // 4) if args.save_every else None
+
+    def wait(self):
+        """Wait for the save in flight (thread, fork): the loop's wait."""
+        if self.pending is None:
+            return
+        t0 = time.perf_counter_ns()
+        if self.args.save_mode == "thread":
+            self.pending.join()
+        else:
+            os.waitpid(self.pending, 0)
+        self.ns += time.perf_counter_ns() - t0
+        self.pending = None
+
+    def step(self, steps, model):
+        if not self.args.save_every or steps % self.args.save_every:
+            return
+        self.wait()
+        state = {"model": model.state_dict(), "optimizer": self.blob, "step": steps}
+        path = os.path.join(self.args.save_dir, "ckpt-%05d.pt" % steps)
+        self.n += 1
+        if self.args.save_mode == "inline":
+            t0 = time.perf_counter_ns()
+            save_file(path, state)
+            self.ns += time.perf_counter_ns() - t0
+        elif self.args.save_mode == "thread":
+            import threading
+            self.pending = threading.Thread(target=named_save, args=(path, state))
+            t0 = time.perf_counter_ns()
+            self.pending.start()        # waits until the saver runs: the save's too
+            self.ns += time.perf_counter_ns() - t0
+        else:
+            pid = os.fork()
+            if pid == 0:
+                save_file(path, state)
+                os._exit(0)
+            self.pending = pid
+
+    def bytes(self):
+        d = self.args.save_dir
+        return sum(os.path.getsize(os.path.join(d, f)) for f in os.listdir(d)
+                   if f.startswith("ckpt-")) if self.args.save_every else 0
+
+
 def model_of(width):
     import torch.nn as nn
     return nn.Sequential(
@@ -158,6 +239,7 @@ def train(args):
         model = torch.nn.parallel.DistributedDataParallel(model)
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
     loss_fn = torch.nn.CrossEntropyLoss()
+    saver = Saver(args)
     steps = wait = 0
     for epoch in range(1, args.epochs + 1):
         it = iter(loader)           # the workers start here (each epoch: not persistent)
@@ -180,13 +262,17 @@ def train(args):
             if args.step_sleep_ms:
                 time.sleep(args.step_sleep_ms / 1000)
             steps += 1
+            saver.step(steps, model)
         if epoch < args.epochs:
             del it
+    saver.wait()
     wall = time.perf_counter() - t_start
     del it                          # stop the workers now, not at exit
-    line = "loop steps=%d wait_ns=%d wall_ns=%d wait_share=%.4f io_ns=%d io_share=%.4f\n" % (
+    line = "loop steps=%d wait_ns=%d wall_ns=%d wait_share=%.4f io_ns=%d io_share=%.4f" % (
         steps, wait * 1e9, wall * 1e9, wait / wall if wall else 0,
         IO_NS[0], IO_NS[0] / 1e9 / wall if wall else 0)
+    line += " saves=%d save_bytes=%d save_ns=%d save_share=%.4f\n" % (
+        saver.n, saver.bytes(), saver.ns, saver.ns / 1e9 / wall if wall else 0)
     if args.tally:
         with open(args.tally, "w") as f:
             f.write(line)
@@ -214,7 +300,13 @@ def main():
     p.add_argument("--mmap")
     p.add_argument("--epochs", type=int, default=1)
     p.add_argument("--gate-epoch", type=int, default=1)
+    p.add_argument("--save-every", type=int, default=0)
+    p.add_argument("--save-dir")
+    p.add_argument("--save-mb", type=int, default=20)
+    p.add_argument("--save-mode", choices=["inline", "thread", "fork"], default="inline")
     args = p.parse_args()
+    if args.save_every and not args.save_dir:
+        p.error("--save-every needs --save-dir")
     {"gen": gen, "pack": pack, "train": train}[args.cmd](args)
     sys.stdout.flush()
     os._exit(0)                     # no interpreter teardown after the loop

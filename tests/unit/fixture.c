@@ -54,6 +54,13 @@ static void count_file(struct trace *t, const struct file_stats *fs)
 	c[C_FAULTS] += fs->faults;
 	c[C_CACHE_PAGES] += fs->cache_pages;
 	c[C_META_NS] += fs->meta_ns;
+	c[C_WRITES] += fs->writes;
+	c[C_WRITE_BYTES] += fs->write_bytes;
+	c[C_WRITE_NS] += fs->write_ns;
+	c[C_FSYNCS] += fs->fsyncs;
+	c[C_FSYNC_NS] += fs->fsync_ns;
+	c[C_COMMITS] += fs->commits;
+	c[C_COMMIT_NS] += fs->commit_ns;
 	c[C_FILE_ENTRIES]++;
 }
 
@@ -212,6 +219,35 @@ static int add_checkpoint(struct trace *t)
 			.last_ts = T0 + 3 * SEC }, 0);
 }
 
+/*
+ * Two checkpoints a saver thread wrote (opened before the attach): 64
+ * writes of 4 MiB each, an fsync, the close that commits; 20 s apart.
+ */
+#define SAVE_WRITES	64
+#define SAVE_WRITE_NS	(1200 * MS)
+#define SAVE_FSYNC_NS	(1300 * MS)
+#define SAVE_CLOSE_NS	(1 * MS)
+
+static int add_saves(struct trace *t)
+{
+	int err = 0;
+
+	for (int i = 1; i <= 2 && !err; i++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "/data/ckpt/step-%05d.pt", i * 1000);
+		err = add_file(t, DEV_DATA, 4000 + i, path, (struct file_stats){
+			.flags = FILE_F_REG, .size = SAVE_WRITES * 4 * MIB, .closes = 1,
+			.writes = SAVE_WRITES, .write_bytes = SAVE_WRITES * 4 * MIB,
+			.write_ns = SAVE_WRITE_NS, .fsyncs = 1, .fsync_ns = SAVE_FSYNC_NS,
+			.commits = 1, .commit_ns = SAVE_CLOSE_NS,
+			.first_ts = T0 + i * 20 * SEC, .last_ts = T0 + i * 20 * SEC + 3 * SEC }, 0);
+		hist__add(&t->hists[H_WRITE_LAT], SAVE_WRITE_NS / SAVE_WRITES, SAVE_WRITES);
+		hist__add(&t->hists[H_FSYNC_LAT], SAVE_FSYNC_NS, 1);
+	}
+	return err;
+}
+
 /* labels.csv: first seen by a relative stat, then opened and read in order. */
 static int add_labels(struct trace *t)
 {
@@ -276,7 +312,7 @@ static int fill_files(struct trace *t)
 	int err = add_images(t, "/data/train", 1000, 24, 40) ?:
 		  add_images(t, "/data/val", 2000, 8, 10) ?:
 		  add_libs(t) ?: add_checkpoint(t) ?: add_labels(t) ?:
-		  add_odd_files(t) ?: add_truncated(t);
+		  add_odd_files(t) ?: add_truncated(t) ?: add_saves(t);
 
 	for (int i = 0; i < 4 && !err; i++)
 		err = add_shard(t, i);
@@ -346,7 +382,33 @@ static int name_cgroups(struct trace *t)
 				 "9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d");
 }
 
-/* The main thread, a tf.data pool of three, two PyTorch workers, an idle helper. */
+/*
+ * The saver thread that wrote the checkpoints (add_saves()): mostly asleep,
+ * waiting for the next save; the loop joins it at each (fixture_wakes).
+ */
+#define SAVER		4250
+
+static int add_saver(struct trace *t)
+{
+	struct thread_rec *th;
+	int err = add_thread(t, SAVER, "pt_saver", (struct thread_stats){
+		.cpu_ns = 900 * MS, .io_wait_ns = 4 * SEC, .runq_ns = 100 * MS,
+		.sleep_ns = 55 * SEC });
+
+	th = store__find_thread(&t->store, SAVER);
+	if (err || !th)
+		return err ?: -ENOENT;
+	th->w = (struct write_counters){
+		.writes = 2 * SAVE_WRITES, .write_bytes = 2 * SAVE_WRITES * 4 * MIB,
+		.write_ns = 2 * SAVE_WRITE_NS, .fsyncs = 2, .fsync_ns = 2 * SAVE_FSYNC_NS,
+		.commits = 2, .commit_ns = 2 * SAVE_CLOSE_NS };
+	return 0;
+}
+
+/*
+ * The main thread, a tf.data pool of three, two PyTorch workers, a saver,
+ * an idle helper.
+ */
 static int fill_threads(struct trace *t)
 {
 	int err = add_thread(t, TGID, "python3", (struct thread_stats){
@@ -373,6 +435,8 @@ static int fill_threads(struct trace *t)
 			.read_ns = (790 - i * 150) * MS, .stats = 2, .meta_ns = 3 * MS,
 			.cache_pages = (96 - i * 16) * 256, .cpu_ns = 14 * SEC,
 			.io_wait_ns = 12 * SEC, .runq_ns = 300 * MS, .sleep_ns = 33700 * MS });
+	if (!err)
+		err = add_saver(t);
 	/* A second interval of tf_data_1: merged into the same record. */
 	return err ?: add_thread(t, 4301, "tf_data_1", (struct thread_stats){
 			.opens = 9, .reads = 18, .read_bytes = MIB, .read_ns = 4 * MS,
@@ -391,7 +455,8 @@ static const struct wake_rec fixture_wakes[] = {
 	{ TGID, 4301, 600, 7000 * MS },
 	{ TGID, 4302, 450, 5200 * MS },
 	{ TGID, 4303, 150, 1800 * MS },
-	{ TGID, WAKER_OUTSIDE, 40, 21000 * MS },
+	{ TGID, WAKER_OUTSIDE, 40, 18000 * MS },
+	{ TGID, SAVER, 2, 3000 * MS },
 	{ TGID, 4243, 6, 2400 * MS },
 	{ 4301, 4302, 900, 6000 * MS },
 	{ 4302, 4303, 880, 5800 * MS },
@@ -745,6 +810,7 @@ static int fill_timeline(struct trace *t)
 	for (int i = 0; i < TRACE_SECS && !err; i++) {
 		struct tl_point p = { .t_ns = i * SEC, .dur_ns = SEC, .intervals = 1 };
 		bool cold = i < COLD_SECS;
+		__u64 k;
 
 		p.n[TL_FILES] = share(t->store.reg_opens, i, 1, 2);
 		p.n[TL_OPENS] = share(c[C_OPENS], i, 1, 2);
@@ -764,6 +830,18 @@ static int fill_timeline(struct trace *t)
 		/* The loop waits for data mostly while the cache is cold. */
 		p.n[TL_STALL_DATA_NS] = share(t->stall.data_wait_ns, i, 6, 1);
 		p.n[TL_STALL_WALL_NS] = share(t->stall.wall_ns, i, 1, 1);
+		/*
+		 * The two saves, 20 s apart, each 2 s long (too short a stretch
+		 * to be a phase): the loop waits through them.
+		 */
+		if (i % 20 < 2 && i >= 20) {
+			p.n[TL_WRITES] = i % 20 ? 0 : SAVE_WRITES;
+			p.n[TL_WRITE_BYTES] = p.n[TL_WRITES] * 4 * MIB;
+			p.n[TL_WRITE_NS] = i % 20 ? SAVE_FSYNC_NS + SAVE_CLOSE_NS : SAVE_WRITE_NS;
+			k = (i / 20 - 1) * 2 + i % 20;	/* 0..3: the points sum to the total */
+			p.n[TL_STALL_WRITE_NS] = t->stall.write_wait_ns * (k + 1) / 4 -
+						 t->stall.write_wait_ns * k / 4;
+		}
 		timeline_lat(t, &p, i);
 		err = timeline__add(&t->timeline, &p);
 	}

@@ -189,7 +189,10 @@ int drain__both(struct drain *d, struct trace *t);
 bool drain__files_due(struct drain *d, __u64 now_ns);
 /* After detach: merge both inner maps, so nothing stays behind. */
 int drain__final(struct drain *d, struct trace *t);
-/* Read the (sleeper, waker) pairs into t->wakes (cumulative). */
+/*
+ * Read the (sleeper, waker) pairs into t->wakes, and the threads' receive
+ * bursts and writes onto their records (cumulative).
+ */
 int drain__wakes(struct drain *d, struct iostorm_bpf *skel, struct trace *t);
 /* Read counters, lost counts, errnos and histograms (cumulative). */
 int drain__globals(struct drain *d, struct iostorm_bpf *skel, struct trace *t);

@@ -599,7 +599,6 @@ static int add_wake(const void *key, void *value, void *ctx)
 	return 0;
 }
 
-/* The (sleeper, waker) pairs, replacing what t held: the map is cumulative. */
 /* A thread's receive bursts, onto its record (none: it was evicted from the store). */
 static int add_recv(const void *key, void *value, void *ctx)
 {
@@ -613,9 +612,25 @@ static int add_recv(const void *key, void *value, void *ctx)
 	return 0;
 }
 
+/* A thread's writes, onto its record (none: it was evicted from the store). */
+static int add_writes(const void *key, void *value, void *ctx)
+{
+	const struct write_thread *wt = value;
+	struct thread_rec *th = store__find_thread(ctx, *(const __u32 *)key);
+
+	if (th)
+		th->w = wt->w;
+	return 0;
+}
+
+/*
+ * The (sleeper, waker) pairs, replacing what t held, and each thread's
+ * receive bursts and writes: the maps are cumulative.
+ */
 int drain__wakes(struct drain *d, struct iostorm_bpf *skel, struct trace *t)
 {
 	struct wakes_walk w = { d, t, 0 };
+	struct write_thread wt;
 	struct recv_thread rt;
 	struct wake_key key;
 	struct wake_stats v;
@@ -627,5 +642,8 @@ int drain__wakes(struct drain *d, struct iostorm_bpf *skel, struct trace *t)
 	if (!err)
 		err = map_each(bpf_map__fd(skel->maps.recv_threads), &tid, sizeof(tid), &rt, 0,
 			       add_recv, &t->store);
+	if (!err)
+		err = map_each(bpf_map__fd(skel->maps.write_threads), &tid, sizeof(tid), &wt, 0,
+			       add_writes, &t->store);
 	return err;
 }

@@ -215,6 +215,22 @@ static int fill_syscalls(int fd)
 		{ SYS_io_getevents, SK_AIO_GETEVENTS },
 		{ SYS_io_pgetevents, SK_AIO_GETEVENTS },
 		{ SYS_io_uring_enter, SK_URING_ENTER },
+		{ SYS_write, SK_WRITE },
+		{ SYS_writev, SK_WRITE },
+		{ SYS_pwrite64, SK_WRITE },
+		{ SYS_pwritev, SK_WRITE },
+		{ SYS_pwritev2, SK_WRITE },
+		{ SYS_fsync, SK_FSYNC },
+		{ SYS_fdatasync, SK_FSYNC },
+		{ SYS_sync_file_range, SK_FSYNC },
+		{ SYS_msync, SK_MSYNC },
+#ifdef SYS_rename
+		{ SYS_rename, SK_RENAME },
+#endif
+#ifdef SYS_renameat
+		{ SYS_renameat, SK_RENAME },
+#endif
+		{ SYS_renameat2, SK_RENAME },
 	};
 
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {

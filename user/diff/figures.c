@@ -75,6 +75,8 @@ static void vfs_figures(const json_t *r, struct diff_figures *f)
 		{ DM_READS, "vfs.reads", "vfs.code.reads" },
 		{ DM_READ_BYTES, "vfs.read_bytes", "vfs.code.read_bytes" },
 		{ DM_STATS, "vfs.stats", "vfs.code.stats" },
+		{ DM_WRITES, "vfs.writes", NULL },
+		{ DM_WRITE_BYTES, "vfs.write_bytes", NULL },
 		{ DM_DURATION, "duration_s", NULL },
 	};
 	double rnd, seq, meta, rd, code;
@@ -270,13 +272,26 @@ static void nfs_figures(const json_t *r, struct diff_figures *f)
 		set(f, DM_NFS_RTT, ns / calls);
 }
 
-/* stall.share: absent or null when no consumer was found. */
+/*
+ * stall.share: absent or null when no consumer was found; the wait on
+ * writes, of the loop that waits most on them (stall.loops[]), absent in
+ * reports from before writes were measured.
+ */
 static void stall_figures(const json_t *r, struct diff_figures *f)
 {
-	double v;
+	const json_t *st = json_object_get(r, "stall"), *l;
+	double v, most = -1;
+	size_t i;
 
-	if (get_num(json_object_get(r, "stall"), "share", &v))
+	if (get_num(st, "share", &v))
 		set(f, DM_STALL_SHARE, v);
+	if (get_num(st, "write_share", &v))
+		most = v;
+	json_array_foreach(json_object_get(st, "loops"), i, l)
+		if (get_num(l, "write_share", &v) && v > most)
+			most = v;
+	if (most >= 0)
+		set(f, DM_WRITE_SHARE, most);
 }
 
 static void finding_figures(const json_t *r, struct diff_figures *f)

@@ -57,6 +57,13 @@ const struct diff_metric_info diff_metrics[DM__MAX] = {
 	/* Whether training waits: what a loader change must not make worse. */
 	[DM_STALL_SHARE] = { "stall_share", DK_SHARE, "stall_share>+10pp", NULL,
 			     "the training loop's wait for data (stall.share)" },
+	/* Nor make it wait longer on its saves (a checkpoint change). */
+	[DM_WRITE_SHARE] = { "write_share", DK_SHARE, "write_share>+10pp", NULL,
+			     "the training loop's wait on its writes (stall.write_share; of "
+			     "several loops, the most)" },
+	[DM_WRITES] = { "writes", DK_COUNT, NULL, NULL, "writes of regular files (vfs.writes)" },
+	[DM_WRITE_BYTES] = { "write_bytes", DK_BYTES, NULL, NULL,
+			     "bytes written (vfs.write_bytes)" },
 	/* Round trips per file are the loader's, like opens per file: exact. */
 	[DM_FUSE_REQS_PER_FILE] = { "fuse_requests_per_file", DK_RATIO,
 				    "fuse_requests_per_file>+10%", NULL,

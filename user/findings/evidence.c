@@ -16,6 +16,7 @@
 #include "model/nfs_layers.h"
 #include "model/hist.h"
 #include "model/kind.h"
+#include "model/path.h"
 #include "model/trace.h"
 
 #define SMALL_READ	(256 * 1024)	/* small_read_share: reads below this */
@@ -296,6 +297,26 @@ static void stall_fill(struct evidence *e, const struct trace *t)
 	loader_fill(e, s);
 }
 
+/* The loop that waits most on writes, as shares of its wall time; and the writes. */
+static void write_fill(struct evidence *e, const struct trace *t)
+{
+	const struct stall *s = stall__most_writing(t);
+	double w = s ? s->wall_ns : 0;
+
+	e->writes = t->counters[C_WRITES];
+	e->write_bytes = t->counters[C_WRITE_BYTES];
+	e->have_write_wait = s && w > 0;
+	if (!e->have_write_wait)
+		return;
+	e->write_share = stall__write_share(s);
+	e->write_own_share = s->own_write_ns / w;
+	e->write_writer_share = s->writer_wait_ns / w;
+	e->write_data_share = stall__share(s);
+	e->write_wall_s = w / 1e9;
+	snprintf(e->write_comm, sizeof(e->write_comm), "%.*s", (int)sizeof(s->comm), s->comm);
+	e->write_pid = s->tgid;
+}
+
 int evidence__from_trace(struct evidence *e, const struct trace *t)
 {
 	struct file_totals tot;
@@ -319,12 +340,76 @@ int evidence__from_trace(struct evidence *e, const struct trace *t)
 	e->mem_total_bytes = t->mem_bytes;
 	threads_fill(e, &t->store);
 	stall_fill(e, t);
+	write_fill(e, t);
 	/* The block part is the caller's: not measured until it says so. */
 	e->have_block = false;
 	e->blk_random_share = e->blk_small_share = e->blk_queue_share = -1;
 	e->blk_util = -1;
 	e->layer = LAYER_NONE;
 	return 0;
+}
+
+#define SAVE_DIRS	16	/* directories told apart for save_dir */
+
+struct save_dir {
+	char *dir;
+	__u64 bytes;
+};
+
+/* Count f's bytes to its directory in dirs[*n] (SAVE_DIRS at most). */
+static int save_dir_add(struct save_dir *dirs, int *n, const struct file_rec *f)
+{
+	const char *path = f->path ? f->path : f->job_path;
+	char *dir = path ? path__dirname(path) : NULL;
+	int i;
+
+	if (!path)
+		return 0;
+	if (!dir)
+		return -ENOMEM;
+	for (i = 0; i < *n && strcmp(dirs[i].dir, dir); i++)
+		;
+	if (i < *n || *n < SAVE_DIRS) {
+		if (i == *n)
+			dirs[(*n)++].dir = dir;
+		else
+			free(dir);
+		dirs[i].bytes += f->c.write_bytes;
+		return 0;
+	}
+	free(dir);
+	return 0;
+}
+
+void evidence__add_saves(struct evidence *e, const struct trace *t, const struct thresholds *th)
+{
+	const struct store *s = &t->store;
+	struct save_dir dirs[SAVE_DIRS] = { 0 };
+	int n = 0, best = -1;
+	__u64 ns = 0;
+
+	for (size_t i = 0; i < s->files_cap; i++) {
+		const struct file_rec *f = s->files[i];
+		__u64 k;
+
+		if (!f || !(f->flags & FILE_F_REG) || file_rec__is_code(f) ||
+		    f->c.write_bytes < th->v[TH_SAVE_BYTES])
+			continue;
+		k = f->c.commits > f->c.fsyncs ? f->c.commits : f->c.fsyncs;
+		e->save_files++;
+		e->saves += k ? k : 1;
+		e->save_bytes += f->c.write_bytes;
+		ns += f->c.write_ns + f->c.fsync_ns + f->c.commit_ns;
+		save_dir_add(dirs, &n, f);
+	}
+	e->save_s = ns / 1e9;
+	for (int i = 0; i < n; i++)
+		if (best < 0 || dirs[i].bytes > dirs[best].bytes)
+			best = i;
+	if (best >= 0)
+		snprintf(e->save_dir, sizeof(e->save_dir), "%s", dirs[best].dir);
+	for (int i = 0; i < n; i++)
+		free(dirs[i].dir);
 }
 
 void evidence__add_block(struct evidence *e, const struct trace *t)

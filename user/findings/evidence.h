@@ -87,6 +87,26 @@ struct evidence {
 	double stall_runq_share;	/* runnable: preempted while it computes */
 	size_t stall_loops;		/* training loops (data-parallel ranks) */
 	double stall_least_share;	/* the share of the loop that waits least */
+	/*
+	 * The loop that waits most on writes (model/stall.h): have_write_wait
+	 * false when no loop waits on any; shares of its wall time.
+	 */
+	bool have_write_wait;
+	double write_share;		/* its write wait: own writes + writers' */
+	double write_own_share;		/* its own writes, syncs and commits */
+	double write_writer_share;	/* asleep until a writer (a saver) woke it */
+	double write_data_share;	/* its data wait */
+	double write_wall_s;
+	char write_comm[16];
+	__u32 write_pid;
+	/* writes of regular files; the saves among them (evidence__add_saves()) */
+	__u64 writes;
+	__u64 write_bytes;
+	__u64 save_files;		/* data files written with save_bytes at least */
+	__u64 saves;			/* their closes that commit (else syncs, else 1 each) */
+	__u64 save_bytes;		/* bytes written to them */
+	double save_s;			/* time in their writes, syncs and commits */
+	char save_dir[128];		/* the directory most of those bytes went to */
 	/* the headline loop's loader: its working threads (model/stall.h) */
 	int ld_workers;			/* threads */
 	int ld_procs;			/* processes apart from the loop's: DataLoader workers */

@@ -70,6 +70,7 @@ struct phase {
 	double end_s;
 	__u64 start_ns;			/* CLOCK_MONOTONIC */
 	double stall_share;		/* the headline loop's */
+	double write_share;		/* the loop that waits most on writes: its write wait */
 	double miss_share;		/* of the bytes read, taken into the page cache */
 	double util;			/* busy share of the device the target reads most from */
 	double reads_per_s;
@@ -105,6 +106,11 @@ void evidence__add_nfs(struct evidence *e, const struct trace *t);
  * miss_share, both from the same sums.
  */
 void evidence__add_layer(struct evidence *e, const struct trace *t, const struct thresholds *th);
+/*
+ * The saves: data files written with th's save_bytes at least, their
+ * bytes, time and directory (evidence.h).
+ */
+void evidence__add_saves(struct evidence *e, const struct trace *t, const struct thresholds *th);
 /* The layers the kernel did not give (model/kernel.h): no rule judges their zeros. */
 void evidence__add_kernel(struct evidence *e, const struct trace *t);
 /*

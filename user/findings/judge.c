@@ -71,6 +71,7 @@ static const rule_fn rules[] = {
 	rule__page_cache,
 	rule__cpu_bound,
 	rule__input_bound,
+	rule__write_wait,
 };
 
 /*
@@ -82,7 +83,8 @@ static void as_costs(struct finding *all, int n)
 	for (int i = 0; i < n; i++) {
 		size_t len = strlen(all[i].summary);
 
-		if (!strcmp(all[i].id, "input_bound") || all[i].severity < SEV_WARN)
+		if (!strcmp(all[i].id, "input_bound") || !strcmp(all[i].id, "write_wait") ||
+		    all[i].severity < SEV_WARN)
 			continue;
 		if (all[i].severity > SEV_WARN)
 			all[i].severity = SEV_WARN;
@@ -119,6 +121,7 @@ int judge__rules(const struct evidence *e, const struct thresholds *t,
 
 	if (rule_little_io(e, t->v, &all[0])) {
 		n = 1 + rule__input_bound(e, t->v, &all[1]);
+		n += rule__write_wait(e, t->v, &all[n]);
 	} else {
 		for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
 			n += rules[i](e, t->v, &all[n]);
@@ -247,6 +250,25 @@ static void loader_headline(const struct finding *f, int n, char *buf, size_t le
  * (of several, the one that waits most for data: the slowest rank), then
  * what the loader's findings say (without input_bound itself).
  */
+/*
+ * The loop's wait on its writes, when it is a loss (WARN or worse) larger
+ * than its wait for data: the verdict, with the data wait after it.
+ */
+static bool write_headline(const struct finding *f, int n, char *buf, size_t len)
+{
+	const struct finding *ww = find(f, n, "write_wait");
+	const struct figure *w = ww ? finding__figure(ww, "write_share") : NULL;
+	const struct figure *d = ww ? finding__figure(ww, "data_share") : NULL;
+	char pct[16], fix[80];
+
+	if (!w || !d || ww->severity < SEV_WARN || w->value <= d->value)
+		return false;
+	snprintf(buf, len, "VERDICT: %s (write-bound, %s)%s; it waits for data %s",
+		 ww->summary, severity__name(ww->severity), fix_words(ww, fix, sizeof(fix)),
+		 units__pct(pct, sizeof(pct), d->value));
+	return true;
+}
+
 void judge__headline(const struct finding *f, int n, char *buf, size_t len)
 {
 	const struct finding *ib = find(f, n, "input_bound");
@@ -256,12 +278,14 @@ void judge__headline(const struct finding *f, int n, char *buf, size_t len)
 	char loader[256], pct[16], who[48], fix[80];
 	int k = 0;
 
+	if (write_headline(f, n, buf, len))
+		return;
 	if (!ib || !share) {
 		loader_headline(f, n, buf, len);
 		return;
 	}
 	for (int i = 0; i < n && k < FINDINGS_MAX; i++)
-		if (&f[i] != ib && &f[i] != cause)
+		if (&f[i] != ib && &f[i] != cause && strcmp(f[i].id, "write_wait"))
 			rest[k++] = f[i];
 	loader_headline(rest, k, loader, sizeof(loader));
 	units__pct(pct, sizeof(pct), share->value);
@@ -304,6 +328,7 @@ int findings__judge(struct findings *d, const struct trace *t,
 	evidence__add_nfs(&d->e, t);
 	evidence__add_layer(&d->e, t, th);
 	evidence__add_kernel(&d->e, t);
+	evidence__add_saves(&d->e, t, th);
 	d->nr_findings = judge__rules(&d->e, th, d->findings, FINDINGS_MAX);
 	if (d->nr_findings < 0)
 		return d->nr_findings;

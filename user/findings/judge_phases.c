@@ -42,6 +42,34 @@ static void phase_layer(struct evidence *e, const struct tl_point *p, const doub
 	e->miss_share = layers__storage_share(&s);
 }
 
+/*
+ * The loop's write wait in the phase, its split the whole run's scaled;
+ * the saves the run's, in the share of the bytes the phase wrote.
+ */
+static void phase_writes(struct evidence *e, const struct tl_point *p)
+{
+	double whole = e->write_share, part = e->write_bytes ?
+		(double)p->n[TL_WRITE_BYTES] / e->write_bytes : 0;
+	__u64 wall = p->n[TL_STALL_WALL_NS];
+
+	e->saves = llround(e->saves * part);
+	e->save_files = llround(e->save_files * part);
+	e->save_bytes = llround(e->save_bytes * part);
+	e->save_s *= part;
+	e->writes = p->n[TL_WRITES];
+	e->write_bytes = p->n[TL_WRITE_BYTES];
+	e->have_write_wait = e->have_write_wait && wall;
+	if (!e->have_write_wait)
+		return;
+	e->write_share = (double)p->n[TL_STALL_WRITE_NS] / wall;
+	if (whole > 0) {
+		e->write_own_share *= e->write_share / whole;
+		e->write_writer_share *= e->write_share / whole;
+	}
+	e->write_data_share = (double)p->n[TL_STALL_DATA_NS] / wall;
+	e->write_wall_s = wall / 1e9;
+}
+
 /* The whole run's evidence e made the phase's, from its summed point p. */
 static void phase_evidence(struct evidence *e, const struct tl_point *p, __u32 page_size,
 			   const double *th)
@@ -95,6 +123,7 @@ static void phase_evidence(struct evidence *e, const struct tl_point *p, __u32 p
 		e->stall_wall_s = wall / 1e9;
 		e->stall_least_share = fmin(e->stall_least_share, e->stall_share);
 	}
+	phase_writes(e, p);
 	if (e->have_block) {
 		e->blk_reads = blk;
 		e->blk_reads_per_s = per_s(blk, dur);
@@ -110,6 +139,7 @@ static void phase_evidence(struct evidence *e, const struct tl_point *p, __u32 p
 static void phase_figures(struct phase *ph, const struct evidence *e)
 {
 	ph->stall_share = e->have_stall ? e->stall_share : -1;
+	ph->write_share = !e->have_stall ? -1 : e->have_write_wait ? e->write_share : 0;
 	ph->miss_share = e->miss_share;
 	ph->util = e->have_block ? e->blk_util : -1;
 	ph->reads_per_s = e->reads_per_s;

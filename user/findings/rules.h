@@ -48,6 +48,8 @@ bool rules__capped(const struct evidence *e, const double *th);
 /* rules_cause.c: why the loop waits when storage does not say; after the others. */
 int rule__input_cause(const struct evidence *e, const double *th,
 		      const struct finding *all, int n, struct finding *f);
+/* rules_write.c: the loop's wait on its checkpoint writes. */
+int rule__write_wait(const struct evidence *e, const double *th, struct finding *f);
 /* rules_fuse.c: FUSE storage, its round trips per file. */
 int rule__fuse(const struct evidence *e, const double *th, struct finding *f);
 /* rules_nfs.c: NFS storage, its round trips per file, the network. */

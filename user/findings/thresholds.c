@@ -141,6 +141,16 @@ static const struct th_def th_defs[TH__MAX] = {
 		"the time a block read may take per MiB it carries before it is slow: "
 		"2 ms/MiB is 500 MiB/s, a SATA SSD's transfer rate (a 2 MiB read at 1.9 ms "
 		"is fast, a 4 KiB read at 1.9 ms slow)" },
+	[TH_WRITE_WAIT_HIGH] = { "write_wait_high", 0.2, "fraction",
+		"write_wait is HIGH when the training loop waits on its writes (its own "
+		"saves, or a saver it waits for) at least this share of its time, as "
+		"input_bound is for data (stall_high)" },
+	[TH_WRITE_WAIT_WARN] = { "write_wait_warn", 0.05, "fraction",
+		"write_wait is WARN from this share; below it the saves cost the loop "
+		"little (goodput accounting counts every second of it)" },
+	[TH_SAVE_BYTES] = { "save_bytes", 1048576, "bytes",
+		"write_wait: a data file written with at least this many bytes is a save "
+		"(a checkpoint, a shard of one); smaller ones are logs and metadata" },
 };
 
 _Static_assert(TH__MAX <= THRESHOLDS_MAX, "raise THRESHOLDS_MAX");

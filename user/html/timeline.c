@@ -104,6 +104,7 @@ static void chart_draw(struct page *p, const json_t *pts, double x_max, const ch
 
 static const struct series throughput[] = {
 	{ "read_bytes_per_s", 1 / MIB, "read() MiB/s" },
+	{ "write_bytes_per_s", 1 / MIB, "write() MiB/s" },
 };
 static const struct series ops[] = {
 	{ "files_per_s", 1, "file opens/s" },
@@ -124,6 +125,7 @@ static const struct series waits[] = {
 	{ "loader_cpu_share", 100, "on CPU" },
 	{ "loader_io_wait_share", 100, "I/O wait" },
 	{ "stall_share", 100, "training loop waits for data" },
+	{ "write_share", 100, "training loop waits on writes" },
 };
 static const struct series cache[] = {
 	{ "cache_misses_per_s", 1, "pages added to the page cache/s" },
@@ -234,7 +236,7 @@ void html_timeline__section(struct page *p)
 	fprintf(p->out, "<p class=\"note\">%zu points, one per %g s (%llu drain intervals "
 		"each); every chart shares the time axis.</p>\n", json_array_size(pts),
 		jnum(tl, "step_s"), jcount(tl, "intervals_per_point"));
-	chart_draw(p, pts, x_max, "chart-throughput", "Read throughput", "MiB/s",
+	chart_draw(p, pts, x_max, "chart-throughput", "Read and write throughput", "MiB/s",
 		   throughput, N(throughput));
 	chart_draw(p, pts, x_max, "chart-ops", "Files, opens and reads", "per second",
 		   ops, N(ops));

@@ -25,6 +25,8 @@ struct stall_ctx {
 	struct wake_rec *wakes;
 	size_t nr_wakes;
 	bool *loader;		/* by index into s->threads: on the loader side */
+	bool *writer;		/* on the writer side (writer_side()) */
+	bool *writes;		/* a writer (mark_writers()) */
 	bool *peer;		/* on another loop's side (split()) */
 	bool *loop;		/* runs a training loop */
 	bool *tracer;		/* resumed a thread from a ptrace stop */
@@ -32,6 +34,7 @@ struct stall_ctx {
 	bool *reads;		/* the thread's process read files */
 	__u64 *tot, *with;	/* spread()'s scratch: wakeups per thread */
 	double traced_ns;	/* the trace's duration; 0 when not known */
+	__u32 page_size;	/* bytes of a page-cache page */
 };
 
 static int wake_cmp(const void *pa, const void *pb)
@@ -108,6 +111,12 @@ static __u64 reads_of(const struct thread_rec *th)
 	return th->io.reads + th->io.fault_reads;
 }
 
+/* A thread's time in its own writes, syncs, commits and renames of regular files. */
+static __u64 write_ns_of(const struct thread_rec *th)
+{
+	return th->w.write_ns + th->w.fsync_ns + th->w.commit_ns;
+}
+
 /* Is process tgid's main thread a loop? */
 static bool loop_process(const struct stall_ctx *x, __u32 tgid)
 {
@@ -161,7 +170,7 @@ static void spread(struct stall_ctx *x, bool *mark, long c,
 
 static bool off_loader(const struct stall_ctx *x, long i)
 {
-	return x->loop[i] || x->tracer[i] || x->launcher[i];
+	return x->loop[i] || x->tracer[i] || x->launcher[i] || x->writes[i];
 }
 
 /*
@@ -219,9 +228,26 @@ static void loader_side(struct stall_ctx *x, long c)
 	spread(x, x->loader, c, off_loader, false);
 }
 
+static bool off_writer(const struct stall_ctx *x, long i)
+{
+	return x->loop[i] || x->tracer[i] || x->loader[i];
+}
+
+/*
+ * The writer side, for loop c, after its loader side: the writers that
+ * are not c (its own writes are its own), and the threads a wakeup joins
+ * to them, never through a loop, a tracer or the loader side.
+ */
+static void writer_side(struct stall_ctx *x, long c)
+{
+	for (size_t i = 0; i < x->s->nr_threads; i++)
+		x->writer[i] = (long)i != c && x->writes[i] && !off_writer(x, i);
+	spread(x, x->writer, c, off_writer, false);
+}
+
 static bool off_peer(const struct stall_ctx *x, long i)
 {
-	return x->loader[i] || x->tracer[i];
+	return x->loader[i] || x->tracer[i] || x->writer[i];
 }
 
 /* The other loops' side, for loop c: they and the threads they wake, not the loader's. */
@@ -294,10 +320,12 @@ static __u64 woke(const struct stall_ctx *x, long c, const bool *side)
  */
 static __u64 own_time(const struct thread_rec *th, struct stall *st)
 {
-	__u64 in_sys_cpu, recv_cpu, recv_runq;
+	__u64 in_sys, in_sys_cpu, recv_cpu, recv_runq;
 
 	st->own_io_ns = th->io.read_ns + th->io.meta_ns;
-	in_sys_cpu = st->own_io_ns > th->io_wait_ns ? st->own_io_ns - th->io_wait_ns : 0;
+	st->own_write_ns = write_ns_of(th);
+	in_sys = st->own_io_ns + st->own_write_ns;
+	in_sys_cpu = in_sys > th->io_wait_ns ? in_sys - th->io_wait_ns : 0;
 	st->on_cpu_ns = th->cpu_ns > in_sys_cpu ? th->cpu_ns - in_sys_cpu : 0;
 	st->runnable_ns = th->runq_ns;
 	recv_cpu = min_u64(th->recv_cpu_ns, st->on_cpu_ns);
@@ -305,7 +333,7 @@ static __u64 own_time(const struct thread_rec *th, struct stall *st)
 	st->on_cpu_ns -= recv_cpu;
 	st->runnable_ns -= recv_runq;
 	st->receive_ns = recv_cpu + recv_runq;
-	return th->io_wait_ns > st->own_io_ns ? th->io_wait_ns - st->own_io_ns : 0;
+	return th->io_wait_ns > in_sys ? th->io_wait_ns - in_sys : 0;
 }
 
 /*
@@ -338,7 +366,8 @@ static bool is_consumer(struct stall_ctx *x, long c, const struct stall_opts *o,
 			__u64 *wakeups)
 {
 	const struct thread_rec *th = &x->s->threads[c];
-	__u64 wall = wall_of(th), io = th->io.read_ns + th->io.meta_ns, in_sys, compute;
+	__u64 wall = wall_of(th), io = th->io.read_ns + th->io.meta_ns + write_ns_of(th);
+	__u64 in_sys, compute;
 	__u64 paced, fed;
 	bool loader = false;
 
@@ -348,6 +377,7 @@ static bool is_consumer(struct stall_ctx *x, long c, const struct stall_opts *o,
 	if (!wall || x->tracer[c] || wall < CONSUMER_LIFETIME * x->traced_ns)
 		return false;
 	loader_side(x, c);
+	writer_side(x, c);
 	fed = wait_on(x, c, x->loader, false, wakeups);
 	if (compute < o->min_cpu_share * (wall > fed ? wall - fed : 0))
 		return false;
@@ -478,8 +508,9 @@ static int waker_cmp(const void *pa, const void *pb)
 }
 
 /*
- * The loop's wakers, by thread name and side (a name can be on both: the
- * loop's own python3 threads beside its workers'), most sleep ended first.
+ * The loop's wakers, by thread name and side (a name can be on two: the
+ * loop's own python3 threads beside its workers', its savers), most sleep
+ * ended first.
  */
 static void wakers_of(const struct stall_ctx *x, long c, struct stall *st)
 {
@@ -488,7 +519,7 @@ static void wakers_of(const struct stall_ctx *x, long c, struct stall *st)
 	for (size_t k = first; k < first + n; k++) {
 		const struct wake_rec *w = &x->wakes[k];
 		long b = plain_waker(x, w);
-		bool loader = b >= 0 && x->loader[b];
+		bool loader = b >= 0 && x->loader[b], writer = b >= 0 && x->writer[b];
 		char name[COMM_LEN];
 		int g;
 
@@ -500,8 +531,10 @@ static void wakers_of(const struct stall_ctx *x, long c, struct stall *st)
 			snprintf(name, sizeof(name), "(softirq)");
 		else
 			snprintf(name, sizeof(name), "(outside)");
+		/* A name on two sides (python3 workers and savers) is two groups. */
 		for (g = 0; g < st->nr_wakers && (strcmp(st->wakers[g].name, name) ||
-						  st->wakers[g].loader != loader); g++)
+						  st->wakers[g].loader != loader ||
+						  st->wakers[g].writer != writer); g++)
 			;
 		if (g == st->nr_wakers) {
 			if (g == STALL_WAKERS)
@@ -509,6 +542,7 @@ static void wakers_of(const struct stall_ctx *x, long c, struct stall *st)
 			st->nr_wakers++;
 			memcpy(st->wakers[g].name, name, sizeof(name));
 			st->wakers[g].loader = loader;
+			st->wakers[g].writer = writer;
 		}
 		st->wakers[g].threads++;
 		st->wakers[g].wakeups += w->wakeups;
@@ -565,7 +599,8 @@ static void loader_work(struct stall_ctx *x, long c, struct stall *st)
  * Loop c's time: its file syscalls and the sleeps the loader ended are
  * data wait, and so are I/O wait outside its syscalls (page faults on
  * mapped data) and its time receiving batches (on CPU or runnable in its
- * receive bursts); the sleeps the other loops' side ended are rank wait.
+ * receive bursts); its own writes and the sleeps the writer side ended are
+ * write wait; the sleeps the other loops' side ended are rank wait.
  */
 static void split(struct stall_ctx *x, long c, struct stall *st)
 {
@@ -576,17 +611,22 @@ static void split(struct stall_ctx *x, long c, struct stall *st)
 	st->tgid = th->tgid;
 	memcpy(st->comm, th->comm, COMM_LEN);
 	loader_side(x, c);
+	writer_side(x, c);
 	peer_side(x, c);
 	io_out = own_time(th, st);
 	st->loader_wait_ns = wait_on(x, c, x->loader, false, &st->loader_wakeups);
+	st->writer_wait_ns = wait_on(x, c, x->writer, false, &st->writer_wakeups);
 	st->rank_wait_ns = wait_on(x, c, x->peer, true, &st->rank_wakeups);
 	st->data_wait_ns = st->own_io_ns + st->loader_wait_ns + io_out + st->receive_ns;
-	waits = st->loader_wait_ns + st->rank_wait_ns;
+	st->write_wait_ns = st->own_write_ns + st->writer_wait_ns;
+	waits = st->loader_wait_ns + st->rank_wait_ns + st->writer_wait_ns;
 	st->other_wait_ns = th->sleep_ns > waits ? th->sleep_ns - waits : 0;
-	st->wall_ns = st->data_wait_ns + st->on_cpu_ns + st->runnable_ns + st->rank_wait_ns +
-		      st->other_wait_ns;
-	for (size_t i = 0; i < x->s->nr_threads; i++)
+	st->wall_ns = st->data_wait_ns + st->write_wait_ns + st->on_cpu_ns + st->runnable_ns +
+		      st->rank_wait_ns + st->other_wait_ns;
+	for (size_t i = 0; i < x->s->nr_threads; i++) {
 		st->loader_threads += x->loader[i];
+		st->writer_threads += x->writer[i];
+	}
 	loader_work(x, c, st);
 	wakers_of(x, c, st);
 }
@@ -609,6 +649,25 @@ static int mark_reading(struct stall_ctx *x)
 		x->reads[i] = bsearch(&s->threads[i].tgid, tgids, n, sizeof(*tgids), u32_cmp);
 	free(tgids);
 	return 0;
+}
+
+/*
+ * Writers: threads that wrote more than they read (bytes, pages faulted
+ * in counted as read), or that sync and commit files longer than they
+ * read any: a checkpoint saver, never a loader that logs.
+ */
+static void mark_writers(struct stall_ctx *x)
+{
+	for (size_t i = 0; i < x->s->nr_threads; i++) {
+		const struct thread_rec *th = &x->s->threads[i];
+		__u64 in = th->io.read_bytes + th->io.cache_pages * (__u64)x->page_size;
+
+		if (!(th->w.writes + th->w.fsyncs + th->w.commits + th->w.renames))
+			continue;
+		x->writes[i] = th->w.write_bytes > in ||
+			       (!reads_of(th) && th->w.fsync_ns + th->w.commit_ns >
+						 th->io.read_ns + th->io.meta_ns);
+	}
 }
 
 /* Threads that resumed another from a stop: tracers (strace, gdb). */
@@ -691,13 +750,15 @@ int stall__measure(struct trace *t, const struct stall_opts *o)
 {
 	struct stall_ctx x = {
 		.s = &t->store, .procs = &t->procs, .nr_wakes = t->nr_wakes,
-		.traced_ns = t->duration_s * 1e9,
+		.traced_ns = t->duration_s * 1e9, .page_size = t->page_size ?: 4096,
 	};
 	size_t n = t->store.nr_threads;
 	int err = -ENOMEM, missing = 0;
 
 	x.wakes = malloc((t->nr_wakes ? t->nr_wakes : 1) * sizeof(*x.wakes));
 	x.loader = calloc(n ? n : 1, sizeof(*x.loader));
+	x.writer = calloc(n ? n : 1, sizeof(*x.writer));
+	x.writes = calloc(n ? n : 1, sizeof(*x.writes));
 	x.peer = calloc(n ? n : 1, sizeof(*x.peer));
 	x.loop = calloc(n ? n : 1, sizeof(*x.loop));
 	x.tracer = calloc(n ? n : 1, sizeof(*x.tracer));
@@ -705,14 +766,15 @@ int stall__measure(struct trace *t, const struct stall_opts *o)
 	x.reads = calloc(n ? n : 1, sizeof(*x.reads));
 	x.tot = calloc(n ? n : 1, sizeof(*x.tot));
 	x.with = calloc(n ? n : 1, sizeof(*x.with));
-	if (!x.wakes || !x.loader || !x.peer || !x.loop || !x.tracer || !x.launcher || !x.reads ||
-	    !x.tot || !x.with)
+	if (!x.wakes || !x.loader || !x.writer || !x.writes || !x.peer || !x.loop ||
+	    !x.tracer || !x.launcher || !x.reads || !x.tot || !x.with)
 		goto out_free;
 	memcpy(x.wakes, t->wakes, t->nr_wakes * sizeof(*x.wakes));
 	qsort(x.wakes, x.nr_wakes, sizeof(*x.wakes), wake_cmp);
 	if (mark_reading(&x))
 		goto out_free;
 	mark_tracers(&x);
+	mark_writers(&x);
 	if (o->nr_given)
 		missing = given_loops(&x, o);
 	else if (find_loops(&x, o))
@@ -735,6 +797,8 @@ out_free:
 	free(x.tracer);
 	free(x.loop);
 	free(x.peer);
+	free(x.writes);
+	free(x.writer);
 	free(x.loader);
 	free(x.wakes);
 	return err;
@@ -745,6 +809,24 @@ double stall__share(const struct stall *s)
 	if (s->how == CONSUMER_NONE)
 		return -1;
 	return s->wall_ns ? (double)s->data_wait_ns / s->wall_ns : 0;
+}
+
+double stall__write_share(const struct stall *s)
+{
+	if (s->how == CONSUMER_NONE)
+		return -1;
+	return s->wall_ns ? (double)s->write_wait_ns / s->wall_ns : 0;
+}
+
+const struct stall *stall__most_writing(const struct trace *t)
+{
+	const struct stall *best = NULL;
+
+	for (size_t i = 0; i < t->nr_loops; i++)
+		if (t->loops[i].write_wait_ns &&
+		    (!best || stall__write_share(&t->loops[i]) > stall__write_share(best)))
+			best = &t->loops[i];
+	return best;
 }
 
 const char *stall__how_name(enum consumer_how how)

@@ -12,6 +12,9 @@
  *               its time receiving batches from the loader side (the
  *               bursts of bpf/recv.bpf.h: a pipe read, then sockets and
  *               shared memory), on CPU or runnable
+ *   write wait  its own writes, syncs and commits of regular files (an
+ *               inline checkpoint save), and sleeps ended by the writer
+ *               side (a saver thread it joins, a forked checkpointer)
  *   rank wait   sleeps ended by another loop's side (see below)
  *   other wait  sleeps ended by anything else (timers, the GPU driver, its
  *               own compute threads, locks) or by nobody seen
@@ -29,10 +32,15 @@
  * threads of other target processes that read files (DataLoader workers
  * and their feeder threads), and, transitively, threads that wake or are
  * woken by the loader side (tf.data's decode and prefetch threads), never
- * through a loop or a tracer, nor the loop's launchers: the processes
- * above it (a shell, conda run, torchrun) and those that exited before its
- * program began (its last exec, or its fork: a shim's readlink and
- * subshells), from the times in model/procs.h.
+ * through a loop, a tracer or a writer, nor the loop's launchers: the
+ * processes above it (a shell, conda run, torchrun) and those that exited
+ * before its program began (its last exec, or its fork: a shim's readlink
+ * and subshells), from the times in model/procs.h.
+ *
+ * The writer side: writers, threads that spend longer writing, syncing
+ * and committing regular files than reading them (a checkpoint saver
+ * thread, a forked async checkpointer), and transitively the threads they
+ * wake or are woken by, never through a loop, a tracer or the loader side.
  *
  * Interrupts: a wakeup in a device interrupt or a timer is nobody's; one
  * in a softirq (WAKER_SOFTIRQ) is never the loader side's (it hands batches
@@ -80,6 +88,7 @@ struct stall_waker {
 	char name[COMM_LEN];	/* comm without a trailing number */
 	__u32 threads;
 	bool loader;		/* on the loader side */
+	bool writer;		/* on the writer side */
 	__u64 wakeups;
 	__u64 sleep_ns;
 };
@@ -90,10 +99,16 @@ struct stall {
 	__u32 tid;
 	__u32 tgid;
 	char comm[COMM_LEN];
-	__u64 wall_ns;		/* data wait + on CPU + runnable + rank wait + other wait */
+	__u64 wall_ns;		/* data wait + write wait + on CPU + runnable + rank wait +
+				 * other wait */
 	__u64 data_wait_ns;	/* own_io_ns + loader_wait_ns + I/O wait outside them */
 	__u64 own_io_ns;	/* its own file syscalls (read + metadata) */
 	__u64 loader_wait_ns;	/* asleep until the loader side woke it */
+	__u64 write_wait_ns;	/* own_write_ns + writer_wait_ns */
+	__u64 own_write_ns;	/* its own writes, syncs and commits of regular files */
+	__u64 writer_wait_ns;	/* asleep until the writer side woke it */
+	__u64 writer_wakeups;
+	int writer_threads;	/* threads on the writer side */
 	__u64 rank_wait_ns;	/* asleep until another loop's side woke it */
 	__u64 receive_ns;	/* on CPU or runnable taking batches from the loader */
 	__u64 other_wait_ns;
@@ -149,6 +164,10 @@ struct stall_opts {
 int stall__measure(struct trace *t, const struct stall_opts *o);
 /* data_wait_ns / wall_ns, the one share every output prints; -1: no consumer. */
 double stall__share(const struct stall *s);
+/* write_wait_ns / wall_ns; -1: no consumer. */
+double stall__write_share(const struct stall *s);
+/* The loop of t that waits most on writes: NULL when none waits on any. */
+const struct stall *stall__most_writing(const struct trace *t);
 const char *stall__how_name(enum consumer_how how);
 
 #endif /* MODEL_STALL_H */

@@ -70,6 +70,7 @@ struct thread_rec {
 	__u64 async_depth;	/* their depth at submit, summed */
 	__u64 recv_cpu_ns;	/* receiving from other threads, on CPU (bpf/recv.bpf.h) */
 	__u64 recv_runq_ns;	/* and runnable */
+	struct write_counters w;	/* its writes, syncs and commits (bpf/write.bpf.h) */
 };
 
 /* A file in a target's /proc/PID/maps, for naming faulted files (mapfiles.h). */

@@ -26,14 +26,14 @@ struct tl_dev {
 };
 
 struct tl_prev {
-	__u64 n[TL__MAX];		/* TL_FILES..TL_BLK_READ_BYTES only */
+	__u64 n[TL__MAX];		/* TL_FILES..TL_BLK_READ_BYTES, TL_WRITES..TL_WRITE_NS */
 	struct hist read_lat;
 	struct tl_thread *threads;	/* by index into store.threads */
 	size_t nr_threads;
 	struct tl_dev *devs;
 	size_t nr_devs;
 	__u32 consumer;			/* the training loop's tid at the last point */
-	__u64 stall[2];			/* its data wait and wall time then */
+	__u64 stall[3];			/* its data wait, wall time and write wait then */
 };
 
 int timeline__init(struct timeline *tl, __u64 start_ns, __u64 drain_ns)
@@ -213,7 +213,13 @@ static void take_counts(struct tl_point *p, struct tl_prev *pr, const struct tra
 	now[TL_BLK_READS] = rd.reqs;
 	now[TL_BLK_READ_NS] = rd.total_ns;
 	now[TL_BLK_READ_BYTES] = rd.bytes;
-	for (int i = TL_FILES; i <= TL_BLK_READ_BYTES; i++) {
+	now[TL_WRITES] = t->counters[C_WRITES];
+	now[TL_WRITE_BYTES] = t->counters[C_WRITE_BYTES];
+	now[TL_WRITE_NS] = t->counters[C_WRITE_NS] + t->counters[C_FSYNC_NS] +
+			   t->counters[C_COMMIT_NS];
+	for (int i = 0; i < TL__MAX; i++) {
+		if (i > TL_BLK_READ_BYTES && (i < TL_WRITES || i > TL_WRITE_NS))
+			continue;	/* from the block devices, threads and stall */
 		p->n[i] = delta(now[i], pr->n[i]);
 		pr->n[i] = now[i];
 	}
@@ -306,17 +312,17 @@ static int take_threads(struct tl_point *p, struct tl_prev *pr, const struct sto
 static void take_stall(struct tl_point *p, struct tl_prev *pr, const struct stall *st)
 {
 	__u32 tid = st->how != CONSUMER_NONE ? st->tid : 0;
-	__u64 now[2] = { st->data_wait_ns, st->wall_ns };
+	__u64 now[3] = { st->data_wait_ns, st->wall_ns, st->write_wait_ns };
 
 	if (tid && !pr->consumer)
-		pr->stall[0] = pr->stall[1] = 0;
+		pr->stall[0] = pr->stall[1] = pr->stall[2] = 0;
 	if (tid && (tid == pr->consumer || !pr->consumer)) {
 		p->n[TL_STALL_DATA_NS] = delta(now[0], pr->stall[0]);
 		p->n[TL_STALL_WALL_NS] = delta(now[1], pr->stall[1]);
+		p->n[TL_STALL_WRITE_NS] = delta(now[2], pr->stall[2]);
 	}
 	pr->consumer = tid;
-	pr->stall[0] = now[0];
-	pr->stall[1] = now[1];
+	memcpy(pr->stall, now, sizeof(now));
 }
 
 int timeline__take(struct timeline *tl, const struct trace *t, __u64 now_ns)

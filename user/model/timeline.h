@@ -49,6 +49,10 @@ enum tl_count {
 	TL_SLEEP_NS,		/* asleep otherwise */
 	TL_STALL_DATA_NS,	/* the training loop: its data wait (stall.data_wait_ns) */
 	TL_STALL_WALL_NS,	/* and its wall time then */
+	TL_WRITES,		/* C_WRITES */
+	TL_WRITE_BYTES,		/* C_WRITE_BYTES */
+	TL_WRITE_NS,		/* C_WRITE_NS + C_FSYNC_NS + C_COMMIT_NS: time writing */
+	TL_STALL_WRITE_NS,	/* the training loop: its write wait (stall.write_wait_ns) */
 	TL__MAX,
 };
 

@@ -106,6 +106,7 @@ void trace__file_totals(const struct store *s, struct file_totals *tot)
 		}
 		tot->files++;
 		tot->files_read += f->c.reads > 0;
+		tot->files_written += f->c.writes + f->c.fsyncs > 0;
 		tot->reads += f->c.reads;
 		tot->reads_consec += f->c.reads_consec;
 		tot->reads_seq += f->c.reads_seq;
@@ -147,7 +148,7 @@ bool trace__empty(const struct trace *t)
 	static const int seen[] = {
 		C_OPENS, C_OPEN_ERRORS, C_READS, C_READ_ERRORS, C_STATS,
 		C_STAT_ERRORS, C_CLOSES, C_GETDENTS, C_MMAPS, C_FAULTS,
-		C_CACHE_PAGES,
+		C_CACHE_PAGES, C_WRITES, C_WRITE_ERRORS, C_FSYNCS, C_COMMITS, C_RENAMES,
 	};
 
 	for (size_t i = 0; i < sizeof(seen) / sizeof(seen[0]); i++)
@@ -230,6 +231,7 @@ static const char *const lost_keys[L__MAX] = {
 	[L_ASYNC_FILES_FULL] = "async_files_full",
 	[L_FORKS_FULL] = "forks_full",
 	[L_RECV_FULL] = "recv_threads_full",
+	[L_WRITE_THREADS_FULL] = "write_threads_full",
 };
 
 static const char *const lost_words[L__MAX] = {
@@ -259,6 +261,7 @@ static const char *const lost_words[L__MAX] = {
 	[L_ASYNC_FILES_FULL] = "io_uring/AIO files map full",
 	[L_FORKS_FULL] = "forks map full",
 	[L_RECV_FULL] = "receive bursts map full",
+	[L_WRITE_THREADS_FULL] = "writing threads map full",
 };
 
 const char *trace__lost_key(int reason)

@@ -76,6 +76,7 @@ struct file_totals {
 	__u64 files;		/* regular files */
 	__u64 dirs;
 	__u64 files_read;	/* regular files read at least once */
+	__u64 files_written;	/* regular files written or synced at least once */
 	__u64 reads;
 	__u64 reads_consec;
 	__u64 reads_seq;

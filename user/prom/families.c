@@ -56,6 +56,9 @@ static const struct counter_family vfs_counters[] = {
 	{ "iostorm_vfs_aio_reads_total", C_AIO_READS,
 	  "Of those, Linux AIO reads (io_submit of IOCB_CMD_PREAD/PREADV), reaped." },
 	{ "iostorm_vfs_aio_read_bytes_total", C_AIO_READ_BYTES, "Bytes those AIO reads returned." },
+	{ "iostorm_vfs_aio_writes_total", C_AIO_WRITES,
+	  "Of iostorm_vfs_writes_total, Linux AIO writes (io_submit of IOCB_CMD_PWRITE/PWRITEV), "
+	  "reaped." },
 	{ "iostorm_vfs_read_errors_total", C_READ_ERRORS, "Failed reads of regular files." },
 	{ "iostorm_vfs_stats_total", C_STATS,
 	  "Successful stat-family calls (stat, lstat, fstat, newfstatat, statx)." },
@@ -63,6 +66,18 @@ static const struct counter_family vfs_counters[] = {
 	{ "iostorm_vfs_closes_total", C_CLOSES, "Closes of regular files and directories." },
 	{ "iostorm_vfs_getdents_total", C_GETDENTS, "getdents64 calls (directory listings)." },
 	{ "iostorm_vfs_mmaps_total", C_MMAPS, "mmap calls on regular files." },
+	{ "iostorm_vfs_writes_total", C_WRITES,
+	  "Writes of regular files (not in memory: tmpfs): write-family calls (write, writev, "
+	  "pwrite64, pwritev, pwritev2) and io_uring and Linux AIO write requests." },
+	{ "iostorm_vfs_write_bytes_total", C_WRITE_BYTES, "Bytes those writes wrote." },
+	{ "iostorm_vfs_write_errors_total", C_WRITE_ERRORS,
+	  "Failed writes and syncs of regular files." },
+	{ "iostorm_vfs_fsyncs_total", C_FSYNCS,
+	  "fsync, fdatasync, sync_file_range and msync calls (and io_uring and AIO syncs) of "
+	  "regular files." },
+	{ "iostorm_vfs_commits_total", C_COMMITS,
+	  "Closes that commit a save: the close of the file its thread wrote or synced last." },
+	{ "iostorm_vfs_renames_total", C_RENAMES, "rename, renameat and renameat2 calls." },
 	{ "iostorm_target_forks_total", C_FORKS, "Processes that joined the target by fork." },
 	{ "iostorm_target_exits_total", C_EXITS, "Processes of the target that exited." },
 };
@@ -85,6 +100,9 @@ static const struct counter_family uring_counters[] = {
 	  "Bytes those io_uring reads returned." },
 	{ "iostorm_vfs_io_uring_opens_total", C_URING_OPENS,
 	  "IORING_OP_OPENAT and OPENAT2 requests completed (in the opens too)." },
+	{ "iostorm_vfs_io_uring_writes_total", C_URING_WRITES,
+	  "Of iostorm_vfs_writes_total, io_uring write requests (WRITE, WRITEV, WRITE_FIXED, "
+	  "WRITEV_FIXED), completed." },
 };
 
 static void render_counters(struct prom *p, const struct trace *t,
@@ -119,6 +137,11 @@ static const struct {
 	  "included: the queue depth the loader keeps; _sum estimated." },
 	{ "iostorm_vfs_io_uring_latency_seconds", H_URING_LAT, UNIT_NS,
 	  "io_uring reads, submit to completion, seconds; _sum estimated." },
+	{ "iostorm_vfs_write_latency_seconds", H_WRITE_LAT, UNIT_NS,
+	  "Latency of writes of regular files (calls, and async requests submit to "
+	  "completion), dirty-page throttling included, seconds." },
+	{ "iostorm_vfs_fsync_latency_seconds", H_FSYNC_LAT, UNIT_NS,
+	  "Latency of fsync, fdatasync, sync_file_range and msync of regular files, seconds." },
 };
 
 static void render_vfs(struct prom *p, const struct trace *t)
@@ -138,6 +161,11 @@ static void render_vfs(struct prom *p, const struct trace *t)
 		     "Time in open, stat, close and getdents calls, summed over calls, seconds.");
 	prom__sample_secs(p, "iostorm_vfs_metadata_seconds_total", NULL, 0,
 			  t->counters[C_META_NS]);
+	prom__family(p, "iostorm_vfs_commit_seconds_total", "counter",
+		     "Time in the closes that commit a save and in renames, summed over calls, "
+		     "seconds.");
+	prom__sample_secs(p, "iostorm_vfs_commit_seconds_total", NULL, 0,
+			  t->counters[C_COMMIT_NS]);
 	prom__metric_u64(p, "iostorm_page_cache_added_bytes_total", "counter",
 			 "Bytes of pages the target added to the page cache: "
 			 "misses and their readahead.",
@@ -158,7 +186,7 @@ static void render_vfs(struct prom *p, const struct trace *t)
 			 "Files that are code (modules, libraries, system files), kept out "
 			 "of the dataset's figures.", tot.code_files);
 	prom__metric_u64(p, "iostorm_vfs_files", "gauge",
-			 "Distinct regular files seen by open, read or stat.", tot.files);
+			 "Distinct regular files seen by open, read, write or stat.", tot.files);
 	prom__metric_u64(p, "iostorm_vfs_dirs", "gauge", "Distinct directories seen.", tot.dirs);
 	prom__metric_u64(p, "iostorm_vfs_files_lower_bound", "gauge",
 			 "1 when the kernel's files map was full: iostorm_vfs_files and "
@@ -166,7 +194,7 @@ static void render_vfs(struct prom *p, const struct trace *t)
 			 trace__files_lower_bound(t));
 }
 
-/* Only read latency and size have exact sums: the kernel's read counters. */
+/* Read latency and size, write and fsync latency have exact sums: the kernel's counters. */
 static void render_vfs_hists(struct prom *p, const struct trace *t)
 {
 	for (size_t i = 0; i < sizeof(vfs_hists) / sizeof(vfs_hists[0]); i++) {
@@ -175,7 +203,9 @@ static void render_vfs_hists(struct prom *p, const struct trace *t)
 		if (id == H_URING_LAT && !kernel__measured(&t->kernel, KL_URING))
 			continue;
 		const __u64 *sum = id == H_READ_LAT ? &t->counters[C_READ_NS] :
-				   id == H_READ_SIZE ? &t->counters[C_READ_BYTES] : NULL;
+				   id == H_READ_SIZE ? &t->counters[C_READ_BYTES] :
+				   id == H_WRITE_LAT ? &t->counters[C_WRITE_NS] :
+				   id == H_FSYNC_LAT ? &t->counters[C_FSYNC_NS] : NULL;
 
 		prom__family(p, vfs_hists[i].name, "histogram", vfs_hists[i].help);
 		prom__hist_samples(p, vfs_hists[i].name, NULL, 0, &t->hists[id],
@@ -215,7 +245,8 @@ static void consumer_samples(struct prom *p, const char *name, const struct labe
 			     const struct stall *st)
 {
 	const struct { const char *state; __u64 ns; } v[] = {
-		{ "data_wait", st->data_wait_ns }, { "on_cpu", st->on_cpu_ns },
+		{ "data_wait", st->data_wait_ns }, { "write_wait", st->write_wait_ns },
+		{ "on_cpu", st->on_cpu_ns },
 		{ "rank_wait", st->rank_wait_ns }, { "other_wait", st->other_wait_ns },
 		{ "runnable", st->runnable_ns },
 	};
@@ -241,7 +272,8 @@ static void render_consumer(struct prom *p, const struct trace *t)
 
 	prom__family(p, "iostorm_consumer_seconds_total", "counter",
 		     "Time of the training loop's thread by state, seconds: data_wait (its own "
-		     "file I/O, and sleeps the loader ended), on_cpu, rank_wait (sleeps other "
+		     "file I/O, and sleeps the loader ended), write_wait (its own writes, syncs "
+		     "and commits, and sleeps a saver ended), on_cpu, rank_wait (sleeps other "
 		     "ranks' loops ended), other_wait, runnable; the loop that waits most when "
 		     "there are several; no series when no consumer was found.");
 	if (t->stall.how != CONSUMER_NONE)

@@ -292,6 +292,31 @@ static void text_device(FILE *out, const struct block *b, const struct blk_dev *
 	}
 }
 
+/*
+ * "loop0 writes: by the target 40 requests (20.0 MiB: ...), by kernel
+ * threads ...": who submitted the device's write requests. The target's
+ * are those it submitted itself (fsync, O_DIRECT, sync writes); its other
+ * writes reach the device later as writeback, submitted by the kernel's
+ * flusher threads among everyone's: the kernel does not say whose.
+ */
+static void text_writes(FILE *out, const char *name, const struct blk_dev *d)
+{
+	struct blk_stats mine, kth, oth;
+	char a[32], b[32], c[32];
+
+	blk_dev__sum(d, BLK_WRITE, WHO_BIT(WHO_TARGET), &mine);
+	blk_dev__sum(d, BLK_WRITE, WHO_BIT(WHO_KTHREAD), &kth);
+	blk_dev__sum(d, BLK_WRITE, WHO_BIT(WHO_OTHER), &oth);
+	if (!mine.reqs && !kth.reqs && !oth.reqs)
+		return;
+	fprintf(out, "%s writes: by the target %llu requests (%s: its fsyncs, O_DIRECT and sync "
+		"writes), by kernel threads %llu (%s: writeback of dirty pages, the target's "
+		"buffered writes among them, and journals), by other processes %llu (%s)\n", name,
+		mine.reqs, units__size(a, sizeof(a), mine.bytes, true), kth.reqs,
+		units__size(b, sizeof(b), kth.bytes, true), oth.reqs,
+		units__size(c, sizeof(c), oth.bytes, true));
+}
+
 /* "loop0: target 2013 requests, 95.0% sequential, ...; not attributed ..." */
 static void text_pattern(FILE *out, const struct blk_dev *d)
 {
@@ -324,6 +349,7 @@ static void text_pattern(FILE *out, const struct blk_dev *d)
 	if (untracked)
 		fprintf(out, "; %llu untracked", untracked);
 	fputc('\n', out);
+	text_writes(out, name, d);
 }
 
 /* A duration right-aligned in width terminal columns ("µ" is 2 bytes). */

@@ -4,7 +4,9 @@
  * threads (the top rows in the text, every row in the JSON), and the
  * threads rolled up by name.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "lib/json.h"
 #include "lib/units.h"
@@ -110,6 +112,82 @@ static void print_files(FILE *out, struct file_rec **files, size_t n, size_t top
 	print_more_files(out, files, n, k);
 }
 
+/* A file's or a thread's time writing: its writes, syncs and commits. */
+static __u64 write_time(__u64 write_ns, __u64 fsync_ns, __u64 commit_ns)
+{
+	return write_ns + fsync_ns + commit_ns;
+}
+
+static __u64 file_write_ns(const struct file_rec *f)
+{
+	return write_time(f->c.write_ns, f->c.fsync_ns, f->c.commit_ns);
+}
+
+static int written_cmp(const void *pa, const void *pb)
+{
+	const struct file_rec *a = *(struct file_rec *const *)pa;
+	const struct file_rec *b = *(struct file_rec *const *)pb;
+	__u64 x = file_write_ns(a), y = file_write_ns(b);
+
+	if (x != y)
+		return x < y ? 1 : -1;
+	return (a->c.write_bytes < b->c.write_bytes) - (a->c.write_bytes > b->c.write_bytes);
+}
+
+/* The cells of a write row: writes, bytes, then each call's time in ms. */
+static void print_write_cells(FILE *out, __u64 writes, __u64 bytes, __u64 write_ns,
+			      __u64 fsyncs, __u64 fsync_ns, __u64 commits, __u64 commit_ns)
+{
+	char buf[32];
+
+	emit__cell_u64(out, writes, 7);
+	emit__cell(out, units__size(buf, sizeof(buf), bytes, false), 6);
+	snprintf(buf, sizeof(buf), "%.1f", write_ns / 1e6);
+	emit__cell(out, buf, 9);
+	emit__cell_u64(out, fsyncs, 6);
+	snprintf(buf, sizeof(buf), "%.1f", fsync_ns / 1e6);
+	emit__cell(out, buf, 9);
+	emit__cell_u64(out, commits, 7);
+	snprintf(buf, sizeof(buf), "%.1f", commit_ns / 1e6);
+	emit__cell(out, buf, 9);
+	fputc('\n', out);
+}
+
+static void print_write_header(FILE *out)
+{
+	fprintf(out, " %7s %6s %9s %6s %9s %7s %9s\n", "writes", "bytes", "write ms",
+		"fsyncs", "fsync ms", "commits", "commit ms");
+}
+
+/* The files written, by write time (a checkpoint's files), when any were. */
+static int print_written(FILE *out, struct file_rec **files, size_t n, size_t top)
+{
+	struct file_rec **w = malloc((n ? n : 1) * sizeof(*w));
+	size_t k = 0, shown;
+
+	if (!w)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		if (files[i]->c.writes + files[i]->c.fsyncs + files[i]->c.commits)
+			w[k++] = files[i];
+	if (k) {
+		qsort(w, k, sizeof(*w), written_cmp);
+		shown = k < top ? k : top;
+		fprintf(out, "\nfiles written, by write time (write + fsync + commit)\n");
+		emit__left(out, "path", PATH_COLS);
+		print_write_header(out);
+		for (size_t i = 0; i < shown; i++) {
+			emit__path(out, w[i], PATH_COLS);
+			print_write_cells(out, w[i]->c.writes, w[i]->c.write_bytes,
+					  w[i]->c.write_ns, w[i]->c.fsyncs, w[i]->c.fsync_ns,
+					  w[i]->c.commits, w[i]->c.commit_ns);
+		}
+		print_more(out, k, shown, "files written");
+	}
+	free(w);
+	return 0;
+}
+
 static void print_dirs(FILE *out, const struct dir_rec *dirs, size_t n, size_t top)
 {
 	size_t k = n < top ? n : top;
@@ -156,6 +234,51 @@ static void print_threads(FILE *out, const struct thread_rec **threads, size_t n
 	print_more(out, n, k, "threads");
 }
 
+static __u64 thread_write_ns(const struct thread_rec *th)
+{
+	return write_time(th->w.write_ns, th->w.fsync_ns, th->w.commit_ns);
+}
+
+static int writer_cmp(const void *pa, const void *pb)
+{
+	__u64 x = thread_write_ns(*(const struct thread_rec *const *)pa);
+	__u64 y = thread_write_ns(*(const struct thread_rec *const *)pb);
+
+	return (x < y) - (x > y);
+}
+
+/* The threads that wrote files, the longest writing first, top of them. */
+static int print_writers(FILE *out, const struct thread_rec **threads, size_t n,
+			 size_t top)
+{
+	const struct thread_rec **w = malloc((n ? n : 1) * sizeof(*w));
+	size_t k = 0, shown;
+
+	if (!w)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		if (threads[i]->w.writes + threads[i]->w.fsyncs + threads[i]->w.commits +
+		    threads[i]->w.renames)
+			w[k++] = threads[i];
+	if (k) {
+		qsort(w, k, sizeof(*w), writer_cmp);
+		shown = k < top ? k : top;
+		fprintf(out, "\nthreads that wrote files, by write time\n");
+		fprintf(out, "%7s %7s %-16s", "tid", "pid", "comm");
+		print_write_header(out);
+		for (size_t i = 0; i < shown; i++) {
+			fprintf(out, "%7u %7u ", w[i]->tid, w[i]->tgid);
+			emit__left(out, w[i]->comm, 16);
+			print_write_cells(out, w[i]->w.writes, w[i]->w.write_bytes,
+					  w[i]->w.write_ns, w[i]->w.fsyncs, w[i]->w.fsync_ns,
+					  w[i]->w.commits + w[i]->w.renames, w[i]->w.commit_ns);
+		}
+		print_more(out, k, shown, "threads that wrote");
+	}
+	free(w);
+	return 0;
+}
+
 /*
  * The jobs' views, named once: paths below are the host's, and a path the
  * host does not have is shown as its job saw it, after "[job N]".
@@ -185,9 +308,13 @@ int report_lists__text(FILE *out, const struct report *r, size_t top)
 	if (l->nr_files) {
 		print_views(out, &r->t->views);
 		print_files(out, l->files, l->nr_files, top);
+		if (print_written(out, l->files, l->nr_files, top))
+			return -ENOMEM;
 		print_dirs(out, l->dirs, l->nr_dirs, top);
 	}
 	print_threads(out, l->threads, l->nr_threads, top);
+	if (print_writers(out, l->threads, l->nr_threads, top))
+		return -ENOMEM;
 	return report_threads__text(out, &r->t->store, top);
 }
 
@@ -262,6 +389,13 @@ static void write_file(struct json *j, const struct file_rec *f, const struct mo
 	json__kv_u64_known(j, "fault_reads_random", f->c.fault_rand, faults);
 	json__kv_u64_known(j, "fault_ns", f->c.fault_ns, faults);
 	write_file_async(j, f->async, uring);
+	json__kv_u64(j, "writes", f->c.writes);
+	json__kv_u64(j, "write_bytes", f->c.write_bytes);
+	json__kv_u64(j, "write_ns", f->c.write_ns);
+	json__kv_u64(j, "fsyncs", f->c.fsyncs);
+	json__kv_u64(j, "fsync_ns", f->c.fsync_ns);
+	json__kv_u64(j, "commits", f->c.commits);
+	json__kv_u64(j, "commit_ns", f->c.commit_ns);
 	json__kv_u64(j, "first_ts_ns", f->first_ts);
 	json__kv_u64(j, "last_ts_ns", f->last_ts);
 	json__kv_u64(j, "first_read_ts_ns", f->read_ts);
@@ -279,6 +413,9 @@ static void write_dir(struct json *j, const struct dir_rec *d)
 	json__kv_u64(j, "read_ns", d->c.read_ns);
 	json__kv_u64(j, "meta_ns", d->c.meta_ns);
 	json__kv_u64(j, "stats", d->c.stats);
+	json__kv_u64(j, "writes", d->c.writes);
+	json__kv_u64(j, "write_bytes", d->c.write_bytes);
+	json__kv_u64(j, "write_ns", d->c.write_ns);
 	json__end_object(j);
 }
 
@@ -307,6 +444,14 @@ static void write_thread(struct json *j, const struct thread_rec *th,
 	json__kv_u64(j, "io_wait_ns", th->io_wait_ns);
 	json__kv_u64(j, "runq_ns", th->runq_ns);
 	json__kv_u64(j, "sleep_ns", th->sleep_ns);
+	json__kv_u64(j, "writes", th->w.writes);
+	json__kv_u64(j, "write_bytes", th->w.write_bytes);
+	json__kv_u64(j, "write_ns", th->w.write_ns);
+	json__kv_u64(j, "fsyncs", th->w.fsyncs);
+	json__kv_u64(j, "fsync_ns", th->w.fsync_ns);
+	json__kv_u64(j, "commits", th->w.commits);
+	json__kv_u64(j, "renames", th->w.renames);
+	json__kv_u64(j, "commit_ns", th->w.commit_ns);
 	json__end_object(j);
 }
 

@@ -45,9 +45,11 @@ void report_phases__text(FILE *out, const struct findings *d)
 	for (int i = 0; i < d->nr_phases; i++) {
 		const struct phase *ph = &d->phases[i];
 
-		fprintf(out, " %s%d  %.1f-%.1f s: loop waits %s, from storage %s, device busy %s, "
-			"%s reads/s\n", ph->unsplit ? "*" : " ", i + 1, ph->start_s, ph->end_s,
-			pct_or_dash(a, sizeof(a), ph->stall_share),
+		fprintf(out, " %s%d  %.1f-%.1f s: loop waits %s", ph->unsplit ? "*" : " ", i + 1,
+			ph->start_s, ph->end_s, pct_or_dash(a, sizeof(a), ph->stall_share));
+		if (ph->write_share > 0)
+			fprintf(out, " (on writes %s)", pct_or_dash(a, sizeof(a), ph->write_share));
+		fprintf(out, ", from storage %s, device busy %s, %s reads/s\n",
 			pct_or_dash(b, sizeof(b), ph->miss_share < 0 ? -1 :
 				    ph->miss_share > 1 ? 1 : ph->miss_share),
 			pct_or_dash(c, sizeof(c), ph->util),
@@ -84,6 +86,7 @@ void report_phases__json(struct json *j, const struct findings *d)
 		json__kv_double(j, "end_s", ph->end_s);
 		json__kv_u64(j, "start_ts_ns", ph->start_ns);
 		kv_share(j, "stall_share", ph->stall_share);
+		kv_share(j, "write_share", ph->write_share);
 		kv_share(j, "miss_share", ph->miss_share);
 		kv_share(j, "util", ph->util);
 		json__kv_double(j, "reads_per_s", ph->reads_per_s);

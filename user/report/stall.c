@@ -27,7 +27,13 @@ static void loop_text(FILE *out, const struct stall *s)
 		units__pct(c, sizeof(c), s->loader_wait_ns / w));
 	if (s->receive_ns)
 		fprintf(out, ", receiving batches %s", units__pct(h, sizeof(h), s->receive_ns / w));
-	fprintf(out, "); on CPU %s, ", units__pct(d, sizeof(d), s->on_cpu_ns / w));
+	fprintf(out, "); ");
+	if (s->write_wait_ns)
+		fprintf(out, "waits on writes %s (its own %s, woken by the writers %s); ",
+			units__pct(a, sizeof(a), s->write_wait_ns / w),
+			units__pct(b, sizeof(b), s->own_write_ns / w),
+			units__pct(c, sizeof(c), s->writer_wait_ns / w));
+	fprintf(out, "on CPU %s, ", units__pct(d, sizeof(d), s->on_cpu_ns / w));
 	if (s->rank_wait_ns)
 		fprintf(out, "waits for other ranks %s, ",
 			units__pct(g, sizeof(g), s->rank_wait_ns / w));
@@ -75,6 +81,8 @@ static void write_wakers(struct json *j, const struct stall *s)
 		json__kv_u64(j, "threads", w->threads);
 		json__key(j, "loader");
 		json__bool(j, w->loader);
+		json__key(j, "writer");
+		json__bool(j, w->writer);
 		json__kv_u64(j, "wakeups", w->wakeups);
 		json__kv_u64(j, "sleep_ns", w->sleep_ns);
 		json__end_object(j);
@@ -104,15 +112,25 @@ static void loop_json(struct json *j, const struct stall *s)
 	json__kv_u64(j, "own_io_ns", s->own_io_ns);
 	json__kv_u64(j, "loader_wait_ns", s->loader_wait_ns);
 	json__kv_u64(j, "receive_ns", s->receive_ns);
+	json__kv_u64(j, "write_wait_ns", s->write_wait_ns);
+	json__kv_u64(j, "own_write_ns", s->own_write_ns);
+	json__kv_u64(j, "writer_wait_ns", s->writer_wait_ns);
 	json__kv_u64(j, "rank_wait_ns", s->rank_wait_ns);
 	json__kv_u64(j, "other_wait_ns", s->other_wait_ns);
 	json__kv_u64(j, "runnable_ns", s->runnable_ns);
 	json__kv_u64(j, "loader_wakeups", s->loader_wakeups);
 	json__kv_u64(j, "rank_wakeups", s->rank_wakeups);
 	json__kv_u64(j, "loader_threads", s->loader_threads);
+	json__kv_u64(j, "writer_wakeups", s->writer_wakeups);
+	json__kv_u64(j, "writer_threads", s->writer_threads);
 	json__key(j, "share");
 	if (share >= 0)
 		json__double(j, share);
+	else
+		json__null(j);
+	json__key(j, "write_share");
+	if (share >= 0)
+		json__double(j, stall__write_share(s));
 	else
 		json__null(j);
 	write_wakers(j, s);

@@ -28,6 +28,10 @@ static const char *const count_keys[TL__MAX] = {
 	[TL_SLEEP_NS] = "loader_sleep_ns",
 	[TL_STALL_DATA_NS] = "stall_data_wait_ns",
 	[TL_STALL_WALL_NS] = "stall_wall_ns",
+	[TL_WRITES] = "writes",
+	[TL_WRITE_BYTES] = "write_bytes",
+	[TL_WRITE_NS] = "write_ns",
+	[TL_STALL_WRITE_NS] = "stall_write_wait_ns",
 };
 
 static double per(double v, double by)
@@ -64,6 +68,10 @@ static void point_rates(struct json *j, const struct tl_point *p)
 	json__kv_double(j, "loader_io_wait_share", loader_share(p, TL_IO_WAIT_NS));
 	json__kv_double(j, "stall_share", p->n[TL_STALL_WALL_NS] ?
 			(double)p->n[TL_STALL_DATA_NS] / p->n[TL_STALL_WALL_NS] : NAN);
+	json__kv_double(j, "writes_per_s", per(p->n[TL_WRITES], secs));
+	json__kv_double(j, "write_bytes_per_s", per(p->n[TL_WRITE_BYTES], secs));
+	json__kv_double(j, "write_share", p->n[TL_STALL_WALL_NS] ?
+			(double)p->n[TL_STALL_WRITE_NS] / p->n[TL_STALL_WALL_NS] : NAN);
 }
 
 static void point_json(struct json *j, const struct tl_point *p)

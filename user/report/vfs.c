@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The VFS section of both reports: totals of opens, reads, metadata and
- * mappings, the access pattern, and the latency and size distributions.
+ * The VFS section of both reports: totals of opens, reads, metadata,
+ * writes and mappings, the access pattern, and the latency and size
+ * distributions.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -173,6 +174,39 @@ static void print_code(FILE *out, const struct file_totals *tot, bool faults)
 	print_code_why(out, tot);
 }
 
+/*
+ * Writes of regular files, the syncs that wait for them and the calls that
+ * commit a save, when the target made any: a checkpoint's cost.
+ */
+static void print_writes(FILE *out, const struct trace *t, const struct file_totals *tot)
+{
+	const __u64 *c = t->counters;
+	double d = t->duration_s;
+	char buf[32];
+
+	if (!c[C_WRITES] && !c[C_FSYNCS] && !c[C_COMMITS] && !c[C_RENAMES] &&
+	    !c[C_WRITE_ERRORS])
+		return;
+	fprintf(out, "writes    %llu (%.1f/s) to %llu %s, %.1f MiB (%.1f MiB/s)", c[C_WRITES],
+		units__rate(c[C_WRITES], d), tot->files_written,
+		tot->files_written == 1 ? "file" : "files", c[C_WRITE_BYTES] / MIB,
+		units__rate(c[C_WRITE_BYTES] / MIB, d));
+	if (c[C_WRITES])
+		fprintf(out, ", mean %s", units__size(buf, sizeof(buf),
+			(double)c[C_WRITE_BYTES] / c[C_WRITES], true));
+	fprintf(out, ", %s in writes; ", units__ns(buf, sizeof(buf), c[C_WRITE_NS]));
+	fprintf(out, "fsyncs %llu, %s; ", c[C_FSYNCS], units__ns(buf, sizeof(buf), c[C_FSYNC_NS]));
+	fprintf(out, "commits %llu, renames %llu, %s", c[C_COMMITS], c[C_RENAMES],
+		units__ns(buf, sizeof(buf), c[C_COMMIT_NS]));
+	if (c[C_WRITE_ERRORS])
+		fprintf(out, ", %llu errors", c[C_WRITE_ERRORS]);
+	fputc('\n', out);
+	if (c[C_URING_WRITES] + c[C_AIO_WRITES])
+		fprintf(out, "          by interface: write() %llu, io_uring %llu, AIO %llu\n",
+			minus(c[C_WRITES], c[C_URING_WRITES] + c[C_AIO_WRITES]),
+			c[C_URING_WRITES], c[C_AIO_WRITES]);
+}
+
 static void print_totals(FILE *out, const struct trace *t, const struct file_totals *tot)
 {
 	const __u64 *c = t->counters;
@@ -206,6 +240,7 @@ static void print_totals(FILE *out, const struct trace *t, const struct file_tot
 	fprintf(out, ", closes %llu, getdents %llu; %.1f%% of read + metadata time\n",
 		c[C_CLOSES], c[C_GETDENTS],
 		emit__pct(c[C_META_NS], c[C_META_NS] + c[C_READ_NS]));
+	print_writes(out, t, tot);
 	fprintf(out, "mappings  mmaps %llu, faults ", c[C_MMAPS]);
 	if (kernel__measured(&t->kernel, KL_FAULTS))
 		fprintf(out, "%llu", c[C_FAULTS]);
@@ -248,7 +283,8 @@ static void print_distributions(FILE *out, const struct trace *t)
 		emit__log2_rows(out, rows, "bytes", true);
 		emit__size_quantiles(out, &h[H_READ_SIZE]);
 	}
-	if (hist__count(&h[H_OPEN_LAT]) || hist__count(&h[H_STAT_LAT]))
+	if (hist__count(&h[H_OPEN_LAT]) || hist__count(&h[H_STAT_LAT]) ||
+	    hist__count(&h[H_WRITE_LAT]) || hist__count(&h[H_FSYNC_LAT]))
 		fputc('\n', out);
 	n = hist__count(&h[H_OPEN_LAT]);
 	if (n) {
@@ -259,6 +295,16 @@ static void print_distributions(FILE *out, const struct trace *t)
 	if (n) {
 		fprintf(out, "stat latency (%llu):", n);
 		emit__lat_quantiles(out, &h[H_STAT_LAT]);
+	}
+	n = hist__count(&h[H_WRITE_LAT]);
+	if (n) {
+		fprintf(out, "write latency (%llu):", n);
+		emit__lat_quantiles(out, &h[H_WRITE_LAT]);
+	}
+	n = hist__count(&h[H_FSYNC_LAT]);
+	if (n) {
+		fprintf(out, "fsync latency (%llu):", n);
+		emit__lat_quantiles(out, &h[H_FSYNC_LAT]);
 	}
 	trace__file_sizes(&t->store, &sizes);
 	n = hist__count(&sizes);
@@ -294,6 +340,9 @@ static void write_interfaces(struct json *j, const struct trace *t,
 	json__kv_u64(j, "reads", minus(c[C_READS], async));
 	json__kv_u64(j, "read_bytes", minus(c[C_READ_BYTES],
 					    c[C_URING_READ_BYTES] + c[C_AIO_READ_BYTES]));
+	json__kv_u64(j, "writes", minus(c[C_WRITES], c[C_URING_WRITES] + c[C_AIO_WRITES]));
+	json__kv_u64(j, "write_bytes", minus(c[C_WRITE_BYTES],
+					     c[C_URING_WRITE_BYTES] + c[C_AIO_WRITE_BYTES]));
 	json__end_object(j);
 	json__key(j, "io_uring");
 	json__begin_object(j);
@@ -302,11 +351,15 @@ static void write_interfaces(struct json *j, const struct trace *t,
 	json__kv_u64_known(j, "opens", c[C_URING_OPENS], uring);
 	json__kv_u64_known(j, "stats", c[C_URING_STATS], uring);
 	json__kv_u64_known(j, "closes", c[C_URING_CLOSES], uring);
+	json__kv_u64_known(j, "writes", c[C_URING_WRITES], uring);
+	json__kv_u64_known(j, "write_bytes", c[C_URING_WRITE_BYTES], uring);
 	json__end_object(j);
 	json__key(j, "aio");
 	json__begin_object(j);
 	json__kv_u64(j, "reads", c[C_AIO_READS]);
 	json__kv_u64(j, "read_bytes", c[C_AIO_READ_BYTES]);
+	json__kv_u64(j, "writes", c[C_AIO_WRITES]);
+	json__kv_u64(j, "write_bytes", c[C_AIO_WRITE_BYTES]);
 	json__end_object(j);
 	json__key(j, "mapped_faults");
 	json__begin_object(j);
@@ -364,6 +417,16 @@ static void write_vfs(struct json *j, const struct trace *t, const struct file_t
 	json__kv_u64_known(j, "device_cache_pages", c[C_DEVICE_PAGES], cache);
 	json__kv_u64(j, "read_ns", c[C_READ_NS]);
 	json__kv_u64(j, "meta_ns", c[C_META_NS]);
+	json__kv_u64(j, "files_written", tot->files_written);
+	json__kv_u64(j, "writes", c[C_WRITES]);
+	json__kv_u64(j, "write_bytes", c[C_WRITE_BYTES]);
+	json__kv_u64(j, "write_ns", c[C_WRITE_NS]);
+	json__kv_u64(j, "write_errors", c[C_WRITE_ERRORS]);
+	json__kv_u64(j, "fsyncs", c[C_FSYNCS]);
+	json__kv_u64(j, "fsync_ns", c[C_FSYNC_NS]);
+	json__kv_u64(j, "commits", c[C_COMMITS]);
+	json__kv_u64(j, "renames", c[C_RENAMES]);
+	json__kv_u64(j, "commit_ns", c[C_COMMIT_NS]);
 	json__kv_u64(j, "reads_consecutive", tot->reads_consec);
 	json__kv_u64(j, "reads_sequential", tot->reads_seq);
 	json__kv_u64(j, "reads_random", tot->reads_random);
@@ -406,6 +469,8 @@ static void write_vfs(struct json *j, const struct trace *t, const struct file_t
 	json__kv_double(j, "opens_per_s", units__rate(c[C_OPENS], d));
 	json__kv_double(j, "reads_per_s", units__rate(c[C_READS], d));
 	json__kv_double(j, "read_bytes_per_s", units__rate(c[C_READ_BYTES], d));
+	json__kv_double(j, "writes_per_s", units__rate(c[C_WRITES], d));
+	json__kv_double(j, "write_bytes_per_s", units__rate(c[C_WRITE_BYTES], d));
 	json__end_object(j);
 	json__end_object(j);
 }
@@ -424,6 +489,8 @@ static void write_hists(struct json *j, const struct trace *t)
 	emit__json_hist(j, "getdents", &h[H_GETDENTS_LAT], "ns");
 	emit__json_hist(j, "io_uring", &h[H_URING_LAT], "ns");
 	emit__json_hist(j, "aio", &h[H_AIO_LAT], "ns");
+	emit__json_hist(j, "write", &h[H_WRITE_LAT], "ns");
+	emit__json_hist(j, "fsync", &h[H_FSYNC_LAT], "ns");
 	json__end_object(j);
 	trace__file_sizes(&t->store, &sizes);
 	json__key(j, "sizes");

@@ -111,18 +111,19 @@ TEST(diff_default_limits)
 {
 	struct diff_limit l[DIFF_MAX_LIMITS];
 	int n = diff__default_limits(l, DIFF_MAX_LIMITS);
-	bool opens = false, finding = false, read_p99 = false;
+	bool opens = false, finding = false, read_p99 = false, write = false;
 
 	REQUIRE(n > 3);
 	for (int i = 0; i < n; i++) {
 		CHECK(l[i].is_default);
 		opens |= !strcmp(l[i].text, "opens_per_file>+10%");
 		read_p99 |= !strcmp(l[i].text, "read_p99>+100%");
+		write |= !strcmp(l[i].text, "write_share>+10pp");
 		finding |= !strcmp(l[i].text, "finding:*>=HIGH");
 		/* Counts of raw calls depend on the sample: no default. */
 		CHECK(l[i].metric != DM_READS && l[i].metric != DM_OPENS);
 	}
-	CHECK(opens && read_p99 && finding);
+	CHECK(opens && read_p99 && finding && write);
 }
 
 /* A small report: 100 files, 1 open and 3 reads each. */
@@ -130,20 +131,20 @@ static json_t *report(double opens, double reads, double read_p99)
 {
 	return json_pack(
 		"{s:s, s:s, s:f,"
-		" s:{s:i, s:f, s:f, s:i, s:i, s:i, s:i, s:i, s:i, s:{s:i, s:i, s:i}},"
+		" s:{s:i, s:f, s:f, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:{s:i, s:i, s:i}},"
 		" s:{s:{s:i, s:i, s:f}, s:{s:i, s:i, s:i}},"
 		" s:{s:{s:[[i,i,i], [i,i,i], [i,i,i]]}},"
 		" s:{s:[{s:i, s:i, s:i, s:{s:{s:{s:i, s:i}}}}]},"
 		" s:{s:{s:i, s:i, s:i}},"
 		" s:[{s:i, s:i, s:i, s:i}, {s:i}],"
-		" s:{s:f}, s:{s:[{s:{s:i, s:i, s:f}}, {s:{s:i, s:i, s:f}}]},"
+		" s:{s:f, s:f, s:[{s:f}, {s:f}]}, s:{s:[{s:{s:i, s:i, s:f}}, {s:{s:i, s:i, s:f}}]},"
 		" s:{s:[{s:{s:i, s:i, s:f}}, {s:{s:i, s:i, s:f}}]},"
 		" s:[{s:s, s:s}, {s:s, s:s}]}",
 		"schema", IOSTORM_REPORT_SCHEMA, "target", "command /usr/bin/python3 load.py",
 		"duration_s", 2.5,
 		"vfs", "files", 100, "opens", opens, "reads", reads, "read_bytes", 3000000,
 		"stats", 0, "reads_random", 30, "reads_sequential", 270,
-		"meta_ns", 1000, "read_ns", 3000,
+		"meta_ns", 1000, "read_ns", 3000, "writes", 12, "write_bytes", 4000000,
 		"mapped", "fault_reads", 500, "fault_reads_sequential", 100,
 		"fault_reads_random", 300,
 		"latency", "read", "count", 300, "p50", 10000, "p99", read_p99,
@@ -154,7 +155,8 @@ static json_t *report(double opens, double reads, double read_p99)
 		"layers", "block_total", "count", 150, "p50", 200000, "p99", 900000,
 		"thread_groups", "io_wait_ns", 3, "cpu_ns", 1, "runq_ns", 0, "sleep_ns", 0,
 		"tid", 7,
-		"stall", "share", 0.25,
+		"stall", "share", 0.25, "write_share", 0.1, "loops", "write_share", 0.1,
+		"write_share", 0.3,
 		"fuse", "connections", "layers", "requests", 300, "files_opened", 100,
 		"rtt_mean_ns", 2e6, "layers", "requests", 100, "files_opened", 0,
 		"rtt_mean_ns", 6e6,
@@ -201,6 +203,9 @@ TEST(diff_figures_full)
 	/* The thread without sched times is left out. */
 	CHECK_REL(f.v[DM_IO_WAIT_SHARE], 0.75);
 	CHECK_REL(f.v[DM_STALL_SHARE], 0.25);
+	CHECK_REL(f.v[DM_WRITE_SHARE], 0.3);		/* the loop that waits most on writes */
+	CHECK_REL(f.v[DM_WRITES], 12);
+	CHECK_REL(f.v[DM_WRITE_BYTES], 4000000);
 	CHECK_REL(f.v[DM_FUSE_REQS_PER_FILE], 4);	/* 400 requests, 100 files */
 	CHECK_REL(f.v[DM_FUSE_RTT], 3e6);		/* weighted by requests */
 	CHECK_REL(f.v[DM_NFS_CALLS_PER_FILE], 4.2);	/* 420 calls, 100 files */
@@ -230,6 +235,7 @@ TEST(diff_figures_sparse)
 	CHECK(!f.have[DM_BLK_READS] && !f.have[DM_BLK_P99]);
 	CHECK(!f.have[DM_IO_WAIT_SHARE] && !f.have[DM_SMALL_READ_SHARE]);
 	CHECK(!f.have[DM_FAULT_READS_PER_FILE] && !f.have[DM_FAULT_RANDOM_SHARE]);
+	CHECK(!f.have[DM_WRITE_SHARE] && !f.have[DM_WRITES]);	/* before writes were measured */
 	CHECK_STR(f.target, "");
 	CHECK_EQ_INT(f.nr_findings, 0);
 
@@ -333,6 +339,12 @@ TEST(diff_check_metrics)
 	n.v[DM_RANDOM_SHARE] = 0.21;
 	CHECK_EQ_INT(check("random_share>+10pp", &b, &n, why), DIFF_FAIL);
 	CHECK_HAS(why, "(+11.0pp)");
+	/* A checkpoint change that makes the loop wait on writes fails the default gate. */
+	n.v[DM_WRITE_SHARE] = 0.4;
+	CHECK_EQ_INT(check("write_share>+10pp", &b, &n, why), DIFF_PASS);
+	n.v[DM_WRITE_SHARE] = 0.41;
+	CHECK_EQ_INT(check("write_share>+10pp", &b, &n, why), DIFF_FAIL);
+	CHECK_HAS(why, "write_share 30.0% -> 41.0% (+11.0pp)");
 
 	/* From 0, any relative increase is infinite; 0 to 0 is none. */
 	n.v[DM_STATS_PER_FILE] = 0.001;

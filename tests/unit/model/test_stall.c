@@ -813,3 +813,161 @@ TEST(stall_loop_ahead_of_on_a_loaded_machine)
 	CHECK_EQ_U64(s.runnable_ns, 193179072);
 	trace_free(t);
 }
+
+
+/*
+ * A PyTorch loop fed by two DataLoader workers (processes 200 and 201,
+ * their feeder threads 210 and 211): the workers read; one of them logs a
+ * line now and then, and stays on the loader side.
+ */
+static struct trace *dataloader(void)
+{
+	struct trace *t = trace_new();
+
+	if (!t)
+		return NULL;
+	t->duration_s = 10;
+	t->page_size = 4096;
+	for (__u32 w = 0; w < 2; w++) {
+		CHECK_EQ_INT(procs__set(&t->procs, 200 + w, 100), 0);
+		thread(t, 200 + w, 200 + w, "python3", (struct thread_stats){ .reads = 300,
+			.read_bytes = 300 << 20, .read_ns = SEC, .cpu_ns = 4 * SEC,
+			.io_wait_ns = SEC, .sleep_ns = 4 * SEC });
+		thread(t, 210 + w, 200 + w, "QueueFeederThr", (struct thread_stats){
+			.cpu_ns = 100 * MS, .sleep_ns = 9 * SEC });
+		wake(t, 100, 210 + w, 20, 100 * MS);
+		wake(t, 200 + w, 100, 20, 4 * SEC);	/* the index queue */
+	}
+	store__find_thread(&t->store, 201)->w = (struct write_counters){
+		.writes = 10, .write_bytes = 4096, .write_ns = 3 * MS };
+	return t;
+}
+
+/*
+ * The loop saves in line (torch.save, flush, fsync every few steps): its
+ * own writes and syncs, and the I/O wait inside them, are write wait; its
+ * data wait is only what its loader made it wait (it was all of it).
+ */
+TEST(stall_inline_save_is_write_wait)
+{
+	struct trace *t = dataloader();
+	struct thread_rec *th;
+	struct stall s;
+
+	REQUIRE(t);
+	thread(t, 100, 100, "python3", (struct thread_stats){ .cpu_ns = 3 * SEC,
+		.io_wait_ns = 5 * SEC, .sleep_ns = 500 * MS });
+	wake(t, 100, WAKER_OUTSIDE, 3, 300 * MS);
+	th = store__find_thread(&t->store, 100);
+	REQUIRE(th);
+	th->w = (struct write_counters){ .writes = 42, .write_bytes = 120 << 20,
+		.write_ns = 1500 * MS, .fsyncs = 6, .fsync_ns = 4 * SEC, .commits = 6 };
+	CHECK_EQ_INT(measure(&s, t, &opts), 0);
+	CHECK_EQ_INT(s.tid, 100);
+	CHECK_EQ_U64(s.loader_wait_ns, 200 * MS);
+	CHECK_EQ_U64(s.data_wait_ns, 200 * MS);		/* not + 5 s of I/O wait */
+	CHECK_EQ_U64(s.own_write_ns, 5500 * MS);
+	CHECK_EQ_U64(s.writer_wait_ns, 0);
+	CHECK_EQ_U64(s.write_wait_ns, 5500 * MS);
+	CHECK_EQ_U64(s.on_cpu_ns, 2500 * MS);		/* 0.5 s of the writes on CPU */
+	CHECK_EQ_U64(s.other_wait_ns, 300 * MS);
+	CHECK_EQ_U64(s.wall_ns, 8500 * MS);
+	CHECK_REL(stall__write_share(&s), 5.5 / 8.5);
+	CHECK_EQ_INT(s.loader_threads, 4);		/* the worker that logs included */
+	CHECK(stall__most_writing(t) == &t->loops[0]);
+	trace_free(t);
+}
+
+/*
+ * A saver thread the loop joins before each save: the sleeps it ends are
+ * write wait, though the GIL hands it back and forth with the pin-memory
+ * thread (on the loader side): a writer never joins the loader side.
+ */
+TEST(stall_saver_thread_joined)
+{
+	struct trace *t = dataloader();
+	struct thread_rec *th;
+	struct stall s;
+
+	REQUIRE(t);
+	thread(t, 100, 100, "python3", (struct thread_stats){ .cpu_ns = 3 * SEC,
+		.sleep_ns = 4 * SEC });
+	thread(t, 130, 100, "pt_pin_memory", (struct thread_stats){ .cpu_ns = SEC,
+		.sleep_ns = 8 * SEC });
+	thread(t, 150, 100, "saver", (struct thread_stats){ .cpu_ns = 500 * MS,
+		.io_wait_ns = 3500 * MS, .sleep_ns = 3 * SEC });
+	th = store__find_thread(&t->store, 150);
+	REQUIRE(th);
+	th->w = (struct write_counters){ .writes = 42, .write_bytes = 120 << 20,
+		.write_ns = 1 * SEC, .fsyncs = 6, .fsync_ns = 2500 * MS, .commits = 6 };
+	wake(t, 100, 150, 6, 3500 * MS);	/* join() */
+	wake(t, 130, 210, 40, 2 * SEC);		/* the feeders feed the pin thread */
+	wake(t, 150, 130, 30, 100 * MS);	/* the GIL */
+	wake(t, 130, 150, 30, 100 * MS);
+	wake(t, 150, 100, 6, 2900 * MS);	/* the next save starts */
+	CHECK_EQ_INT(measure(&s, t, &opts), 0);
+	CHECK_EQ_INT(s.tid, 100);
+	CHECK_EQ_U64(s.writer_wait_ns, 3500 * MS);
+	CHECK_EQ_U64(s.writer_wakeups, 6);
+	CHECK_EQ_U64(s.write_wait_ns, 3500 * MS);
+	CHECK_EQ_U64(s.own_write_ns, 0);
+	CHECK_EQ_U64(s.loader_wait_ns, 200 * MS);
+	CHECK_EQ_U64(s.data_wait_ns, 200 * MS);
+	CHECK_EQ_U64(s.other_wait_ns, 300 * MS);
+	CHECK_EQ_INT(s.writer_threads, 1);
+	CHECK_EQ_INT(s.loader_threads, 5);		/* the pin thread, not the saver */
+	REQUIRE(s.nr_wakers >= 1);
+	CHECK_STR(s.wakers[0].name, "saver");
+	CHECK(s.wakers[0].writer && !s.wakers[0].loader);
+	trace_free(t);
+}
+
+/*
+ * An async checkpointer in a process of its own: forked (it reads nothing)
+ * or spawned (it read its modules, a few MiB, and wrote 120 MiB): either
+ * way a writer, never the loader, though other processes that read files
+ * are; the loop's waits for it (waitpid(), woken by its exit) are write wait.
+ */
+TEST(stall_saver_process)
+{
+	for (int spawned = 0; spawned < 2; spawned++) {
+		struct trace *t = dataloader();
+		struct thread_rec *th;
+		struct stall s;
+
+		REQUIRE(t);
+		thread(t, 100, 100, "python3", (struct thread_stats){ .cpu_ns = 3 * SEC,
+			.sleep_ns = 4 * SEC });
+		REQUIRE(!procs__set(&t->procs, 300, 100));
+		thread(t, 300, 300, "python3", (struct thread_stats){ .reads = spawned ? 200 : 0,
+			.read_bytes = spawned ? 5 << 20 : 0, .read_ns = spawned ? 50 * MS : 0,
+			.cpu_ns = 500 * MS, .io_wait_ns = 3 * SEC });
+		th = store__find_thread(&t->store, 300);
+		REQUIRE(th);
+		th->w = (struct write_counters){ .writes = 42, .write_bytes = 120 << 20,
+			.write_ns = SEC, .fsyncs = 6, .fsync_ns = 2 * SEC, .commits = 6 };
+		wake(t, 100, 300, 6, 3 * SEC);
+		CHECK_EQ_INT(measure(&s, t, &opts), 0);
+		CHECK_EQ_INT(s.tid, 100);
+		CHECK_EQ_U64(s.writer_wait_ns, 3 * SEC);
+		CHECK_EQ_U64(s.data_wait_ns, 200 * MS);
+		CHECK_EQ_INT(s.writer_threads, 1);
+		CHECK_EQ_INT(s.loader_threads, 4);
+		trace_free(t);
+	}
+}
+
+/* No writes: the split and the shares are as before; no loop waits on writes. */
+TEST(stall_no_writes_no_write_wait)
+{
+	struct trace *t = pipeline();
+	struct stall s;
+
+	REQUIRE(t);
+	CHECK_EQ_INT(measure(&s, t, &opts), 0);
+	CHECK_EQ_U64(s.write_wait_ns, 0);
+	CHECK_EQ_INT(s.writer_threads, 0);
+	CHECK(stall__write_share(&s) == 0);
+	CHECK(stall__most_writing(t) == NULL);
+	trace_free(t);
+}

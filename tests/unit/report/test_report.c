@@ -70,7 +70,9 @@ static struct trace *trace_sample(void)
 	add_file(t, DEV_8_1, 101, "/data/train/b.bin", (struct file_stats){
 		.flags = FILE_F_REG | FILE_F_READ, .size = MIB, .opens = 1,
 		.closes = 1, .reads = 2, .read_bytes = 8192, .read_ns = 1000000,
-		.first_off = 100, .first_end = 4196, .last_end = 4096, .max_end = 4196 });
+		.first_off = 100, .first_end = 4196, .last_end = 4096, .max_end = 4196,
+		.writes = 3, .write_bytes = MIB, .write_ns = 300000, .fsyncs = 1,
+		.fsync_ns = 700000, .commits = 1, .commit_ns = 5000 });
 	add_file(t, DEV_8_1, 2, "/data/train", (struct file_stats){
 		.flags = FILE_F_DIR, .opens = 1, .getdents = 3, .meta_ns = 500000 });
 	add_file(t, 9 << 20 | 2, 77, NULL, (struct file_stats){
@@ -81,6 +83,23 @@ static struct trace *trace_sample(void)
 	add_thread(t, 101, "worker", (struct thread_stats){
 		.opens = 1, .reads = 2, .read_bytes = 8192, .read_ns = 1000000,
 		.stats = 1, .meta_ns = 500100 });
+	/* The worker wrote b.bin, synced it and closed it, then renamed another. */
+	store__find_thread(&t->store, 101)->w = (struct write_counters){
+		.writes = 3, .write_bytes = MIB, .write_ns = 300000, .fsyncs = 1,
+		.fsync_ns = 700000, .commits = 1, .renames = 1, .commit_ns = 9000 };
+	c[C_WRITES] = 3;
+	c[C_WRITE_BYTES] = MIB;
+	c[C_WRITE_NS] = 300000;
+	c[C_WRITE_ERRORS] = 1;
+	c[C_FSYNCS] = 1;
+	c[C_FSYNC_NS] = 700000;
+	c[C_COMMITS] = 1;
+	c[C_RENAMES] = 1;
+	c[C_COMMIT_NS] = 9000;
+	c[C_URING_WRITES] = 1;
+	c[C_URING_WRITE_BYTES] = 4096;
+	hist__add(&t->hists[H_WRITE_LAT], 100000, 3);
+	hist__add(&t->hists[H_FSYNC_LAT], 700000, 1);
 	c[C_OPENS] = 3;
 	c[C_OPEN_ERRORS] = 5;
 	t->open_errnos[ENOENT] = 3;
@@ -226,9 +245,21 @@ static void check_sample_json(json_t *root, const struct trace *t)
 		   "open_errnos",
 		   "reads", "read_bytes", "read_errors", "stats", "stat_errors",
 		   "closes", "getdents", "mmaps", "faults", "cache_pages",
-		   "device_cache_pages", "read_ns", "meta_ns", "reads_consecutive",
+		   "device_cache_pages", "read_ns", "meta_ns", "files_written", "writes",
+		   "write_bytes", "write_ns", "write_errors", "fsyncs", "fsync_ns", "commits",
+		   "renames", "commit_ns", "reads_consecutive",
 		   "reads_sequential", "reads_random", "mapped", "code", "interfaces", "async",
 		   "rates");
+	CHECK_EQ_U64(u64_at(vfs, "files_written"), 1);
+	CHECK_EQ_U64(u64_at(vfs, "writes"), 3);
+	CHECK_EQ_U64(u64_at(vfs, "write_bytes"), MIB);
+	CHECK_EQ_U64(u64_at(vfs, "write_ns"), 300000);
+	CHECK_EQ_U64(u64_at(vfs, "write_errors"), 1);
+	CHECK_EQ_U64(u64_at(vfs, "fsyncs"), 1);
+	CHECK_EQ_U64(u64_at(vfs, "fsync_ns"), 700000);
+	CHECK_EQ_U64(u64_at(vfs, "commits"), 1);
+	CHECK_EQ_U64(u64_at(vfs, "renames"), 1);
+	CHECK_EQ_U64(u64_at(vfs, "commit_ns"), 9000);
 	CHECK_EQ_U64(u64_at(vfs, "files"), 3);
 	CHECK_EQ_U64(u64_at(vfs, "dirs"), 1);
 	CHECK(json_is_boolean(json_object_get(vfs, "files_lower_bound")));
@@ -261,6 +292,15 @@ static void check_sample_json(json_t *root, const struct trace *t)
 			    "reads"), 2);
 	CHECK_EQ_U64(u64_at(json_object_get(json_object_get(vfs, "interfaces"), "aio"),
 			    "reads"), 0);
+	/* Writes likewise: io_uring's one, the rest write() */
+	CHECK_EQ_U64(u64_at(json_object_get(json_object_get(vfs, "interfaces"), "syscall"),
+			    "writes"), 2);
+	CHECK_EQ_U64(u64_at(json_object_get(json_object_get(vfs, "interfaces"), "syscall"),
+			    "write_bytes"), MIB - 4096);
+	CHECK_EQ_U64(u64_at(json_object_get(json_object_get(vfs, "interfaces"), "io_uring"),
+			    "writes"), 1);
+	CHECK_EQ_U64(u64_at(json_object_get(json_object_get(vfs, "interfaces"), "aio"),
+			    "writes"), 0);
 	CHECK_KEYS(json_object_get(vfs, "async"), "async", "reads", "depth_mean",
 		   "in_flight_at_end", "untracked", "file_depth_mean", "file_depth_max",
 		   "file_unresolved");
@@ -273,7 +313,9 @@ static void check_sample_json(json_t *root, const struct trace *t)
 	CHECK_EQ_U64(u64_at(json_object_get(vfs, "async"), "in_flight_at_end"), 1);
 	rates = json_object_get(vfs, "rates");
 	CHECK_KEYS(rates, "rates", "files_per_s", "opens_per_s", "reads_per_s",
-		   "read_bytes_per_s");
+		   "read_bytes_per_s", "writes_per_s", "write_bytes_per_s");
+	CHECK(json_number_value(json_object_get(rates, "writes_per_s")) == 1.5);
+	CHECK(json_number_value(json_object_get(rates, "write_bytes_per_s")) == MIB / 2);
 	CHECK(json_number_value(json_object_get(rates, "files_per_s")) == 1.0);
 	CHECK(json_number_value(json_object_get(rates, "opens_per_s")) == 1.5);
 	CHECK(json_number_value(json_object_get(rates, "reads_per_s")) == 3.0);
@@ -281,7 +323,12 @@ static void check_sample_json(json_t *root, const struct trace *t)
 	      (4.0 * MIB + 8192) / 2);
 
 	CHECK_KEYS(json_object_get(root, "latency"), "latency",
-		   "read", "open", "stat", "close", "getdents", "io_uring", "aio");
+		   "read", "open", "stat", "close", "getdents", "io_uring", "aio", "write",
+		   "fsync");
+	check_hist(json_object_get(json_object_get(root, "latency"), "write"),
+		   &t->hists[H_WRITE_LAT], "ns");
+	check_hist(json_object_get(json_object_get(root, "latency"), "fsync"),
+		   &t->hists[H_FSYNC_LAT], "ns");
 	check_hist(json_object_get(json_object_get(root, "latency"), "read"),
 		   &t->hists[H_READ_LAT], "ns");
 	check_hist(json_object_get(json_object_get(root, "latency"), "close"),
@@ -307,7 +354,9 @@ static void check_sample_json(json_t *root, const struct trace *t)
 		   "cache_pages", "fault_reads", "fault_pages", "fault_reads_sequential",
 		   "fault_reads_random", "fault_ns", "async_reads", "async_depth_mean",
 		   "async_depth_max", "async_inflight_end", "async_unresolved", "kind",
-		   "first_ts_ns", "last_ts_ns", "first_read_ts_ns");
+		   "writes", "write_bytes", "write_ns", "fsyncs", "fsync_ns", "commits",
+		   "commit_ns", "first_ts_ns", "last_ts_ns", "first_read_ts_ns");
+	CHECK_EQ_U64(u64_at(f, "writes"), 0);
 	CHECK_EQ_U64(u64_at(f, "async_reads"), 0);
 	CHECK_STR(str_at(f, "path"), "/data/train/a.bin");
 	CHECK_STR(str_at(f, "dev"), "8:1");
@@ -328,6 +377,13 @@ static void check_sample_json(json_t *root, const struct trace *t)
 	CHECK_EQ_U64(u64_at(f, "async_depth_max"), 2);
 	CHECK_EQ_U64(u64_at(f, "async_inflight_end"), 1);
 	CHECK_EQ_U64(u64_at(f, "async_unresolved"), 0);
+	CHECK_EQ_U64(u64_at(f, "writes"), 3);
+	CHECK_EQ_U64(u64_at(f, "write_bytes"), MIB);
+	CHECK_EQ_U64(u64_at(f, "write_ns"), 300000);
+	CHECK_EQ_U64(u64_at(f, "fsyncs"), 1);
+	CHECK_EQ_U64(u64_at(f, "fsync_ns"), 700000);
+	CHECK_EQ_U64(u64_at(f, "commits"), 1);
+	CHECK_EQ_U64(u64_at(f, "commit_ns"), 5000);
 	f = json_array_get(files, 2);
 	CHECK_STR(str_at(f, "type"), "dir");
 	CHECK_EQ_U64(u64_at(f, "getdents"), 3);
@@ -341,7 +397,9 @@ static void check_sample_json(json_t *root, const struct trace *t)
 	CHECK_EQ_U64(json_array_size(dirs), 2);
 	d = json_array_get(dirs, 0);
 	CHECK_KEYS(d, "dir", "path", "files", "opens", "reads", "read_bytes",
-		   "read_ns", "meta_ns", "stats");
+		   "read_ns", "meta_ns", "stats", "writes", "write_bytes", "write_ns");
+	CHECK_EQ_U64(u64_at(d, "writes"), 3);
+	CHECK_EQ_U64(u64_at(d, "write_bytes"), MIB);
 	CHECK_STR(str_at(d, "path"), "/data/train");
 	CHECK_EQ_U64(u64_at(d, "files"), 2);
 	CHECK_EQ_U64(u64_at(d, "opens"), 3);
@@ -357,7 +415,15 @@ static void check_sample_json(json_t *root, const struct trace *t)
 	CHECK_EQ_U64(json_array_size(threads), 2);
 	CHECK_KEYS(json_array_get(threads, 0), "thread", "tid", "pid", "comm", "opens",
 		   "reads", "read_bytes", "read_ns", "stats", "meta_ns", "cache_pages", "fault_reads",
-		   "async_reads", "async_depth_mean", "cpu_ns", "io_wait_ns", "runq_ns", "sleep_ns");
+		   "async_reads", "async_depth_mean", "cpu_ns", "io_wait_ns", "runq_ns", "sleep_ns",
+		   "writes", "write_bytes", "write_ns", "fsyncs", "fsync_ns", "commits", "renames",
+		   "commit_ns");
+	CHECK_EQ_U64(u64_at(json_array_get(threads, 1), "writes"), 3);
+	CHECK_EQ_U64(u64_at(json_array_get(threads, 1), "write_bytes"), MIB);
+	CHECK_EQ_U64(u64_at(json_array_get(threads, 1), "fsyncs"), 1);
+	CHECK_EQ_U64(u64_at(json_array_get(threads, 1), "commits"), 1);
+	CHECK_EQ_U64(u64_at(json_array_get(threads, 1), "renames"), 1);
+	CHECK_EQ_U64(u64_at(json_array_get(threads, 1), "commit_ns"), 9000);
 	CHECK_EQ_U64(u64_at(json_array_get(threads, 0), "tid"), 100);
 	CHECK_EQ_U64(u64_at(json_array_get(threads, 0), "pid"), 42);
 	CHECK_STR(str_at(json_array_get(threads, 0), "comm"), "python");
@@ -371,7 +437,7 @@ static void check_sample_json(json_t *root, const struct trace *t)
 		   "fuse_stats_full", "fuse_hists_full", "fuse_conns_full", "fuse_ends_missed",
 		   "async_reqs_full", "async_untracked", "aio_batch", "async_threads_full",
 		   "async_files_full", "forks_full", "recv_threads_full", "nfs_stats_full",
-		   "nfs_hists_full", "nfs_clients_full", "prog_misses");
+		   "nfs_hists_full", "nfs_clients_full", "write_threads_full", "prog_misses");
 	CHECK_EQ_U64(u64_at(lost, "total"), trace__lost_total(t));
 	CHECK_EQ_U64(u64_at(lost, "files_map_full"), t->lost[L_FILES_FULL]);
 	CHECK_EQ_U64(u64_at(lost, "prog_misses"), t->prog_misses);
