@@ -33,11 +33,15 @@ capped_cgroup() {
 	echo "$LOOP_DEV $1" > "$CG/blkio.throttle.read_iops_device" || fail "throttle"
 }
 
-# cg_remove DIR: remove a cgroup once its last process has left it.
+# cg_remove DIR: remove a cgroup once its last process has left it. Run
+# from a failed test's EXIT trap under set -e, a bare `return` returns the
+# status the trap began with (1), which ends the trap: the cleanups after
+# it (the loop file system's umount, losetup -d, rm) never ran, and every
+# failed capped test left its mount, loop device and image behind.
 cg_remove() {
 	local i
 	for ((i = 0; i < 50; i++)); do
-		rmdir "$1" 2>/dev/null && return
+		rmdir "$1" 2>/dev/null && return 0
 		sleep 0.1
 	done
 	echo "cannot remove $1: $(cat "$1/cgroup.procs" | tr '\n' ' ')" >&2

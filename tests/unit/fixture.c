@@ -945,6 +945,7 @@ void fixture__free(struct trace *t)
 	free(t->wakes);
 	t->wakes = NULL;
 	free(t->loops);
+	stall__starts_free(t);
 	t->loops = NULL;
 	procs__free(&t->procs);
 }

@@ -273,9 +273,9 @@ static void nfs_figures(const json_t *r, struct diff_figures *f)
 }
 
 /*
- * stall.share: absent or null when no consumer was found; the wait on
- * writes, of the loop that waits most on them (stall.loops[]), absent in
- * reports from before writes were measured.
+ * stall.share and its loop's time: absent or null when no consumer was
+ * found; the wait on writes, of the loop that waits most on them
+ * (stall.loops[]), absent in reports from before writes were measured.
  */
 static void stall_figures(const json_t *r, struct diff_figures *f)
 {
@@ -285,6 +285,8 @@ static void stall_figures(const json_t *r, struct diff_figures *f)
 
 	if (get_num(st, "share", &v))
 		set(f, DM_STALL_SHARE, v);
+	if (get_num(st, "share", &v) && get_num(st, "wall_ns", &v))
+		set(f, DM_LOOP_TIME, v);
 	if (get_num(st, "write_share", &v))
 		most = v;
 	json_array_foreach(json_object_get(st, "loops"), i, l)

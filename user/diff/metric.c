@@ -64,6 +64,9 @@ const struct diff_metric_info diff_metrics[DM__MAX] = {
 	[DM_WRITES] = { "writes", DK_COUNT, NULL, NULL, "writes of regular files (vfs.writes)" },
 	[DM_WRITE_BYTES] = { "write_bytes", DK_BYTES, NULL, NULL,
 			     "bytes written (vfs.write_bytes)" },
+	/* An epoch's time by the loop, its start-up apart: what a fix saves. */
+	[DM_LOOP_TIME] = { "loop_time", DK_TIME, NULL, NULL,
+			   "the training loop's time, from its data on (stall.wall_ns)" },
 	/* Round trips per file are the loader's, like opens per file: exact. */
 	[DM_FUSE_REQS_PER_FILE] = { "fuse_requests_per_file", DK_RATIO,
 				    "fuse_requests_per_file>+10%", NULL,

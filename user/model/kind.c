@@ -21,6 +21,13 @@ static const char *const code_dirs[] = {
 	"/site-packages/", "/dist-packages/", "/__pycache__/", "/lib-dynload/",
 };
 
+/*
+ * Settings the runtime reads at start, anywhere: a venv's marker (Python
+ * reads it before anything), Keras' configuration (TensorFlow's import).
+ * Not ~/.keras/datasets/, where Keras caches what it downloads.
+ */
+static const char *const code_configs[] = { "/pyvenv.cfg", "/.keras/keras.json" };
+
 static const char *const code_exts[] = { ".py", ".pyc", ".pyo", ".pyd", ".so" };
 
 /* ".so" or ".so.1.2.3" ends base (the last component). */
@@ -100,6 +107,12 @@ enum kind_why kind__why(const char *path, __u32 flags, const char *mount_point,
 	for (size_t i = 0; i < sizeof(code_dirs) / sizeof(code_dirs[0]); i++)
 		if (strstr(path, code_dirs[i]))
 			return KIND_PYTHON;
+	for (size_t i = 0; i < sizeof(code_configs) / sizeof(code_configs[0]); i++) {
+		size_t n = strlen(path), k = strlen(code_configs[i]);
+
+		if (n >= k && !strcmp(path + n - k, code_configs[i]))
+			return KIND_NAME;	/* a runtime's settings */
+	}
 	return KIND_DATA;
 }
 

@@ -34,8 +34,9 @@ enum kind_why {
  * can hold a dataset (a disk's, NFS, FUSE: not proc, sysfs, tmpfs...) is
  * mounted inside that tree and holds the file (a dataset mounted at
  * /run/data is data; mount_point and fstype are the file's mount, NULL
- * when unknown); or a file mapped executable (FILE_F_EXEC). Files without
- * a path are data unless mapped executable.
+ * when unknown); a runtime's settings (pyvenv.cfg, .keras/keras.json); or
+ * a file mapped executable (FILE_F_EXEC). Files without a path are data
+ * unless mapped executable.
  */
 enum kind_why kind__why(const char *path, __u32 flags, const char *mount_point,
 			const char *fstype);

@@ -17,6 +17,9 @@
 #define TREE_DEPTH	64	/* ancestors followed at most */
 #define JOIN_SHARE	0.1	/* of a thread's wakeups, with a side it joins (spread()) */
 #define LOADER_BUSY	0.1	/* on CPU, of its time: a loader thread that works */
+#define READER_MIN_BYTES 16384	/* read in all by a thread that reads data, at least */
+#define TF_POOL		"tf_Compute"	/* TensorFlow's pool threads' name (mark_tf()) */
+#define TF_DATA		"tf.data"	/* the group of tf.data's threads (group_name()) */
 
 /* What the measure works on: the threads, and the wakes sorted by sleeper. */
 struct stall_ctx {
@@ -31,9 +34,15 @@ struct stall_ctx {
 	bool *loop;		/* runs a training loop */
 	bool *tracer;		/* resumed a thread from a ptrace stop */
 	bool *launcher;		/* launched the loop loader_side() was run for */
+	bool *pool;		/* computes for the loop (pool_side()) */
+	bool *tf;		/* in a TensorFlow process (mark_tf()) */
 	bool *reads;		/* the thread's process read files */
 	__u64 *tot, *with;	/* spread()'s scratch: wakeups per thread */
 	double traced_ns;	/* the trace's duration; 0 when not known */
+	double min_wakeups;	/* stall_opts' */
+	struct thread_rec since;	/* split() reads it for thread since_i */
+	long since_i;		/* -1: none (loop_since()) */
+	bool data_faults;	/* faults read data files here (data_faults()) */
 	__u32 page_size;	/* bytes of a page-cache page */
 };
 
@@ -168,6 +177,49 @@ static void spread(struct stall_ctx *x, bool *mark, long c,
 	}
 }
 
+/*
+ * Did faults read data here? A library's pages faulted in after a cache
+ * drop (TensorFlow's kernels, first run mid-epoch in its compute pool) are
+ * code and make no thread a reader; a mapped dataset's are data (LMDB).
+ * Faults are data when a data file with a path had some, or when some
+ * were on no file record at all; a record /proc never named is a short
+ * process's library (uname's): a mapped dataset lives in the job's maps.
+ */
+static bool data_faults(const struct store *s)
+{
+	__u64 on_files = 0, by_threads = s->threads_gone.io.fault_reads;
+
+	for (size_t i = 0; i < s->files_cap; i++) {
+		const struct file_rec *f = s->files[i];
+
+		if (!f || file_rec__is_device(f) || !f->c.fault_reads)
+			continue;
+		if (f->path && !file_rec__is_code(f))
+			return true;
+		on_files += f->c.fault_reads;
+	}
+	for (size_t i = 0; i < s->nr_threads; i++)
+		by_threads += s->threads[i].io.fault_reads;
+	return by_threads > on_files;
+}
+
+/*
+ * Reads of data: its file reads, and its faults where faults read data. A
+ * thread that read under 16 KiB in all read no data (a thread's reads are
+ * not told code from data): a thread pool reads /sys/devices/system/cpu/
+ * online as it starts (TensorFlow's: 4 bytes), a process run for a moment
+ * reads its libraries' headers and locale (Python's platform module runs
+ * uname: 5.4 KB). A loader reads its samples: megabytes.
+ */
+static __u64 data_reads_of(const struct stall_ctx *x, const struct thread_rec *th)
+{
+	__u64 faults = x->data_faults ? th->io.fault_reads : 0;
+
+	if (!faults && th->io.read_bytes < READER_MIN_BYTES)
+		return 0;
+	return th->io.reads + faults;
+}
+
 static bool off_loader(const struct stall_ctx *x, long i)
 {
 	return x->loop[i] || x->tracer[i] || x->launcher[i] || x->writes[i];
@@ -222,8 +274,9 @@ static void loader_side(struct stall_ctx *x, long c)
 		const struct thread_rec *th = &s->threads[i];
 
 		x->loader[i] = (long)i != c && !off_loader(x, i) &&
-			       (reads_of(th) > 0 || (th->tgid != ctgid && x->reads[i] &&
-						     !loop_process(x, th->tgid)));
+			       (data_reads_of(x, th) > 0 ||
+				(c >= 0 && th->tgid != ctgid && x->reads[i] &&
+				 !loop_process(x, th->tgid)));
 	}
 	spread(x, x->loader, c, off_loader, false);
 }
@@ -337,8 +390,89 @@ static __u64 own_time(const struct thread_rec *th, struct stall *st)
 }
 
 /*
- * A consumer computes (on CPU outside its file syscalls) and is fed, and
- * lives for most of the trace (a launcher's readlink does not). It
+ * The threads that compute for loop c: the other threads of its process,
+ * off the loader and writer sides, the other loops' side and tracers. TensorFlow runs
+ * a step's kernels in its inter-op and intra-op pools (tf_Compute) while
+ * the loop's thread waits for them. Needs loader_side() and peer_side().
+ */
+static void pool_side(struct stall_ctx *x, long c)
+{
+	const struct store *s = x->s;
+
+	for (size_t i = 0; i < s->nr_threads; i++)
+		x->pool[i] = (long)i != c && s->threads[i].tgid == s->threads[c].tgid &&
+			     !x->loader[i] && !x->writer[i] && !x->peer[i] && !x->tracer[i] &&
+			     !x->loop[i];
+}
+
+/*
+ * CPU of c's pool, and its time waiting for one (*runq): behind a storage
+ * cap a TensorFlow loop's thread computed 1.7% of its time, with its pools
+ * 4.8%. Needs pool_side().
+ */
+static __u64 pool_cpu(const struct stall_ctx *x, __u64 *runq)
+{
+	__u64 ns = 0;
+
+	*runq = 0;
+	for (size_t i = 0; i < x->s->nr_threads; i++) {
+		if (!x->pool[i])
+			continue;
+		ns += x->s->threads[i].cpu_ns;
+		*runq += x->s->threads[i].runq_ns;
+	}
+	return ns;
+}
+
+/*
+ * A loop fed through its pool: Keras fit takes the batch inside the step's
+ * function (get_next), so the loader wakes the pool, not the loop, and the
+ * loop sleeps through each step until its pool ends it. The pool waits for
+ * the loader with its threads idle, and the loader's callback wakes them
+ * at one moment (the last to park first): their sleeps the loader ended
+ * overlap, and the longest one thread slept is the steps' wait for data,
+ * at least (7.2 s against 7.3 s by the loop's clock around get_next, behind
+ * a storage cap). *wakeups: the loader's of the pool. Needs pool_side().
+ */
+static __u64 pool_fed(const struct stall_ctx *x, __u64 *wakeups)
+{
+	__u64 most = 0, ns, n;
+
+	*wakeups = 0;
+	for (size_t i = 0; i < x->s->nr_threads; i++) {
+		if (!x->pool[i])
+			continue;
+		ns = wait_on(x, i, x->loader, false, &n);
+		most = ns > most ? ns : most;
+		*wakeups += n;
+	}
+	return most;
+}
+
+/*
+ * Is loop c fed through its pool? The loader wakes c's pool as often as a
+ * loop takes batches, the pool wakes c as often, and the loader seldom
+ * wakes c itself (a loop that takes its batches, with tf.data's iterator
+ * in Python, is woken by the loader and its pool's waits are not its).
+ */
+static bool fed_by_pool(const struct stall_ctx *x, long c, __u64 *data_ns)
+{
+	__u64 fed, steps, direct;
+
+	*data_ns = pool_fed(x, &fed);
+	*data_ns = min_u64(*data_ns, wait_on(x, c, x->pool, false, &steps));
+	wait_on(x, c, x->loader, false, &direct);
+	if (fed >= x->min_wakeups && steps >= x->min_wakeups && direct < x->min_wakeups)
+		return true;
+	*data_ns = 0;
+	return false;
+}
+
+/*
+ * A consumer computes (on CPU outside its file syscalls, or in its
+ * process's compute pools: pool_cpu(); or waits for a CPU to, on a loaded
+ * machine) and is fed, and lives for most of the trace (a launcher's
+ * readlink does not). It
  * computes min_cpu_share of the time its loader leaves it (its time apart
  * from the sleeps the loader ended): a loop that waits 97% of its time for
  * a mapped loader computes 1.4% of a trace attached after its start
@@ -368,7 +502,7 @@ static bool is_consumer(struct stall_ctx *x, long c, const struct stall_opts *o,
 	const struct thread_rec *th = &x->s->threads[c];
 	__u64 wall = wall_of(th), io = th->io.read_ns + th->io.meta_ns + write_ns_of(th);
 	__u64 in_sys, compute;
-	__u64 paced, fed;
+	__u64 paced, fed, via_pool, runq;
 	bool loader = false;
 
 	in_sys = io > th->io_wait_ns ? io - th->io_wait_ns : 0;
@@ -378,14 +512,16 @@ static bool is_consumer(struct stall_ctx *x, long c, const struct stall_opts *o,
 		return false;
 	loader_side(x, c);
 	writer_side(x, c);
-	fed = wait_on(x, c, x->loader, false, wakeups);
-	if (compute < o->min_cpu_share * (wall > fed ? wall - fed : 0))
-		return false;
 	peer_side(x, c);
+	pool_side(x, c);
+	compute += pool_cpu(x, &runq);
+	fed = wait_on(x, c, x->loader, false, wakeups);
+	if (compute + runq + th->runq_ns < o->min_cpu_share * (wall > fed ? wall - fed : 0))
+		return false;
 	wait_on(x, c, x->peer, true, &paced);
 	for (size_t i = 0; i < x->s->nr_threads && !loader; i++)
 		loader = x->loader[i];
-	return (loader && *wakeups + paced >= o->min_wakeups) ||
+	return (loader && *wakeups + paced >= o->min_wakeups) || fed_by_pool(x, c, &via_pool) ||
 	       (reads_of(th) >= o->min_wakeups && 2 * reads_of(th) >= tree_reads(x, c) &&
 		compute >= CONSUMER_SELF_FED * wall) ||
 	       (loader && compute >= CONSUMER_BUSY * (wall - th->runq_ns) &&
@@ -508,6 +644,25 @@ static int waker_cmp(const void *pa, const void *pb)
 }
 
 /*
+ * The name thread i is grouped under, seen from loop c: its comm's group,
+ * but TensorFlow's tf.data threads have no name of their own: they take
+ * their creator's, "python" (the loop's), or "tf_Compute" when Keras fit
+ * makes its iterator in a pool thread. On c's loader side, in c's process,
+ * such a thread of a TensorFlow process is one of "tf.data".
+ */
+static void group_name(const struct stall_ctx *x, long c, long i, char name[COMM_LEN])
+{
+	const struct thread_rec *th = &x->s->threads[i], *loop = &x->s->threads[c];
+
+	if (x->loader[i] && x->tf[i] && th->tgid == loop->tgid &&
+	    (!strncmp(th->comm, loop->comm, COMM_LEN) || !strcmp(th->comm, TF_POOL))) {
+		snprintf(name, COMM_LEN, TF_DATA);
+		return;
+	}
+	store__comm_group(th->comm, name);
+}
+
+/*
  * The loop's wakers, by thread name and side (a name can be on two: the
  * loop's own python3 threads beside its workers', its savers), most sleep
  * ended first.
@@ -526,7 +681,7 @@ static void wakers_of(const struct stall_ctx *x, long c, struct stall *st)
 		if (w->waker & WAKER_STOP)
 			continue;	/* a stop: a tracer's */
 		if (b >= 0)
-			store__comm_group(x->s->threads[b].comm, name);
+			group_name(x, c, b, name);
 		else if (w->waker & WAKER_SOFTIRQ)
 			snprintf(name, sizeof(name), "(softirq)");
 		else
@@ -567,6 +722,7 @@ static void loader_work(struct stall_ctx *x, long c, struct stall *st)
 {
 	const struct thread_rec *loop = &x->s->threads[c];
 	__u32 *tgids = (__u32 *)x->tot;
+	char name[COMM_LEN];
 	size_t n = 0;
 
 	for (size_t i = 0; i < x->s->nr_threads; i++) {
@@ -581,7 +737,8 @@ static void loader_work(struct stall_ctx *x, long c, struct stall *st)
 					    (double)st->busiest_ns / st->busiest_wall_ns) {
 			st->busiest_ns = th->cpu_ns + th->runq_ns;
 			st->busiest_wall_ns = wall;
-			memcpy(st->busiest_comm, th->comm, COMM_LEN);
+			group_name(x, c, i, name);
+			memcpy(st->busiest_comm, strcmp(name, TF_DATA) ? th->comm : name, COMM_LEN);
 		}
 		st->loader_cpu_ns += th->cpu_ns;
 		st->loader_runq_ns += th->runq_ns;
@@ -595,6 +752,19 @@ static void loader_work(struct stall_ctx *x, long c, struct stall *st)
 		st->loader_procs += !i || tgids[i] != tgids[i - 1];
 }
 
+/* Loop c's pool (pool_side()): its threads, their CPU, its waits for them. */
+static void split_pool(struct stall_ctx *x, long c, struct stall *st)
+{
+	__u64 n;
+
+	pool_side(x, c);
+	for (size_t i = 0; i < x->s->nr_threads; i++)
+		st->pool_threads += x->pool[i];
+	st->pool_cpu_ns = pool_cpu(x, &n);
+	st->pool_wait_ns = wait_on(x, c, x->pool, false, &n);
+	fed_by_pool(x, c, &st->pool_data_ns);
+}
+
 /*
  * Loop c's time: its file syscalls and the sleeps the loader ended are
  * data wait, and so are I/O wait outside its syscalls (page faults on
@@ -604,7 +774,7 @@ static void loader_work(struct stall_ctx *x, long c, struct stall *st)
  */
 static void split(struct stall_ctx *x, long c, struct stall *st)
 {
-	const struct thread_rec *th = &x->s->threads[c];
+	const struct thread_rec *th = c == x->since_i ? &x->since : &x->s->threads[c];
 	__u64 io_out, waits;
 
 	st->tid = th->tid;
@@ -615,11 +785,13 @@ static void split(struct stall_ctx *x, long c, struct stall *st)
 	peer_side(x, c);
 	io_out = own_time(th, st);
 	st->loader_wait_ns = wait_on(x, c, x->loader, false, &st->loader_wakeups);
+	split_pool(x, c, st);
 	st->writer_wait_ns = wait_on(x, c, x->writer, false, &st->writer_wakeups);
 	st->rank_wait_ns = wait_on(x, c, x->peer, true, &st->rank_wakeups);
-	st->data_wait_ns = st->own_io_ns + st->loader_wait_ns + io_out + st->receive_ns;
+	st->data_wait_ns = st->own_io_ns + st->loader_wait_ns + io_out + st->receive_ns +
+			   st->pool_data_ns;
 	st->write_wait_ns = st->own_write_ns + st->writer_wait_ns;
-	waits = st->loader_wait_ns + st->rank_wait_ns + st->writer_wait_ns;
+	waits = st->loader_wait_ns + st->rank_wait_ns + st->writer_wait_ns + st->pool_data_ns;
 	st->other_wait_ns = th->sleep_ns > waits ? th->sleep_ns - waits : 0;
 	st->wall_ns = st->data_wait_ns + st->write_wait_ns + st->on_cpu_ns + st->runnable_ns +
 		      st->rank_wait_ns + st->other_wait_ns;
@@ -642,7 +814,7 @@ static int mark_reading(struct stall_ctx *x)
 	if (!tgids)
 		return -ENOMEM;
 	for (size_t i = 0; i < s->nr_threads; i++)
-		if (reads_of(&s->threads[i]))
+		if (data_reads_of(x, &s->threads[i]))
 			tgids[n++] = s->threads[i].tgid;
 	qsort(tgids, n, sizeof(*tgids), u32_cmp);
 	for (size_t i = 0; i < s->nr_threads; i++)
@@ -667,6 +839,48 @@ static void mark_writers(struct stall_ctx *x)
 		x->writes[i] = th->w.write_bytes > in ||
 			       (!reads_of(th) && th->w.fsync_ns + th->w.commit_ns >
 						 th->io.read_ns + th->io.meta_ns);
+	}
+}
+
+/*
+ * Threads of TensorFlow processes: those with a thread of its inter-op
+ * pool, which TensorFlow names (tf.data's threads it does not name). The
+ * tgids are sorted in x->tot's scratch.
+ */
+static void mark_tf(struct stall_ctx *x)
+{
+	const struct store *s = x->s;
+	__u32 *tgids = (__u32 *)x->tot;
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->nr_threads; i++)
+		if (!strcmp(s->threads[i].comm, TF_POOL))
+			tgids[n++] = s->threads[i].tgid;
+	qsort(tgids, n, sizeof(*tgids), u32_cmp);
+	for (size_t i = 0; i < s->nr_threads; i++)
+		x->tf[i] = bsearch(&s->threads[i].tgid, tgids, n, sizeof(*tgids), u32_cmp);
+}
+
+/* The headline loop's side named in the store's threads (group_name()): the thread tables'. */
+static void name_groups(struct stall_ctx *x, struct trace *t)
+{
+	long c = t->nr_loops ? thread_idx(x->s, t->stall.tid) : -1;
+	char name[COMM_LEN];
+
+	for (size_t i = 0; i < t->store.nr_threads; i++)
+		t->store.threads[i].group[0] = '\0';
+	if (c < 0)
+		return;
+	loader_side(x, c);
+	for (size_t i = 0; i < t->store.nr_threads; i++) {
+		struct thread_rec *th = &t->store.threads[i];
+
+		group_name(x, c, i, name);
+		store__comm_group(th->comm, th->group);
+		if (strcmp(name, th->group))
+			memcpy(th->group, name, COMM_LEN);
+		else
+			th->group[0] = '\0';
 	}
 }
 
@@ -695,6 +909,177 @@ static int loop_cmp(const void *pa, const void *pb)
 	return (a->tid > b->tid) - (a->tid < b->tid);
 }
 
+/*
+ * Thread tid's entry in t->starts, made if new; NULL without memory. The
+ * entries of threads the store no longer holds are dropped before it grows.
+ */
+static struct stall_start *start_of(struct trace *t, __u32 tid)
+{
+	struct stall_start *ss;
+	size_t k = 0;
+
+	for (size_t i = 0; i < t->nr_starts; i++)
+		if (t->starts[i].tid == tid)
+			return &t->starts[i];
+	for (size_t i = 0; i < t->nr_starts; i++) {
+		if (store__find_thread(&t->store, t->starts[i].tid))
+			t->starts[k++] = t->starts[i];
+		else
+			free(t->starts[i].wakes);
+	}
+	t->nr_starts = k;
+	ss = realloc(t->starts, (k + 1) * sizeof(*ss));
+	if (!ss)
+		return NULL;
+	t->starts = ss;
+	t->nr_starts = k + 1;
+	memset(&ss[k], 0, sizeof(ss[k]));
+	ss[k].tid = tid;
+	return &ss[k];
+}
+
+void stall__starts_free(struct trace *t)
+{
+	for (size_t i = 0; i < t->nr_starts; i++)
+		free(t->starts[i].wakes);
+	free(t->starts);
+	t->starts = NULL;
+	t->nr_starts = 0;
+}
+
+/* Keep thread i's counters and its sleeps by waker in ss. 0 or -ENOMEM. */
+static int start_keep(const struct stall_ctx *x, long i, struct stall_start *ss)
+{
+	size_t first, n = wakes_of(x, x->s->threads[i].tid, &first);
+	struct wake_rec *w = realloc(ss->wakes, (n ? n : 1) * sizeof(*w));
+
+	if (!w)
+		return -ENOMEM;
+	memcpy(w, &x->wakes[first], n * sizeof(*w));
+	ss->wakes = w;
+	ss->nr_wakes = n;
+	ss->th = x->s->threads[i];
+	return 0;
+}
+
+/*
+ * Has the target read data: READER_MIN_BYTES of data files (read, or
+ * faulted in: a page a fault), code apart? A file with no path is not
+ * known to be data (a launched job's first drains see the interpreter's
+ * libraries faulted in before /proc names them), nor is a kilobyte of a
+ * temporary file (ctypes looking for a library at an import).
+ */
+static bool data_read(const struct store *s)
+{
+	__u64 bytes = 0;
+
+	for (size_t i = 0; i < s->files_cap && bytes < READER_MIN_BYTES; i++) {
+		const struct file_rec *f = s->files[i];
+
+		if (f && f->path && !file_rec__is_device(f) && !(f->flags & FILE_F_DIR) &&
+		    !file_rec__is_code(f))
+			bytes += f->c.read_bytes + f->c.fault_reads * 4096;
+	}
+	return bytes >= READER_MIN_BYTES;
+}
+
+/*
+ * A launched loop's time starts with its data, as the loop's own clock
+ * does: what the job's main thread did before its pipeline first read
+ * data (Python's imports, loading TensorFlow's libraries, building the
+ * model: 3-5 s of CPU and of reading code) is not the loop's. Until then,
+ * every drain keeps each process main thread's counters and sleeps; from
+ * then on they are final, and a loop is split on what it did after them
+ * (loop_since()); iostorm drains every 0.1 s until then, so little set-up
+ * stays in. Attached (-p), the job has started: nothing is left out (a
+ * pipeline at rest when iostorm attached reads again only once the loop
+ * has taken its buffered batches). Code is told from data by
+ * model/kind.h: a dataset under /usr/share is never seen read, and its
+ * loop is counted whole.
+ */
+static int loop_start(struct stall_ctx *x, struct trace *t)
+{
+	const struct store *s = x->s;
+	struct stall_start *ss;
+
+	for (size_t i = 0; i < s->nr_threads; i++) {
+		if (s->threads[i].tid != s->threads[i].tgid || x->tracer[i])
+			continue;
+		ss = start_of(t, s->threads[i].tid);
+		if (!ss)
+			return -ENOMEM;
+		if (ss->fed)
+			continue;
+		ss->fed = t->data_seen;
+		if (!ss->fed && start_keep(x, i, ss))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static __u64 less(__u64 a, __u64 b)
+{
+	return a > b ? a - b : 0;
+}
+
+/* th less what b kept: the counters split() reads. */
+static void since_rec(struct thread_rec *th, const struct thread_rec *b)
+{
+	th->cpu_ns = less(th->cpu_ns, b->cpu_ns);
+	th->io_wait_ns = less(th->io_wait_ns, b->io_wait_ns);
+	th->runq_ns = less(th->runq_ns, b->runq_ns);
+	th->sleep_ns = less(th->sleep_ns, b->sleep_ns);
+	th->io.read_ns = less(th->io.read_ns, b->io.read_ns);
+	th->io.meta_ns = less(th->io.meta_ns, b->io.meta_ns);
+	th->io.reads = less(th->io.reads, b->io.reads);
+	th->io.fault_reads = less(th->io.fault_reads, b->io.fault_reads);
+	th->recv_cpu_ns = less(th->recv_cpu_ns, b->recv_cpu_ns);
+	th->recv_runq_ns = less(th->recv_runq_ns, b->recv_runq_ns);
+	th->w.write_ns = less(th->w.write_ns, b->w.write_ns);
+	th->w.fsync_ns = less(th->w.fsync_ns, b->w.fsync_ns);
+	th->w.commit_ns = less(th->w.commit_ns, b->w.commit_ns);
+}
+
+/*
+ * Split loop i on what it did since its start (loop_start()), with the
+ * sides of the whole trace: its counters and its sleeps less those kept
+ * (x->wakes, a copy, is put back after).
+ */
+static int loop_since(struct stall_ctx *x, const struct trace *t, long i, struct stall *st)
+{
+	const struct stall_start *ss = NULL;
+	size_t first, n = wakes_of(x, x->s->threads[i].tid, &first);
+	struct thread_rec th = x->s->threads[i];
+	struct wake_rec *w = &x->wakes[first], *kept;
+
+	for (size_t k = 0; k < t->nr_starts && !ss; k++)
+		if (t->starts[k].tid == th.tid && t->starts[k].fed)
+			ss = &t->starts[k];
+	if (!ss || !wall_of(&ss->th)) {
+		split(x, i, st);
+		return 0;
+	}
+	kept = malloc((n ? n : 1) * sizeof(*kept));
+	if (!kept)
+		return -ENOMEM;
+	memcpy(kept, w, n * sizeof(*w));
+	since_rec(&th, &ss->th);
+	for (size_t k = 0; k < ss->nr_wakes; k++)
+		for (size_t j = 0; j < n; j++)
+			if (w[j].waker == ss->wakes[k].waker) {
+				w[j].sleep_ns = less(w[j].sleep_ns, ss->wakes[k].sleep_ns);
+				w[j].wakeups = less(w[j].wakeups, ss->wakes[k].wakeups);
+			}
+	x->since = th;
+	x->since_i = i;
+	split(x, i, st);
+	x->since_i = -1;
+	memcpy(w, kept, n * sizeof(*w));
+	free(kept);
+	st->setup_ns = wall_of(&ss->th);
+	return 0;
+}
+
 /* Split every loop of x->loop into t->loops, the most waiting first. */
 static int split_loops(struct stall_ctx *x, struct trace *t, enum consumer_how how,
 		       __u32 root_tgid)
@@ -713,7 +1098,10 @@ static int split_loops(struct stall_ctx *x, struct trace *t, enum consumer_how h
 
 		if (!x->loop[i])
 			continue;
-		split(x, i, st);
+		if (how == CONSUMER_GIVEN)
+			split(x, i, st);
+		else if (loop_since(x, t, i, st))
+			return -ENOMEM;
 		st->how = how != CONSUMER_FED ? how :
 			  st->tgid == root_tgid ? CONSUMER_ROOT : CONSUMER_FED;
 		snprintf(st->why, sizeof(st->why), "%s",
@@ -751,6 +1139,7 @@ int stall__measure(struct trace *t, const struct stall_opts *o)
 	struct stall_ctx x = {
 		.s = &t->store, .procs = &t->procs, .nr_wakes = t->nr_wakes,
 		.traced_ns = t->duration_s * 1e9, .page_size = t->page_size ?: 4096,
+		.min_wakeups = o->min_wakeups, .since_i = -1,
 	};
 	size_t n = t->store.nr_threads;
 	int err = -ENOMEM, missing = 0;
@@ -766,18 +1155,25 @@ int stall__measure(struct trace *t, const struct stall_opts *o)
 	x.reads = calloc(n ? n : 1, sizeof(*x.reads));
 	x.tot = calloc(n ? n : 1, sizeof(*x.tot));
 	x.with = calloc(n ? n : 1, sizeof(*x.with));
+	x.pool = calloc(n ? n : 1, sizeof(*x.pool));
+	x.tf = calloc(n ? n : 1, sizeof(*x.tf));
 	if (!x.wakes || !x.loader || !x.writer || !x.writes || !x.peer || !x.loop ||
-	    !x.tracer || !x.launcher || !x.reads || !x.tot || !x.with)
+	    !x.tracer || !x.launcher || !x.reads || !x.tot || !x.with || !x.pool || !x.tf)
 		goto out_free;
 	memcpy(x.wakes, t->wakes, t->nr_wakes * sizeof(*x.wakes));
+	x.data_faults = data_faults(x.s);
 	qsort(x.wakes, x.nr_wakes, sizeof(*x.wakes), wake_cmp);
 	if (mark_reading(&x))
 		goto out_free;
 	mark_tracers(&x);
 	mark_writers(&x);
+	mark_tf(&x);
 	if (o->nr_given)
 		missing = given_loops(&x, o);
 	else if (find_loops(&x, o))
+		goto out_free;
+	t->data_seen = t->data_seen || !o->launched || data_read(x.s);
+	if (!o->nr_given && loop_start(&x, t))
 		goto out_free;
 	if (split_loops(&x, t, o->nr_given ? CONSUMER_GIVEN : CONSUMER_FED, o->root_tgid))
 		goto out_free;
@@ -788,8 +1184,11 @@ int stall__measure(struct trace *t, const struct stall_opts *o)
 	if (t->nr_loops && missing)
 		snprintf(t->stall.why, sizeof(t->stall.why),
 			 "given with --consumer; %d of those given did not run", missing);
+	name_groups(&x, t);
 	err = 0;
 out_free:
+	free(x.tf);
+	free(x.pool);
 	free(x.with);
 	free(x.tot);
 	free(x.reads);

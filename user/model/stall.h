@@ -3,7 +3,11 @@
  * Does the training loop wait for data? The consumer is the thread that
  * takes what the loader produces (PyTorch: the main thread, fed by its
  * DataLoader workers through pipes; tf.data: the thread woken by the
- * prefetch queue; num_workers=0: the thread that reads the files itself).
+ * prefetch queue, or with Keras fit the thread that runs each step's
+ * function, fed through its pool; num_workers=0: the thread that reads the
+ * files itself). Its computing counts its pool's: the other threads of
+ * its process off the loader side and the other loops' (TensorFlow runs a
+ * step's kernels in its inter-op and intra-op pools, tf_Compute).
  * Its traced wall time is split, from sched_switch and who ended each of
  * its sleeps (sched_waking), into:
  *
@@ -11,13 +15,15 @@
  *               I/O wait outside syscalls (faults on mapped data), and
  *               its time receiving batches from the loader side (the
  *               bursts of bpf/recv.bpf.h: a pipe read, then sockets and
- *               shared memory), on CPU or runnable
+ *               shared memory), on CPU or runnable; fed through its
+ *               pool, the sleeps its pool ended while the pool waited for
+ *               the loader (see pool_fed() in stall.c)
  *   write wait  its own writes, syncs and commits of regular files (an
  *               inline checkpoint save), and sleeps ended by the writer
  *               side (a saver thread it joins, a forked checkpointer)
  *   rank wait   sleeps ended by another loop's side (see below)
  *   other wait  sleeps ended by anything else (timers, the GPU driver, its
- *               own compute threads, locks) or by nobody seen
+ *               pool computing, locks) or by nobody seen
  *   runnable    waiting for a CPU after a preemption
  *   on CPU      outside its file syscalls
  *
@@ -64,6 +70,7 @@
 #include <stddef.h>
 #include <linux/types.h>
 #include "iostorm.h"
+#include "model/store.h"
 
 struct trace;
 
@@ -111,6 +118,8 @@ struct stall {
 	int writer_threads;	/* threads on the writer side */
 	__u64 rank_wait_ns;	/* asleep until another loop's side woke it */
 	__u64 receive_ns;	/* on CPU or runnable taking batches from the loader */
+	__u64 pool_data_ns;	/* asleep until its pool woke it, the pool waiting for
+				 * the loader (fed through its pool: Keras fit) */
 	__u64 other_wait_ns;
 	__u64 runnable_ns;
 	__u64 on_cpu_ns;
@@ -119,6 +128,15 @@ struct stall {
 	struct stall_waker wakers[STALL_WAKERS];
 	int nr_wakers;
 	int loader_threads;	/* threads on the loader side */
+	/*
+	 * Its pool: the other threads of its process off the loader side and
+	 * the other loops' (TensorFlow's inter-op and intra-op pools, PyTorch's
+	 * OpenMP threads), their CPU, and its sleeps they ended (its steps'
+	 * kernels, and with pool_data_ns its batches).
+	 */
+	int pool_threads;
+	__u64 pool_cpu_ns;
+	__u64 pool_wait_ns;
 	/*
 	 * The loader's working threads (on the loader side, and reading files
 	 * or on CPU LOADER_BUSY of their time at least: relays that only pass
@@ -135,6 +153,20 @@ struct stall {
 	char busiest_comm[COMM_LEN];
 	__u64 busiest_ns;	/* its time on CPU or runnable */
 	__u64 busiest_wall_ns;
+	__u64 setup_ns;		/* its time before its first batch, left out (loop_start()) */
+};
+
+/*
+ * A process main thread before the job first read data: its counters and
+ * its sleeps by waker at the last drain before, what a loop's figures
+ * leave out (loop_start() in stall.c).
+ */
+struct stall_start {
+	__u32 tid;
+	bool fed;		/* data was read: th and wakes are final */
+	struct thread_rec th;
+	struct wake_rec *wakes;	/* its own, as wakee */
+	size_t nr_wakes;
 };
 
 /* A loop named with --consumer: a thread id, or the busiest thread of a name. */
@@ -150,6 +182,7 @@ struct stall_opts {
 	const struct consumer_sel *given;	/* --consumer; none: iostorm chooses */
 	size_t nr_given;
 	__u32 root_tgid;	/* the process traced (-p's first, the command); 0: none */
+	bool launched;		/* the command was launched (--): its start-up is traced */
 	double min_cpu_share;	/* a consumer computes this share of its time at least */
 	double min_wakeups;	/* and the loader woke it this often, or it did this many
 				 * reads and most of its process tree's */
@@ -169,5 +202,7 @@ double stall__write_share(const struct stall *s);
 /* The loop of t that waits most on writes: NULL when none waits on any. */
 const struct stall *stall__most_writing(const struct trace *t);
 const char *stall__how_name(enum consumer_how how);
+/* Free t->starts (stall__measure() keeps them from one drain to the next). */
+void stall__starts_free(struct trace *t);
 
 #endif /* MODEL_STALL_H */

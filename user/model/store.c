@@ -737,6 +737,14 @@ size_t store__bytes(const struct store *s)
  * part of the name and are kept ("python3", "python3.11", "worker7"): an
  * index cannot be told from a version there.
  */
+void store__thread_group(const struct thread_rec *th, char name[COMM_LEN])
+{
+	if (th->group[0])
+		memcpy(name, th->group, COMM_LEN);
+	else
+		store__comm_group(th->comm, name);
+}
+
 void store__comm_group(const char *comm, char name[COMM_LEN])
 {
 	size_t n = strnlen(comm, COMM_LEN - 1), d = n;

@@ -71,6 +71,8 @@ struct thread_rec {
 	__u64 recv_cpu_ns;	/* receiving from other threads, on CPU (bpf/recv.bpf.h) */
 	__u64 recv_runq_ns;	/* and runnable */
 	struct write_counters w;	/* its writes, syncs and commits (bpf/write.bpf.h) */
+	char group[COMM_LEN];	/* grouped under this name, when not its comm's:
+				 * set by stall.c (TensorFlow's "tf.data") */
 };
 
 /* A file in a target's /proc/PID/maps, for naming faulted files (mapfiles.h). */
@@ -163,6 +165,8 @@ int store__join_aliases(struct store *s);
 struct thread_rec *store__find_thread(const struct store *s, __u32 tid);
 /* A thread's pool: its comm without an index after a separator ("tf_data_12" -> "tf_data_", "python3.11" kept). */
 void store__comm_group(const char *comm, char name[COMM_LEN]);
+/* The name thread th is grouped under: its group, or its comm's. */
+void store__thread_group(const struct thread_rec *th, char name[COMM_LEN]);
 /* Every file record, in hash order, for sorting by the caller; free() it. */
 struct file_rec **store__files(const struct store *s, size_t *n);
 /*

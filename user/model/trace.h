@@ -49,6 +49,9 @@ struct trace {
 	struct stall stall;		/* the headline loop's wait for data (stall.h) */
 	struct stall *loops;		/* every training loop, the most waiting first */
 	size_t nr_loops;
+	struct stall_start *starts;	/* process main threads before their first batch */
+	size_t nr_starts;
+	bool data_seen;			/* a data file was read: loops have started */
 	struct timeline timeline;	/* the run, one point per drain interval */
 	struct fuse_layer fuse;		/* FUSE requests per connection and opcode */
 	struct nfs_layer nfs;		/* NFS calls per RPC client and procedure */

@@ -107,6 +107,7 @@ static void loop_json(struct json *j, const struct stall *s)
 		json__end_object(j);
 	}
 	json__kv_u64(j, "wall_ns", s->wall_ns);
+	json__kv_u64(j, "setup_ns", s->setup_ns);
 	json__kv_u64(j, "on_cpu_ns", s->on_cpu_ns);
 	json__kv_u64(j, "data_wait_ns", s->data_wait_ns);
 	json__kv_u64(j, "own_io_ns", s->own_io_ns);
@@ -115,6 +116,7 @@ static void loop_json(struct json *j, const struct stall *s)
 	json__kv_u64(j, "write_wait_ns", s->write_wait_ns);
 	json__kv_u64(j, "own_write_ns", s->own_write_ns);
 	json__kv_u64(j, "writer_wait_ns", s->writer_wait_ns);
+	json__kv_u64(j, "pool_data_wait_ns", s->pool_data_ns);
 	json__kv_u64(j, "rank_wait_ns", s->rank_wait_ns);
 	json__kv_u64(j, "other_wait_ns", s->other_wait_ns);
 	json__kv_u64(j, "runnable_ns", s->runnable_ns);
@@ -123,6 +125,9 @@ static void loop_json(struct json *j, const struct stall *s)
 	json__kv_u64(j, "loader_threads", s->loader_threads);
 	json__kv_u64(j, "writer_wakeups", s->writer_wakeups);
 	json__kv_u64(j, "writer_threads", s->writer_threads);
+	json__kv_u64(j, "pool_threads", s->pool_threads);
+	json__kv_u64(j, "pool_cpu_ns", s->pool_cpu_ns);
+	json__kv_u64(j, "pool_wait_ns", s->pool_wait_ns);
 	json__key(j, "share");
 	if (share >= 0)
 		json__double(j, share);

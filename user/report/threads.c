@@ -60,7 +60,7 @@ static int build_groups(const struct store *s, struct thread_group **groups,
 		return -ENOMEM;
 	/* Quadratic in the number of names, which is small. */
 	for (size_t i = 0; i < s->nr_threads; i++) {
-		store__comm_group(s->threads[i].comm, name);
+		store__thread_group(&s->threads[i], name);
 		for (j = 0; j < k && strcmp(v[j].name, name); j++)
 			;
 		if (j == k)

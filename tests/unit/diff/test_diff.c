@@ -137,7 +137,7 @@ static json_t *report(double opens, double reads, double read_p99)
 		" s:{s:[{s:i, s:i, s:i, s:{s:{s:{s:i, s:i}}}}]},"
 		" s:{s:{s:i, s:i, s:i}},"
 		" s:[{s:i, s:i, s:i, s:i}, {s:i}],"
-		" s:{s:f, s:f, s:[{s:f}, {s:f}]}, s:{s:[{s:{s:i, s:i, s:f}}, {s:{s:i, s:i, s:f}}]},"
+		" s:{s:f, s:f, s:f, s:[{s:f}, {s:f}]}, s:{s:[{s:{s:i, s:i, s:f}}, {s:{s:i, s:i, s:f}}]},"
 		" s:{s:[{s:{s:i, s:i, s:f}}, {s:{s:i, s:i, s:f}}]},"
 		" s:[{s:s, s:s}, {s:s, s:s}]}",
 		"schema", IOSTORM_REPORT_SCHEMA, "target", "command /usr/bin/python3 load.py",
@@ -155,7 +155,7 @@ static json_t *report(double opens, double reads, double read_p99)
 		"layers", "block_total", "count", 150, "p50", 200000, "p99", 900000,
 		"thread_groups", "io_wait_ns", 3, "cpu_ns", 1, "runq_ns", 0, "sleep_ns", 0,
 		"tid", 7,
-		"stall", "share", 0.25, "write_share", 0.1, "loops", "write_share", 0.1,
+		"stall", "share", 0.25, "wall_ns", 2e9, "write_share", 0.1, "loops", "write_share", 0.1,
 		"write_share", 0.3,
 		"fuse", "connections", "layers", "requests", 300, "files_opened", 100,
 		"rtt_mean_ns", 2e6, "layers", "requests", 100, "files_opened", 0,
@@ -203,6 +203,7 @@ TEST(diff_figures_full)
 	/* The thread without sched times is left out. */
 	CHECK_REL(f.v[DM_IO_WAIT_SHARE], 0.75);
 	CHECK_REL(f.v[DM_STALL_SHARE], 0.25);
+	CHECK_REL(f.v[DM_LOOP_TIME], 2e9);
 	CHECK_REL(f.v[DM_WRITE_SHARE], 0.3);		/* the loop that waits most on writes */
 	CHECK_REL(f.v[DM_WRITES], 12);
 	CHECK_REL(f.v[DM_WRITE_BYTES], 4000000);

@@ -16,6 +16,10 @@ TEST(kind_code_or_data)
 	CHECK(kind__is_code("/opt/cuda/lib64/libcudart.so", 0));
 	CHECK(kind__is_code("/etc/ld.so.cache", 0));
 	CHECK(kind__is_code("/proc/self/maps", 0));
+	CHECK(kind__is_code("/var/cache/iostorm-tf/venv/pyvenv.cfg", 0));
+	CHECK(kind__is_code("/root/.keras/keras.json", 0));
+	CHECK(!kind__is_code("/root/.keras/datasets/mnist.npz", 0));
+	CHECK(!kind__is_code("/data/my.keras.json", 0));
 	CHECK(kind__is_code("/data/anything.bin", FILE_F_EXEC));
 	CHECK(kind__is_code(NULL, FILE_F_EXEC));
 	CHECK(!kind__is_code(NULL, 0));

@@ -4,7 +4,9 @@
  * number is known: which thread is the consumer and why, which threads are
  * the loader side, and the exact split of the consumer's time.
  */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "model/procs.h"
 #include "model/stall.h"
 #include "model/trace.h"
@@ -26,6 +28,7 @@ static struct trace *trace_new(void)
 
 static void trace_free(struct trace *t)
 {
+	stall__starts_free(t);
 	store__free(&t->store);
 	procs__free(&t->procs);
 	free(t->wakes);
@@ -42,9 +45,12 @@ static int measure(struct stall *s, struct trace *t, const struct stall_opts *o)
 	return err;
 }
 
+/* A thread's counters; reads without bytes read 64 KiB each, as a reader's do. */
 static void thread(struct trace *t, __u32 tid, __u32 tgid, const char *comm,
 		   struct thread_stats ts)
 {
+	if (ts.reads && !ts.read_bytes)
+		ts.read_bytes = ts.reads * 65536;
 	ts.tgid = tgid;
 	snprintf(ts.comm, sizeof(ts.comm), "%s", comm);
 	CHECK_EQ_INT(store__merge_thread(&t->store, tid, &ts), 0);
@@ -969,5 +975,229 @@ TEST(stall_no_writes_no_write_wait)
 	CHECK_EQ_INT(s.writer_threads, 0);
 	CHECK(stall__write_share(&s) == 0);
 	CHECK(stall__most_writing(t) == NULL);
+	trace_free(t);
+}
+
+/*
+ * A file at path of the store: reads of bytes, or faults that read
+ * (fault_reads), as a drain merges them.
+ */
+static void file(struct trace *t, __u64 ino, const char *path, __u64 reads, __u64 bytes,
+		 __u64 fault_reads)
+{
+	struct file_key k = { .ino = ino, .dev = 8 << 20 | 1 };
+	struct file_stats fs = { .opens = reads ? 1 : 0, .reads = reads, .read_bytes = bytes,
+				 .faults = fault_reads, .fault_reads = fault_reads };
+
+	snprintf(fs.path, sizeof(fs.path), "%s", path);
+	fs.path_len = strlen(fs.path);
+	fs.flags = FILE_F_PATH | FILE_F_REG | (reads ? FILE_F_READ : 0);
+	CHECK_EQ_INT(store__merge_file(&t->store, &k, &fs), 0);
+}
+
+/*
+ * TensorFlow's custom loop behind a storage cap: the loop's thread takes
+ * each batch from the prefetch thread and runs each step in its pools
+ * (inter-op 'python' threads, tf_Compute), computing 1.5% of its time
+ * itself; its pools compute 4%. A pool thread read 4 bytes as it started
+ * (/sys/devices/system/cpu/online), another faulted a page of
+ * libtensorflow_cc.so in: neither is a reader, and the pool stays off the
+ * loader side.
+ */
+static struct trace *tf_loop(void)
+{
+	struct trace *t = trace_new();
+
+	if (!t)
+		return NULL;
+	t->duration_s = 10;
+	thread(t, 100, 100, "python", (struct thread_stats){ .cpu_ns = 150 * MS,
+		.sleep_ns = 9850 * MS });
+	thread(t, 101, 100, "python", (struct thread_stats){ .reads = 400,
+		.read_bytes = 400 * 16384, .io_wait_ns = 9 * SEC, .cpu_ns = 100 * MS });
+	thread(t, 102, 100, "python", (struct thread_stats){ .cpu_ns = 10 * MS,
+		.sleep_ns = 9990 * MS });	/* prefetch */
+	thread(t, 110, 100, "python", (struct thread_stats){ .cpu_ns = 100 * MS,
+		.sleep_ns = 9900 * MS, .reads = 1, .read_bytes = 4 });
+	thread(t, 111, 100, "tf_Compute", (struct thread_stats){ .cpu_ns = 150 * MS,
+		.sleep_ns = 9850 * MS, .fault_reads = 1 });
+	thread(t, 112, 100, "tf_Compute", (struct thread_stats){ .cpu_ns = 150 * MS,
+		.sleep_ns = 9850 * MS });
+	file(t, 1, "/venv/lib/python3.11/site-packages/tensorflow/libtensorflow_cc.so.2",
+	     0, 0, 1);
+	file(t, 2, "/data/img/c000/img00000.jpg", 400, 400 * 16384, 0);
+	wake(t, 102, 101, 400, 9 * SEC);
+	wake(t, 100, 102, 50, 9 * SEC);		/* batches */
+	wake(t, 102, 100, 5, 100 * MS);		/* room in the buffer */
+	wake(t, 100, 111, 25, 300 * MS);	/* steps done */
+	wake(t, 100, 112, 25, 300 * MS);
+	wake(t, 111, 110, 500, 4 * SEC);	/* the pools among themselves */
+	wake(t, 110, 112, 500, 4 * SEC);
+	wake(t, 112, 111, 200, 4 * SEC);
+	wake(t, 111, 101, 1, 1 * MS);		/* a reader used the intra-op pool once */
+	return t;
+}
+
+TEST(stall_tf_loop_computes_in_its_pool)
+{
+	struct trace *t = tf_loop();
+	struct stall s;
+
+	REQUIRE(t);
+	CHECK_EQ_INT(measure(&s, t, &opts), 0);
+	CHECK_EQ_INT(s.how, CONSUMER_ROOT);
+	CHECK_EQ_INT(s.tid, 100);
+	CHECK_EQ_INT(s.loader_threads, 2);	/* the reader and the prefetch thread */
+	CHECK_EQ_U64(s.loader_wait_ns, 9 * SEC);
+	CHECK_EQ_U64(s.data_wait_ns, 9 * SEC);
+	CHECK_EQ_U64(s.pool_data_ns, 0);	/* it takes its batches itself */
+	CHECK_EQ_INT(s.pool_threads, 3);
+	CHECK_EQ_U64(s.pool_cpu_ns, 400 * MS);
+	CHECK_EQ_U64(s.pool_wait_ns, 600 * MS);
+	CHECK_EQ_U64(s.wall_ns, 10 * SEC);
+	trace_free(t);
+}
+
+/*
+ * Where a mapped dataset is faulted in, faults make readers still: the pool
+ * thread that faulted one page is one, and its peers join it (given: the
+ * loop's thread alone computes too little to be found then).
+ */
+TEST(stall_tf_data_faults_read)
+{
+	struct trace *t = tf_loop();
+	struct consumer_sel sel = { .tid = 100 };
+	struct stall_opts given = opts;
+	struct stall s;
+
+	REQUIRE(t);
+	given.given = &sel;
+	given.nr_given = 1;
+	CHECK_EQ_INT(measure(&s, t, &given), 0);
+	CHECK_EQ_INT(s.loader_threads, 2);
+	file(t, 3, "/data/train.mdb", 0, 0, 5);
+	CHECK_EQ_INT(measure(&s, t, &given), 0);
+	CHECK_EQ_INT(s.loader_threads, 5);
+	CHECK_EQ_INT(s.pool_threads, 0);
+	trace_free(t);
+}
+
+/*
+ * Keras fit: the step's function takes the batch (get_next) in the pool,
+ * so the loader wakes the pool threads (both idle through the wait, woken
+ * at one moment), never the loop, whose sleeps the pool ends once a step.
+ * The longest the pool waited for the loader is the steps' data wait.
+ */
+TEST(stall_tf_fit_fed_through_pool)
+{
+	struct trace *t = trace_new();
+	struct stall s;
+
+	REQUIRE(t);
+	t->duration_s = 8;
+	thread(t, 100, 100, "python", (struct thread_stats){ .cpu_ns = 70 * MS,
+		.sleep_ns = 7930 * MS });
+	thread(t, 101, 100, "python", (struct thread_stats){ .reads = 770,
+		.read_bytes = 770 * 16384, .io_wait_ns = 7500 * MS, .cpu_ns = 100 * MS });
+	thread(t, 102, 100, "tf_Compute", (struct thread_stats){ .cpu_ns = 10 * MS,
+		.sleep_ns = 7990 * MS });	/* prefetch, named after its creator */
+	thread(t, 111, 100, "tf_Compute", (struct thread_stats){ .cpu_ns = 45 * MS,
+		.sleep_ns = 7955 * MS });
+	thread(t, 112, 100, "tf_Compute", (struct thread_stats){ .cpu_ns = 48 * MS,
+		.sleep_ns = 7952 * MS });
+	thread(t, 113, 100, "python", (struct thread_stats){ .cpu_ns = 100 * MS,
+		.sleep_ns = 7900 * MS });
+	wake(t, 102, 101, 770, 7500 * MS);
+	wake(t, 111, 102, 66, 7200 * MS);	/* the batch is there */
+	wake(t, 112, 102, 69, 7100 * MS);
+	wake(t, 100, 111, 26, 3200 * MS);	/* the step is done */
+	wake(t, 100, 112, 29, 4500 * MS);
+	wake(t, 100, 102, 1, 1 * MS);
+	wake(t, 111, 113, 900, 1 * SEC);	/* the pool among itself, as measured */
+	wake(t, 113, 111, 900, 1 * SEC);
+	wake(t, 112, 113, 900, 1 * SEC);
+	wake(t, 113, 112, 900, 1 * SEC);
+	CHECK_EQ_INT(measure(&s, t, &opts), 0);
+	CHECK_EQ_INT(s.how, CONSUMER_ROOT);
+	CHECK_EQ_INT(s.tid, 100);
+	CHECK_EQ_U64(s.pool_wait_ns, 7700 * MS);
+	CHECK_EQ_U64(s.pool_data_ns, 7200 * MS);
+	CHECK_EQ_U64(s.data_wait_ns, 7201 * MS);
+	CHECK_EQ_U64(s.other_wait_ns, 7930 * MS - 7201 * MS);
+	CHECK_EQ_U64(s.wall_ns, 8 * SEC);
+	/* Woken by its loader as often itself, it takes its batches: none via its pool. */
+	wake(t, 100, 102, 40, 10 * MS);
+	CHECK_EQ_INT(measure(&s, t, &opts), 0);
+	CHECK_EQ_U64(s.pool_data_ns, 0);
+	trace_free(t);
+}
+
+/*
+ * A launched job: 5 s of imports (CPU, reading code, a Keras setting, a
+ * temporary file) before its pipeline reads data; then 10 s of loop. The loop is counted from the
+ * last drain before its data: its imports are set-up, left out.
+ */
+TEST(stall_loop_starts_with_data)
+{
+	struct trace *t = trace_new();
+	struct stall_opts launched = opts;
+	struct stall s;
+
+	REQUIRE(t);
+	launched.launched = true;
+	t->duration_s = 5;
+	thread(t, 100, 100, "python", (struct thread_stats){ .cpu_ns = 4 * SEC,
+		.reads = 3000, .read_ns = 500 * MS, .io_wait_ns = 300 * MS,
+		.sleep_ns = 700 * MS });
+	file(t, 1, "/venv/lib/python3.11/site-packages/tensorflow/__init__.py", 3000,
+	     3000 * 4096, 0);
+	file(t, 2, "/root/.keras/keras.json", 1, 240, 0);
+	file(t, 4, "/tmp/6t14jpzm", 1, 1075, 0);	/* ctypes.util.find_library's */
+	wake(t, 100, WAKER_OUTSIDE, 10, 700 * MS);
+	CHECK_EQ_INT(measure(&s, t, &launched), 0);
+	CHECK(!t->data_seen);
+	/* The next drain: the pipeline read its data; the loop waits 6 s of 10. */
+	t->duration_s = 15;
+	thread(t, 100, 100, "python", (struct thread_stats){ .cpu_ns = 4 * SEC,
+		.sleep_ns = 6 * SEC });
+	thread(t, 101, 100, "python", (struct thread_stats){ .reads = 400,
+		.read_bytes = 400 * 16384, .io_wait_ns = 9 * SEC, .cpu_ns = SEC });
+	file(t, 3, "/data/img/c000/img00000.jpg", 400, 400 * 16384, 0);
+	wake(t, 100, 101, 60, 6 * SEC);
+	CHECK_EQ_INT(measure(&s, t, &launched), 0);
+	CHECK(t->data_seen);
+	CHECK_EQ_INT(s.tid, 100);
+	CHECK_EQ_U64(s.setup_ns, 5 * SEC);
+	CHECK_EQ_U64(s.wall_ns, 10 * SEC);
+	CHECK_EQ_U64(s.own_io_ns, 0);
+	CHECK_EQ_U64(s.data_wait_ns, 6 * SEC);
+	CHECK_EQ_U64(s.on_cpu_ns, 4 * SEC);
+	CHECK_REL(stall__share(&s), 0.6);
+	trace_free(t);
+}
+
+/* Attached, the same job is counted whole: its start-up was before iostorm. */
+TEST(stall_attached_counted_whole)
+{
+	struct trace *t = trace_new();
+	struct stall s;
+
+	REQUIRE(t);
+	t->duration_s = 5;
+	thread(t, 100, 100, "python", (struct thread_stats){ .cpu_ns = 4 * SEC,
+		.sleep_ns = SEC });
+	CHECK_EQ_INT(measure(&s, t, &opts), 0);
+	CHECK(t->data_seen);
+	t->duration_s = 15;
+	thread(t, 100, 100, "python", (struct thread_stats){ .cpu_ns = 4 * SEC,
+		.sleep_ns = 6 * SEC });
+	thread(t, 101, 100, "python", (struct thread_stats){ .reads = 400,
+		.read_bytes = 400 * 16384, .io_wait_ns = 9 * SEC, .cpu_ns = SEC });
+	file(t, 3, "/data/img/c000/img00000.jpg", 400, 400 * 16384, 0);
+	wake(t, 100, 101, 60, 6 * SEC);
+	CHECK_EQ_INT(measure(&s, t, &opts), 0);
+	CHECK_EQ_INT(s.tid, 100);
+	CHECK_EQ_U64(s.setup_ns, 0);
+	CHECK_EQ_U64(s.wall_ns, 15 * SEC);
 	trace_free(t);
 }
