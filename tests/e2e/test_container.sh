@@ -325,8 +325,14 @@ test_container_exporter_memory_flat() {
 		"$(sed -n "s|^iostorm_cgroup_reads_total{cgroup=\"$rel/c1\",[^}]*} ||p" metrics.txt)" "$reads"
 	r=$(sed -n 's/^iostorm_store_files{[^}]*} //p; s/^iostorm_store_files //p' metrics.txt)
 	[ "$r" -le 10000 ] || fail "iostorm_store_files $r above 10000"
+	local kept=$r
 	r=$(sed -n 's/^iostorm_store_files_evicted_total{[^}]*} //p; s/^iostorm_store_files_evicted_total //p' metrics.txt)
-	[ "$r" -ge 50000 ] || fail "iostorm_store_files_evicted_total $r, expected >= 50000"
+	echo "  files: evicted $r, kept $kept"
+	# Each of the 60,000 files was kept or evicted, but for those still in
+	# the 4,096-file kernel map at the scrape; the readers' own libraries
+	# add a few.
+	[ $((r + kept)) -ge $((60000 - 4096)) ] && [ $((r + kept)) -le 60100 ] ||
+		fail "files evicted $r + kept $kept: expected 60,000 less at most 4,096 in the kernel"
 	expect_eq "files a lower bound" \
 		"$(sed -n 's/^iostorm_vfs_files_lower_bound{[^}]*} //p; s/^iostorm_vfs_files_lower_bound //p' metrics.txt)" 1
 	read -r warm end < <(mem_run 0)

@@ -115,7 +115,7 @@ test_prom_file_disk_full() {
 	"$IOSTORM" -q -d 2 --prom-file small/out.prom -a >/dev/null 2>err.txt || rc=$?
 	left=$(ls -A small)
 	umount small
-	expect_eq "exit status" "$rc" 1
+	expect_eq "exit status" "$rc" 4
 	grep -q "cannot write 'small/out.prom': No space left on device" err.txt ||
 		fail "stderr: $(cat err.txt)"
 	grep -q "Input/output error" err.txt && fail "stderr: $(cat err.txt)"
