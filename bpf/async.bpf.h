@@ -6,13 +6,13 @@
  * completion may run elsewhere (an io-wq worker, the SQPOLL thread, the
  * reaping thread): there the record says whose read it was, how long it
  * took and how deep the queue was, and it is counted as a read() is
- * (read.bpf.h), to the owner; a write or a sync as write() and fsync()
+ * (file_ops.bpf.h), to the owner; a write or a sync as write() and fsync()
  * are (write.bpf.h).
  */
 #ifndef ASYNC_BPF_H
 #define ASYNC_BPF_H
 
-#include "read.bpf.h"
+#include "file_ops.bpf.h"
 #include "write.bpf.h"
 #include "thread.bpf.h"
 

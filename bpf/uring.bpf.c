@@ -4,7 +4,7 @@
  * READ_FIXED, READV_FIXED), its writes (WRITE, WRITEV, WRITE_FIXED,
  * WRITEV_FIXED) and syncs (FSYNC, SYNC_FILE_RANGE) of regular files, and
  * its opens, statx and closes, counted per file as the syscalls are
- * (read.bpf.h, write.bpf.h), from io_uring_submit_req to
+ * (file_ops.bpf.h, write.bpf.h), from io_uring_submit_req to
  * io_uring_complete (async.bpf.h). One submit may be performed by an io-wq
  * worker, and the ring may be fed by its SQPOLL thread: the owner of a
  * request is the thread that submits it, or for a submit by one of the
@@ -22,12 +22,10 @@
  * completion gives no request (before 5.19) does not measure io_uring.
  *
  * A second object with bpf_rdonly_cast() fails bpftool's link: this one
- * is the CO-RE build, its global functions named as vfs_compat.bpf.c's.
+ * is the CO-RE build, its global functions named as vfs_compat.bpf.c's
+ * (core_read.h).
  */
-#define IOSTORM_CORE_READ	1
-#define entry_path		compat_entry_path
-#define walk_loop		compat_walk_loop
-#define anchor_note		compat_anchor_note
+#include "core_read.h"
 
 #include "async.bpf.h"
 
@@ -298,37 +296,23 @@ static __always_inline void statx_complete(struct io_kiocb *req, struct async_re
 	__u32 mode = 0;
 	bool need_path;
 
-	hist_add(H_STAT_LAT, lat);
-	if (!ts)
+	if (!stat_done(ts, res, lat, false))
 		return;
-	meta_done(ts, lat, false);
-	if (res < 0) {
-		count(C_STAT_ERRORS, 1);
-		return;
-	}
-	count(C_STATS, 1);
 	count(C_URING_STATS, 1);
-	ts->stats += 1;
 	if (!same_process(rec) || statx_key(BPF_CORE_READ(sx, buffer), &key, &mode, &size)) {
 		count_lost(L_STATBUF);
 		return;
 	}
-	if (!reg_or_dir(mode))
+	fs = stat_file(&key, mode, size, lat, now, &need_path);
+	if (!fs || !need_path)
 		return;
-	fs = file_entry(&key, now, true, &need_path);
-	if (!fs)
-		return;
-	if (need_path && targ_statx_delayed) {
+	if (targ_statx_delayed) {
 		/* No name to resolve: the file's next open or read resolves it. */
 		__sync_fetch_and_and(&fs->flags, ~FILE_F_CLAIM);
-	} else if (need_path) {
+	} else {
 		name = (__u64)BPF_CORE_READ(sx, filename, uptr);
 		entry_path(fs, 0, BPF_CORE_READ(sx, dfd), name, now);
 	}
-	set_flag(fs, mode == S_IFDIR ? FILE_F_DIR : FILE_F_REG);
-	__sync_fetch_and_add(&fs->stats, 1);
-	fs->size = size;
-	note_meta(fs, lat, now);
 }
 
 static __always_inline void close_complete(struct async_rec *rec, long res, __u64 now)
@@ -344,14 +328,9 @@ static __always_inline void close_complete(struct async_rec *rec, long res, __u6
 	ts = owner_stats(rec);
 	if (!ts)
 		return;
-	count(C_CLOSES, 1);
 	count(C_URING_CLOSES, 1);
-	meta_done(ts, lat, false);
 	fs = file_entry(&rec->key, now, false, &need_path);
-	if (fs) {
-		__sync_fetch_and_add(&fs->closes, 1);
-		note_meta(fs, lat, now);
-	}
+	close_done(ts, fs, lat, now, false, false);
 }
 
 static __always_inline int uring_complete(void *ring, struct io_kiocb *req, long res)

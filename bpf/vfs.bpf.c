@@ -17,7 +17,7 @@
 #include "thread.bpf.h"
 #include "path.bpf.h"
 #include "hist.bpf.h"
-#include "read.bpf.h"
+#include "file_ops.bpf.h"
 #include "write.bpf.h"
 #include "aio.bpf.h"
 #include "recv.bpf.h"
@@ -266,33 +266,19 @@ static __always_inline void stat_exit(struct inflight *in, struct thread_stats *
 	__u32 mode = 0;
 	bool need_path;
 
-	hist_add(H_STAT_LAT, lat);
-	meta_done(ts, lat, true);
-	if (ret < 0) {
-		count(C_STAT_ERRORS, 1);
+	if (!stat_done(ts, ret, lat, true))
 		return;
-	}
-	count(C_STATS, 1);
-	ts->stats += 1;
 	if (stat_key(in, &key, &mode, &size)) {
 		count_lost(L_STATBUF);
 		return;
 	}
-	if (!reg_or_dir(mode))
+	fs = stat_file(&key, mode, size, lat, now, &need_path);
+	if (!fs || !need_path)
 		return;
-	fs = file_entry(&key, now, true, &need_path);
-	if (!fs)
-		return;
-	if (need_path) {
-		if (!stat_by_fd(in))
-			entry_path(fs, 0, in->fd, in->path, now);
-		else if ((addr = fd_file_addr(in->fd)))
-			entry_path(fs, addr, 0, 0, now);
-	}
-	set_flag(fs, mode == S_IFDIR ? FILE_F_DIR : FILE_F_REG);
-	__sync_fetch_and_add(&fs->stats, 1);
-	fs->size = size;
-	note_meta(fs, lat, now);
+	if (!stat_by_fd(in))
+		entry_path(fs, 0, in->fd, in->path, now);
+	else if ((addr = fd_file_addr(in->fd)))
+		entry_path(fs, addr, 0, 0, now);
 }
 
 /*
@@ -303,21 +289,16 @@ static __always_inline void close_exit(struct inflight *in, struct thread_stats 
 				       __u32 tid, long ret, __u64 lat, __u64 now)
 {
 	struct file_stats *fs;
+	bool commits;
 
 	hist_add(H_CLOSE_LAT, lat);
 	if (!in->file || ret < 0 || !reg_or_dir(file_mode(BTF_CAST(struct file, in->file))))
 		return;
 	fs = entry_of_file(in->file, now, true);
-	count(C_CLOSES, 1);
-	if (fs)
-		__sync_fetch_and_add(&fs->closes, 1);
-	if (close_commits(tid, in->file)) {
+	commits = close_commits(tid, in->file);
+	close_done(ts, fs, lat, now, true, commits);
+	if (commits)
 		commit_done(tid, fs, false, lat, now);
-		return;
-	}
-	meta_done(ts, lat, true);
-	if (fs)
-		note_meta(fs, lat, now);
 }
 
 /* A write or a sync of a regular file (record_write()). */

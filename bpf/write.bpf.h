@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * Writes of regular files (not in memory: write_file()), counted as
- * reads are (read.bpf.h): in total, in
+ * reads are (file_ops.bpf.h): in total, in
  * the file's entry and for the thread that asked, the one way every
  * interface that writes a file counts it (write-family calls, io_uring and
  * Linux AIO writes). Beside them, the calls that make a save durable
@@ -18,7 +18,7 @@
 #ifndef WRITE_BPF_H
 #define WRITE_BPF_H
 
-#include "read.bpf.h"
+#include "file_ops.bpf.h"
 
 #define FMODE_WRITE	0x2
 #ifndef TMPFS_MAGIC

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * A file's entry, and a read counted in it, in total and for its thread:
- * the one way every interface that reads a file (read(), io_uring, Linux
- * AIO) counts it. Included by each build that counts reads (vfs.bpf.c,
+ * A file's entry, and each operation on it counted there, in total and for
+ * its thread: open, stat, close and read, the one way every interface that
+ * does them (the syscalls, io_uring, Linux AIO) counts them; writes build
+ * on it (write.bpf.h). Included by each build that counts them (vfs.bpf.c,
  * vfs_compat.bpf.c, uring.bpf.c); KREAD is that build's (path.bpf.h).
  */
-#ifndef READ_BPF_H
-#define READ_BPF_H
+#ifndef FILE_OPS_BPF_H
+#define FILE_OPS_BPF_H
 
 #include "maps.bpf.h"
 #include "target.bpf.h"
@@ -170,6 +171,68 @@ static __always_inline int statx_key(const struct statx *sx, struct file_key *ke
 }
 
 /*
+ * A stat's end, for its thread (NULL: an async request's owner is gone):
+ * every call histogrammed, its time metadata time (timed: the thread's
+ * too). False when nothing more is counted: it failed, or no thread.
+ */
+static __always_inline bool stat_done(struct thread_stats *ts, long ret, __u64 lat, bool timed)
+{
+	hist_add(H_STAT_LAT, lat);
+	if (!ts)
+		return false;
+	meta_done(ts, lat, timed);
+	if (ret < 0) {
+		count(C_STAT_ERRORS, 1);
+		return false;
+	}
+	count(C_STATS, 1);
+	ts->stats += 1;
+	return true;
+}
+
+/*
+ * The file a stat described (key, mode and size from its result) counted
+ * in its entry, created when missing. NULL for what is neither a regular
+ * file nor a directory, or a full table; need_path: the entry is new and
+ * the caller names it as its interface allows.
+ */
+static __always_inline struct file_stats *stat_file(struct file_key *key, __u32 mode,
+						    __u64 size, __u64 lat, __u64 now,
+						    bool *need_path)
+{
+	struct file_stats *fs;
+
+	if (!reg_or_dir(mode))
+		return NULL;
+	fs = file_entry(key, now, true, need_path);
+	if (!fs)
+		return NULL;
+	set_flag(fs, mode == S_IFDIR ? FILE_F_DIR : FILE_F_REG);
+	__sync_fetch_and_add(&fs->stats, 1);
+	fs->size = size;
+	note_meta(fs, lat, now);
+	return fs;
+}
+
+/*
+ * A close of a regular file or directory (its entry fs, NULL when the
+ * table is full) by the thread ts. commits: it ends a save, whose time is
+ * write time (write.bpf.h), not metadata time.
+ */
+static __always_inline void close_done(struct thread_stats *ts, struct file_stats *fs,
+				       __u64 lat, __u64 now, bool timed, bool commits)
+{
+	count(C_CLOSES, 1);
+	if (fs)
+		__sync_fetch_and_add(&fs->closes, 1);
+	if (commits)
+		return;
+	meta_done(ts, lat, timed);
+	if (fs)
+		note_meta(fs, lat, now);
+}
+
+/*
  * A read of ret bytes at off of the regular file at address file, lat ns
  * from its start to its end (a syscall's, or an async request's submit to
  * completion), for the thread ts (the one that asked for it). path: resolve
@@ -209,4 +272,4 @@ static __always_inline void read_done(struct thread_stats *ts, __u64 file, __u64
 	classify_read(fs, off, off + ret, now);
 }
 
-#endif /* READ_BPF_H */
+#endif /* FILE_OPS_BPF_H */
