@@ -25,6 +25,8 @@ struct iostorm_bpf;
 
 /* IOSTORM_FALLBACKS into bits of enum kernel_fallback; -EINVAL said on stderr. */
 int features__forced(__u32 *bits);
+/* Has this process capability cap (CAP_SYS_ADMIN, CAP_BPF...) in effect? */
+bool features__has_cap(int cap);
 /*
  * Learn from the kernel's BTF what it gives, into k, with the fallbacks in
  * forced taken too. -EOPNOTSUPP, said, for a kernel below iostorm's floor.
@@ -74,9 +76,6 @@ static inline void *percpu_value(void *values, size_t value_size, int cpu)
 }
 
 /* ---- the programs (probe.c) ---- */
-
-/* Has this process capability cap (CAP_SYS_ADMIN, CAP_BPF...) in effect? */
-bool probe__has_cap(int cap);
 
 /* Probe the kernel into k, then open and load the programs it takes. */
 int probe__load(struct iostorm_bpf **skel, const struct probe_config *c,

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <linux/capability.h>
 #include <bpf/btf.h>
@@ -19,6 +20,16 @@
 #include "iostorm.skel.h"
 #include "collect/collect_int.h"
 #include "lib/log.h"
+
+bool features__has_cap(int cap)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2] = {};
+
+	if (syscall(SYS_capget, &hdr, data))
+		return false;
+	return data[cap / 32].effective & (1u << (cap % 32));
+}
 
 /* The prototype of tracepoint name (its first parameter is the tracepoint's data), or NULL. */
 static const struct btf_type *tp_proto(const struct btf *btf, const char *name)
@@ -173,7 +184,7 @@ static bool fuse_tps(const struct btf *vmlinux, struct kernel_reach *k, const ch
 		*why = "the fuse module is not loaded: no FUSE mount when iostorm started";
 		return false;
 	}
-	if (!probe__has_cap(CAP_SYS_ADMIN)) {
+	if (!features__has_cap(CAP_SYS_ADMIN)) {
 		*why = "the fuse module's BTF is read by id, which needs CAP_SYS_ADMIN (run as root)";
 		return false;
 	}
@@ -237,7 +248,7 @@ static bool nfs_tps(const struct btf *vmlinux, bool *absent, const char **why)
 	*absent = false;
 	if (!err)
 		err = module_tps(vmlinux, "nfs", nfs, 4);
-	if (!err && !probe__has_cap(CAP_SYS_ADMIN)) {
+	if (!err && !features__has_cap(CAP_SYS_ADMIN)) {
 		/* Their types are the modules': libbpf reads those BTFs by id. */
 		*why = "the sunrpc and nfs modules' BTF is read by id, which needs CAP_SYS_ADMIN "
 		       "(run as root)";

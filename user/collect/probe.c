@@ -156,19 +156,9 @@ static void failure_words(char *out, size_t size)
 		snprintf(out, size, "%s does not load on this kernel", failure.prog);
 }
 
-bool probe__has_cap(int cap)
-{
-	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct data[2] = {};
-
-	if (syscall(SYS_capget, &hdr, data))
-		return false;
-	return data[cap / 32].effective & (1u << (cap % 32));
-}
-
 int probe__check_env(void)
 {
-	if (!probe__has_cap(CAP_SYS_ADMIN) && !(probe__has_cap(CAP_BPF) && probe__has_cap(CAP_PERFMON))) {
+	if (!features__has_cap(CAP_SYS_ADMIN) && !(features__has_cap(CAP_BPF) && features__has_cap(CAP_PERFMON))) {
 		pr_err("cannot trace: permission denied: "
 			"run as root or grant CAP_BPF and CAP_PERFMON");
 		return -EPERM;

@@ -50,7 +50,7 @@ struct diff_run {
 	bool json, force, no_defaults;
 };
 
-/* Phase against phase, when both runs changed (phase_pairs.c): text, and the JSON array. */
+/* Phase against phase, when both runs changed (phases.c): text, and the JSON array. */
 void diff__print_phases_text(FILE *out, const struct diff_run *r);
 json_t *diff__phases_json(const struct diff_run *r);
 /* The comparison as a table, then the verdict. */

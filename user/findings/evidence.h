@@ -9,11 +9,9 @@
 #include <stdbool.h>
 #include <linux/types.h>
 #include "findings/layers.h"	/* enum layer_verdict: where a read's time goes */
+#include "lib/schema.h"		/* WHOLE_SHARE */
 
 struct trace;
-
-/* A file read to this share of its size or more is read whole. */
-#define WHOLE_SHARE	0.9
 
 /*
  * Every figure a finding may cite, computed once from a trace. Rates are

@@ -113,11 +113,6 @@ void evidence__add_layer(struct evidence *e, const struct trace *t, const struct
 void evidence__add_saves(struct evidence *e, const struct trace *t, const struct thresholds *th);
 /* The layers the kernel did not give (model/kernel.h): no rule judges their zeros. */
 void evidence__add_kernel(struct evidence *e, const struct trace *t);
-/*
- * Split t's timeline into phases and judge each (judge_phases.c): d->phases.
- * Call after d's own findings are judged. 0 or -errno.
- */
-int findings__phases(struct findings *d, const struct trace *t, const struct thresholds *th);
 /* A figure of f by name; NULL when f does not cite it. */
 const struct figure *finding__figure(const struct finding *f, const char *name);
 const char *severity__name(enum severity s);

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The judge: findings.h's findings__judge(), finding__figure() and
- * severity__name(). From a trace to its findings: the evidence from every
- * layer (evidence.c), then too little I/O to judge, else every rule in
- * order (rules_access.c, rules_bound.c), the findings sorted by severity,
- * and the verdict line that sums them up.
+ * The judge of one body of evidence (rules.h's judge__rules() and
+ * judge__headline(), findings.h's finding__figure() and severity__name()):
+ * too little I/O to judge, else every rule in order (rules_access.c,
+ * rules_bound.c, ...), the findings sorted by severity, and the verdict
+ * line that sums them up. The run and its phases are judged with it by
+ * findings.c.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -312,36 +313,4 @@ const char *severity__name(enum severity s)
 	static const char *const names[] = { "OK", "INFO", "WARN", "HIGH" };
 
 	return (unsigned int)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
-}
-
-int findings__judge(struct findings *d, const struct trace *t,
-		    const struct thresholds *th)
-{
-	int err;
-
-	memset(d, 0, sizeof(*d));
-	err = evidence__from_trace(&d->e, t);
-	if (err)
-		return err;
-	evidence__add_block(&d->e, t);
-	evidence__add_fuse(&d->e, t);
-	evidence__add_nfs(&d->e, t);
-	evidence__add_layer(&d->e, t, th);
-	evidence__add_kernel(&d->e, t);
-	evidence__add_saves(&d->e, t, th);
-	d->nr_findings = judge__rules(&d->e, th, d->findings, FINDINGS_MAX);
-	if (d->nr_findings < 0)
-		return d->nr_findings;
-	judge__headline(d->findings, d->nr_findings, d->headline, sizeof(d->headline));
-	err = findings__phases(d, t, th);
-	if (err)
-		return err;
-	if (d->nr_phases > 1) {	/* the whole run averages them: say so where it is read */
-		size_t len = strlen(d->headline);
-
-		snprintf(d->headline + len, sizeof(d->headline) - len,
-			 " [the run changed: %d phases, judged apart]", d->nr_phases);
-	}
-	d->done = true;
-	return 0;
 }

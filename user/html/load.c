@@ -15,8 +15,7 @@
 #include "html/html_int.h"
 #include "lib/jskim.h"
 #include "lib/log.h"
-
-#define WHOLE_SHARE	0.9	/* read to 90% of its size: read whole, as the findings say */
+#include "lib/schema.h"	/* WHOLE_SHARE */
 
 struct list {
 	json_t *kept;		/* the first top records */

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * findings__phases(): the run split where it changes (model/phases.h), each
- * phase judged by the same rules as the whole run, on the evidence of its
- * own points. What the timeline keeps per point is the phase's own: the
+ * The run and its phases judged (findings.h's findings__judge()): the
+ * evidence from every layer (evidence.c) judged by the rules (judge.c),
+ * then the run split where it changes (model/phases.h), each phase judged
+ * by the same rules as the whole run, on the evidence of its own points. What the timeline keeps per point is the phase's own: the
  * rates, read latency, the page cache's share, the device's load and
  * reads, the loader threads' time and the loop's stall. The rest (file
  * sizes and order, metadata, FUSE, mapped data) is the whole run's.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <math.h>
 #include <string.h>
 #include "findings/rules.h"
@@ -182,7 +184,11 @@ static int judge_phase(struct phase *ph, const struct evidence *whole, const str
 	return 0;
 }
 
-int findings__phases(struct findings *d, const struct trace *t, const struct thresholds *th)
+/*
+ * Split t's timeline into phases and judge each: d->phases. After d's own
+ * findings are judged.
+ */
+static int judge_phases(struct findings *d, const struct trace *t, const struct thresholds *th)
 {
 	const struct timeline *tl = &t->timeline;
 	struct phase_span spans[PHASES_MAX];
@@ -214,5 +220,37 @@ int findings__phases(struct findings *d, const struct trace *t, const struct thr
 		}
 		d->nr_phases++;
 	}
+	return 0;
+}
+
+int findings__judge(struct findings *d, const struct trace *t,
+		    const struct thresholds *th)
+{
+	int err;
+
+	memset(d, 0, sizeof(*d));
+	err = evidence__from_trace(&d->e, t);
+	if (err)
+		return err;
+	evidence__add_block(&d->e, t);
+	evidence__add_fuse(&d->e, t);
+	evidence__add_nfs(&d->e, t);
+	evidence__add_layer(&d->e, t, th);
+	evidence__add_kernel(&d->e, t);
+	evidence__add_saves(&d->e, t, th);
+	d->nr_findings = judge__rules(&d->e, th, d->findings, FINDINGS_MAX);
+	if (d->nr_findings < 0)
+		return d->nr_findings;
+	judge__headline(d->findings, d->nr_findings, d->headline, sizeof(d->headline));
+	err = judge_phases(d, t, th);
+	if (err)
+		return err;
+	if (d->nr_phases > 1) {	/* the whole run averages them: say so where it is read */
+		size_t len = strlen(d->headline);
+
+		snprintf(d->headline + len, sizeof(d->headline) - len,
+			 " [the run changed: %d phases, judged apart]", d->nr_phases);
+	}
+	d->done = true;
 	return 0;
 }
