@@ -79,7 +79,7 @@ enum refresh_what {
 struct collector;
 
 /* Can this process and this kernel trace at all? Prints the fix if not. */
-int probe__check_env(void);
+int load__check_env(void);
 /* A program that loaded, and the instructions the verifier went through for it. */
 struct prog_verified {
 	char name[32];

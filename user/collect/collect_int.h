@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Private to collect/: loading the programs (probe.c), the targets map
+ * Private to collect/: loading the programs (load.c), the targets map
  * (target.c), and moving what the kernel counted into the trace (drain.c,
  * drain_block.c, drain_fuse.c, drain_nfs.c; every map walked by map_each.c). The
  * per-interval file and thread maps are swapped and
@@ -75,21 +75,21 @@ static inline void *percpu_value(void *values, size_t value_size, int cpu)
 	return (char *)values + cpu * percpu_stride(value_size);
 }
 
-/* ---- the programs (probe.c) ---- */
+/* ---- the programs (load.c) ---- */
 
 /* Probe the kernel into k, then open and load the programs it takes. */
-int probe__load(struct iostorm_bpf **skel, const struct probe_config *c,
+int load__programs(struct iostorm_bpf **skel, const struct probe_config *c,
 		struct kernel_reach *k);
 /*
  * Attach every program loaded. One of a layer the trace can do without
  * that will not attach takes its layer down, said in k; 0 or -errno.
  */
-int probe__attach(struct iostorm_bpf *skel, struct kernel_reach *k);
-void probe__detach(struct iostorm_bpf *skel);
+int load__attach(struct iostorm_bpf *skel, struct kernel_reach *k);
+void load__detach(struct iostorm_bpf *skel);
 /* Program runs the kernel skipped (recursion_misses), all programs summed; per layer into k. */
-__u64 probe__misses(struct iostorm_bpf *skel, struct kernel_reach *k);
+__u64 load__misses(struct iostorm_bpf *skel, struct kernel_reach *k);
 /* Kernel memory of the BPF maps (their fdinfo "memlock"), in bytes; 0 if unknown. */
-__u64 probe__maps_bytes(struct iostorm_bpf *skel);
+__u64 load__maps_bytes(struct iostorm_bpf *skel);
 
 
 /* ---- the targets bitmap (target.c) ---- */

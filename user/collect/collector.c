@@ -34,7 +34,7 @@ int collector__open(struct collector **out, const struct probe_config *pc,
 		pr_err("out of memory");
 		return -ENOMEM;
 	}
-	err = probe__load(&c->skel, pc, k);
+	err = load__programs(&c->skel, pc, k);
 	if (err)
 		goto out_free_collector;
 	c->k = k;
@@ -71,7 +71,7 @@ int collector__check(struct kernel_reach *k, bool verbose, struct prog_verified 
 	int err;
 
 	*n = 0;
-	err = probe__load(&skel, &pc, k);
+	err = load__programs(&skel, &pc, k);
 	if (err)
 		return err;
 	bpf_object__for_each_program(prog, skel->obj) {
@@ -91,7 +91,7 @@ int collector__check(struct kernel_reach *k, bool verbose, struct prog_verified 
 
 __u64 collector__maps_bytes(const struct collector *c)
 {
-	return probe__maps_bytes(c->skel);
+	return load__maps_bytes(c->skel);
 }
 
 int collector__seed(struct collector *c, const pid_t *pids, int n)
@@ -106,7 +106,7 @@ int collector__parents(struct collector *c, struct trace *t)
 
 int collector__attach(struct collector *c)
 {
-	int err = probe__attach(c->skel, c->k);
+	int err = load__attach(c->skel, c->k);
 
 	c->attached = !err;
 	return err;
@@ -152,7 +152,7 @@ int collector__refresh(struct collector *c, struct trace *t, unsigned int what,
 			err = drain__fuse(&c->drain, c->skel, &t->fuse, block);
 		if (!err)
 			err = drain__nfs(&c->drain, c->skel, &t->nfs, block);
-		t->prog_misses = probe__misses(c->skel, &t->kernel);
+		t->prog_misses = load__misses(c->skel, &t->kernel);
 	}
 	if (!err && what & REFRESH_GLOBALS && what & REFRESH_FILES)
 		err = drain__both(&c->drain, t);
@@ -167,7 +167,7 @@ int collector__finish(struct collector *c, struct trace *t, __u64 now_ns)
 {
 	int err;
 
-	probe__detach(c->skel);
+	load__detach(c->skel);
 	c->attached = false;
 	err = drain__final(&c->drain, t);
 	if (!err)
@@ -185,8 +185,8 @@ int collector__finish(struct collector *c, struct trace *t, __u64 now_ns)
 				 DRAIN_BLOCK_HISTS | DRAIN_BLOCK_UNFINISHED);
 	if (!err)
 		err = drain__async(c->skel, t);
-	t->prog_misses = probe__misses(c->skel, &t->kernel);
-	t->maps_bytes = probe__maps_bytes(c->skel);
+	t->prog_misses = load__misses(c->skel, &t->kernel);
+	t->maps_bytes = load__maps_bytes(c->skel);
 	return err;
 }
 
@@ -195,7 +195,7 @@ void collector__close(struct collector *c)
 	if (!c)
 		return;
 	if (c->attached)
-		probe__detach(c->skel);
+		load__detach(c->skel);
 	drain__free(&c->drain);
 	target__unmap(c->targets);
 	iostorm_bpf__destroy(c->skel);

@@ -65,7 +65,7 @@ int check__main(int argc, char **argv)
 			return 2;
 		}
 	}
-	err = probe__check_env();
+	err = load__check_env();
 	if (!err)
 		err = collector__check(&k, verbose, progs, sizeof(progs) / sizeof(progs[0]), &n);
 	if (!err || k.probed)

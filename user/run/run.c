@@ -187,7 +187,7 @@ static int session__open(struct session *s)
 	if (err)
 		s->fail = EXIT_OUTPUT;
 	if (!err)
-		err = probe__check_env();
+		err = load__check_env();
 	if (err)
 		return err;
 	s->trace = calloc(1, sizeof(*s->trace));

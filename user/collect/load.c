@@ -156,7 +156,7 @@ static void failure_words(char *out, size_t size)
 		snprintf(out, size, "%s does not load on this kernel", failure.prog);
 }
 
-int probe__check_env(void)
+int load__check_env(void)
 {
 	if (!features__has_cap(CAP_SYS_ADMIN) && !(features__has_cap(CAP_BPF) && features__has_cap(CAP_PERFMON))) {
 		pr_err("cannot trace: permission denied: "
@@ -302,7 +302,7 @@ static int lose_layer(struct iostorm_bpf *skel, struct kernel_reach *k, int err)
 	return 0;
 }
 
-int probe__load(struct iostorm_bpf **skelp, const struct probe_config *c,
+int load__programs(struct iostorm_bpf **skelp, const struct probe_config *c,
 		struct kernel_reach *k)
 {
 	struct iostorm_bpf *skel = NULL;
@@ -374,7 +374,7 @@ static void detach_layer(struct iostorm_bpf *skel, int l)
 	}
 }
 
-int probe__attach(struct iostorm_bpf *skel, struct kernel_reach *k)
+int load__attach(struct iostorm_bpf *skel, struct kernel_reach *k)
 {
 	struct bpf_program *prog;
 	char why[sizeof(k->layers[0].why)];
@@ -414,7 +414,7 @@ int probe__attach(struct iostorm_bpf *skel, struct kernel_reach *k)
 	return 0;
 }
 
-void probe__detach(struct iostorm_bpf *skel)
+void load__detach(struct iostorm_bpf *skel)
 {
 	iostorm_bpf__detach(skel);
 }
@@ -425,7 +425,7 @@ void probe__detach(struct iostorm_bpf *skel)
  * there is preempted: those runs are summed per layer into k, whose
  * figures they make lower bounds.
  */
-__u64 probe__misses(struct iostorm_bpf *skel, struct kernel_reach *k)
+__u64 load__misses(struct iostorm_bpf *skel, struct kernel_reach *k)
 {
 	struct bpf_program *prog;
 	__u64 n = 0;
@@ -448,7 +448,7 @@ __u64 probe__misses(struct iostorm_bpf *skel, struct kernel_reach *k)
 	return n;
 }
 
-__u64 probe__maps_bytes(struct iostorm_bpf *skel)
+__u64 load__maps_bytes(struct iostorm_bpf *skel)
 {
 	struct bpf_map *map;
 	char path[64], line[128];
