@@ -735,9 +735,17 @@ struct thread_out {
 #define WAKER_SOFTIRQ	(1u << 29)
 #define WAKER_FLAGS	(WAKER_STOP | WAKER_SOFTIRQ)
 
+/*
+ * A pair is counted in the set of the interval its sleep ended in
+ * (thread_gen & 1, as a thread's counters: bpf/thread.bpf.h); user space
+ * takes the other set out at each drain (model/wakes.h), so the map holds
+ * the pairs of two drain intervals, not of the whole trace.
+ */
 struct wake_key {
 	__u32 wakee;		/* tid that slept */
 	__u32 waker;		/* tid that woke it; WAKER_OUTSIDE; | WAKER_FLAGS */
+	__u32 set;		/* thread_gen & 1 when the sleep ended */
+	__u32 pad;
 };
 
 struct wake_stats {

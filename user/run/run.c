@@ -667,7 +667,7 @@ static void session__close(struct session *s)
 		cgroups__free(&s->trace->cgroups);
 		store__free(&s->trace->store);
 		views__free(&s->trace->views);
-		free(s->trace->wakes);
+		wakes__free(&s->trace->wakes);
 		procs__free(&s->trace->procs);
 		free(s->trace->loops);
 		stall__starts_free(s->trace);
