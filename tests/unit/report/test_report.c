@@ -444,7 +444,8 @@ static void check_sample_json(json_t *root, const struct trace *t)
 
 	CHECK_KEYS(json_object_get(root, "store"), "store", "files", "bytes",
 		   "files_max", "files_evicted", "threads_max", "threads_evicted",
-		   "kernel_maps_bytes", "file_slots", "drains");
+		   "kernel_maps_bytes", "file_slots", "drains", "wake_pairs", "wake_pairs_high",
+		   "kernel_tables");
 	CHECK_EQ_U64(u64_at(json_object_get(root, "store"), "files"), 4);
 	CHECK_EQ_U64(u64_at(json_object_get(root, "store"), "file_slots"),
 		     t->counters[C_FILE_ENTRIES]);
