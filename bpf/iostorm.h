@@ -783,8 +783,8 @@ struct async_key {
 };
 
 /*
- * A thread's io_uring and AIO reads, for the whole trace (async_threads,
- * keyed by tid): kept apart from struct thread_stats, whose 128 bytes
+ * A thread's io_uring and AIO reads, for its life (async_threads, keyed by
+ * tid): kept apart from struct thread_stats, whose 128 bytes
  * every syscall's exit touches (at 144 the read path cost ~30 ns more).
  */
 struct async_thread {
@@ -793,8 +793,8 @@ struct async_thread {
 };
 
 /*
- * A thread's writes of regular files (write_threads, keyed by tid, for the
- * whole trace, bpf/write.bpf.h): kept apart from struct thread_stats, as a
+ * A thread's writes of regular files (write_threads, keyed by tid, for its
+ * life, bpf/write.bpf.h): kept apart from struct thread_stats, as a
  * thread's async reads are, so that a read's path touches nothing more.
  * Each count is a call (or an async request); each time, the calls'
  * wall time from entry to exit (a write's dirty-page throttling included).
@@ -820,7 +820,7 @@ struct write_thread {
  * A thread's time receiving data from other threads (bpf/recv.bpf.h):
  * bursts of reads of pipes and sockets and of closes and mmaps of those
  * and of shared memory (tmpfs) files, as a PyTorch loop takes a batch from
- * its DataLoader workers. For the whole trace, by tid.
+ * its DataLoader workers. For its life, by tid.
  */
 struct recv_thread {
 	__u64 bursts;
