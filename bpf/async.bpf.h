@@ -39,8 +39,9 @@ struct {
 } async_depth SEC(".maps") __weak;
 
 /*
- * Each owner's async reads and their depth, for the whole trace: read by
- * user space at the end. 16,384 threads; one more is counted lost
+ * Each owner's async reads and their depth, for its life: read by user
+ * space at every drain of the threads, and deleted at the drain after its
+ * exit (collect/drain.c). 16,384 live threads; one more is counted lost
  * (L_ASYNC_THREADS_FULL), its reads still in every other figure.
  */
 struct {

@@ -735,9 +735,17 @@ struct thread_out {
 #define WAKER_SOFTIRQ	(1u << 29)
 #define WAKER_FLAGS	(WAKER_STOP | WAKER_SOFTIRQ)
 
+/*
+ * A pair is counted in the set of the interval its sleep ended in
+ * (thread_gen & 1, as a thread's counters: bpf/thread.bpf.h); user space
+ * takes the other set out at each drain (model/wakes.h), so the map holds
+ * the pairs of two drain intervals, not of the whole trace.
+ */
 struct wake_key {
 	__u32 wakee;		/* tid that slept */
 	__u32 waker;		/* tid that woke it; WAKER_OUTSIDE; | WAKER_FLAGS */
+	__u32 set;		/* thread_gen & 1 when the sleep ended */
+	__u32 pad;
 };
 
 struct wake_stats {
@@ -775,8 +783,8 @@ struct async_key {
 };
 
 /*
- * A thread's io_uring and AIO reads, for the whole trace (async_threads,
- * keyed by tid): kept apart from struct thread_stats, whose 128 bytes
+ * A thread's io_uring and AIO reads, for its life (async_threads, keyed by
+ * tid): kept apart from struct thread_stats, whose 128 bytes
  * every syscall's exit touches (at 144 the read path cost ~30 ns more).
  */
 struct async_thread {
@@ -785,8 +793,8 @@ struct async_thread {
 };
 
 /*
- * A thread's writes of regular files (write_threads, keyed by tid, for the
- * whole trace, bpf/write.bpf.h): kept apart from struct thread_stats, as a
+ * A thread's writes of regular files (write_threads, keyed by tid, for its
+ * life, bpf/write.bpf.h): kept apart from struct thread_stats, as a
  * thread's async reads are, so that a read's path touches nothing more.
  * Each count is a call (or an async request); each time, the calls'
  * wall time from entry to exit (a write's dirty-page throttling included).
@@ -812,7 +820,7 @@ struct write_thread {
  * A thread's time receiving data from other threads (bpf/recv.bpf.h):
  * bursts of reads of pipes and sockets and of closes and mmaps of those
  * and of shared memory (tmpfs) files, as a PyTorch loop takes a batch from
- * its DataLoader workers. For the whole trace, by tid.
+ * its DataLoader workers. For its life, by tid.
  */
 struct recv_thread {
 	__u64 bursts;

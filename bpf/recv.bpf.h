@@ -16,7 +16,8 @@
  * its time runnable is kept apart. sched.bpf.c adds every stretch off CPU
  * to the pending figures; a read that may start a burst zeroes them at its
  * entry, and each syscall of a burst takes them in.
- * Per thread, for the whole trace, in recv_threads; model/stall.c counts a
+ * Per thread, for its life, in recv_threads (its entry deleted at the
+ * drain after its exit, collect/drain.c); model/stall.c counts a
  * loop's as data wait.
  */
 #ifndef RECV_BPF_H

@@ -43,6 +43,11 @@ enum off_kind {
 
 #define WAKER_UNSEEN	((__u32)-1)	/* no sched_waking since the switch-out */
 
+/*
+ * The (sleeper, waker) pairs of the last two drain intervals (wake_key.set):
+ * full only when 16,384 pairs end sleeps within two intervals, then counted
+ * (L_WAKES_FULL).
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 16384);
@@ -117,10 +122,13 @@ static __always_inline void switch_out(struct task_struct *prev, bool preempt,
 	st->waker = WAKER_UNSEEN;
 }
 
-/* A wait ended by waker: one writer per sleeper, so plain adds. */
+/*
+ * A wait ended by waker: one writer per sleeper, so plain adds. Into the
+ * interval's set, which user space drains once the programs moved on.
+ */
 static __always_inline void charge_waker(struct task_struct *next, __u32 waker, __u64 off)
 {
-	struct wake_key key = { .wakee = next->pid, .waker = waker };
+	struct wake_key key = { .wakee = next->pid, .waker = waker, .set = thread_gen & 1 };
 	struct wake_stats *w, init = {};
 
 	w = map_lookup_or_init(&wakes, &key, &init);

@@ -12,7 +12,7 @@
  * a descriptor it only passed on). A writer throttled for dirtying pages
  * too fast sleeps inside write() (balance_dirty_pages()): write time.
  *
- * A thread's figures are in write_threads, by tid, for the whole trace
+ * A thread's figures are in write_threads, by tid, for its life
  * (struct write_thread): a hash lookup per write, none per read.
  */
 #ifndef WRITE_BPF_H
@@ -26,8 +26,9 @@
 #endif
 
 /*
- * Each writing thread's writes, syncs and commits, for the whole trace:
- * read by user space at every refresh. 16,384 threads; one more is counted
+ * Each writing thread's writes, syncs and commits, for its life: read by
+ * user space at every drain of the threads, and deleted at the drain after
+ * its exit (collect/drain.c). 16,384 live threads; one more is counted
  * lost (L_WRITE_THREADS_FULL), its writes still in every other figure.
  */
 struct {

@@ -8,6 +8,8 @@
  *   pipeline DIR ...		tf.data-like: readers -> decoders -> a training
  *				loop that times its own wait for the next batch
  *   thread FILE ...		a thread that is not the leader reads FILE
+ *   churn DIR ...		a node's churn: short threads and processes,
+ *				new small files written and read
  *
  * All that is not measured happens before the gate: listing the dataset
  * (opendir/readdir/stat), buffers, the shared tally and the tally file.
@@ -69,6 +71,7 @@ static struct {
 	u64 files, dirs, min_size, max_size, seed;
 	u64 threads, procs, bufsize, limit, cpu_us, shard_size;
 	u64 readers, decoders, batch, step_ms, queue, pages, times, epochs;
+	u64 seconds, rate, file_rate;
 	int tally_files;
 	const char *order, *style_name, *gate, *tally, *out, *names, *disk_stat;
 	enum style style;
@@ -77,7 +80,7 @@ static struct {
 	.threads = 1, .bufsize = 65536, .limit = ~0ULL,
 	.order = "random", .style_name = "posix", .shard_size = 256 << 20,
 	.readers = 2, .decoders = 2, .batch = 8, .step_ms = 1, .queue = 16, .epochs = 1,
-	.times = 5,
+	.times = 5, .seconds = 10, .rate = 200, .file_rate = 50,
 };
 
 static struct tally *tally;
@@ -102,6 +105,7 @@ static void usage(FILE *f)
 "           [--gate FIFO] [--tally FILE]\n"
 "       " PROG " mapread FILE --pages N [--threads T] [--gate FIFO] [--tally FILE]\n"
 "       " PROG " thread FILE [--times N] [--gate FIFO] [--tally FILE]\n"
+"       " PROG " churn DIR [--seconds S] [--rate R] [--file-rate F] [--tally FILE]\n"
 "\n"
 "gen writes DIR/dNNNN/fNNNNNNN.jpg (default D = N/100, sizes 40960..122880).\n"
 "read lists and shuffles the files, waits at the gate, then reads them in P\n"
@@ -128,6 +132,10 @@ static void usage(FILE *f)
 "  mapped pages=N resident=N (mincore, at the end)\n"
 "thread starts a second thread, which waits at the gate, then opens FILE and\n"
 "reads it to EOF N (5) times, while the main thread (the leader) waits for it.\n"
+"churn starts R (200) short threads a second for S (10) seconds, one in ten\n"
+"a process instead; F (50) of them a second write a new 1 KiB file in DIR\n"
+"and read it back; each sleeps 1 ms and ends. It adds a line to the tally:\n"
+"  churn threads=N procs=N files=N\n"
 "--gate FIFO waits for one byte from FIFO; --tally FILE writes the tally\n"
 "there instead of stdout, as (--tally-files adds the file lines):\n"
 "  total opens=N open_errors=N reads=N read_bytes=N stats=N closes=N mmaps=N files=N\n"
@@ -1044,7 +1052,7 @@ static int cmd_pipeline(const char *dir)
 
 /* ---- options */
 
-enum { GEN = 1, READ = 2, SCEN = 4, PACK = 8, PIPE = 16, MAPR = 32, THRD = 64 };
+enum { GEN = 1, READ = 2, SCEN = 4, PACK = 8, PIPE = 16, MAPR = 32, THRD = 64, CHRN = 128 };
 
 static const struct optdef {
 	const char *name;
@@ -1066,7 +1074,10 @@ static const struct optdef {
 	{ "order", READ | PIPE, 's', &opt.order, 0 },
 	{ "style", READ, 's', &opt.style_name, 0 },
 	{ "gate", READ | SCEN | PIPE | MAPR | THRD, 's', &opt.gate, 0 },
-	{ "tally", READ | SCEN | PIPE | MAPR | THRD, 's', &opt.tally, 0 },
+	{ "tally", READ | SCEN | PIPE | MAPR | THRD | CHRN, 's', &opt.tally, 0 },
+	{ "seconds", CHRN, 'n', &opt.seconds, 1 },
+	{ "rate", CHRN, 'n', &opt.rate, 1 },
+	{ "file-rate", CHRN, 'n', &opt.file_rate, 0 },
 	{ "times", THRD, 'n', &opt.times, 1 },
 	{ "tally-files", READ | SCEN, 'f', &opt.tally_files, 0 },
 	{ "cpu-us", READ | PIPE, 'n', &opt.cpu_us, 0 },
@@ -1335,6 +1346,90 @@ static int cmd_thread(const char *file)
 	return ret || print_tally(1, 0) ? 1 : 0;
 }
 
+/* ---- churn: what a node's agent sees for weeks */
+
+static const char *churn_dir;
+
+/* One short life: maybe a new 1 KiB file written and read back, then 1 ms asleep. */
+static int churn_life(unsigned long n, int with_file)
+{
+	struct timespec nap = { 0, 1000000 };
+	char path[PATH_MAX], buf[1024];
+	int fd, err = 0;
+
+	if (with_file) {
+		snprintf(path, sizeof(path), "%s/c%08lu", churn_dir, n);
+		memset(buf, 'c', sizeof(buf));
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0 || write(fd, buf, sizeof(buf)) != sizeof(buf))
+			err = 1;
+		if (fd >= 0)
+			close(fd);
+		fd = open(path, O_RDONLY);
+		if (fd < 0 || read(fd, buf, sizeof(buf)) != sizeof(buf))
+			err = 1;
+		if (fd >= 0)
+			close(fd);
+	}
+	nanosleep(&nap, NULL);
+	return err;
+}
+
+static void *churn_thread(void *arg)
+{
+	unsigned long n = (unsigned long)arg;
+
+	return churn_life(n >> 1, n & 1) ? (void *)1 : NULL;
+}
+
+static int cmd_churn(const char *dir)
+{
+	u64 lives = opt.seconds * opt.rate, files = 0, procs = 0, threads = 0;
+	struct timespec t0, next;
+	char line[128];
+	int err = 0, len, st;
+
+	churn_dir = dir;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (u64 i = 0; i < lives && !err; i++) {
+		/* Life i starts at t0 + i / rate; with a file when the file rate says. */
+		int with_file = opt.file_rate && i * opt.file_rate / opt.rate !=
+					(i + 1) * opt.file_rate / opt.rate;
+		u64 at = i * 1000000000ULL / opt.rate;
+		pthread_t th;
+		void *ret;
+		pid_t pid;
+
+		next.tv_sec = t0.tv_sec + (t0.tv_nsec + at) / 1000000000ULL;
+		next.tv_nsec = (t0.tv_nsec + at) % 1000000000ULL;
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+		if (i % 10 == 9) {
+			pid = fork();
+			if (pid < 0)
+				return fail("fork", dir);
+			if (!pid)
+				_exit(churn_life(i, with_file));
+			if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+				err = 1;
+			procs++;
+		} else {
+			if (pthread_create(&th, NULL, churn_thread, (void *)(i << 1 | with_file)))
+				return fail("create", "thread");
+			pthread_join(th, &ret);
+			err = ret != NULL;
+			threads++;
+		}
+		files += with_file;
+	}
+	len = snprintf(line, sizeof(line), "churn threads=%llu procs=%llu files=%llu\n",
+		       (unsigned long long)threads, (unsigned long long)procs,
+		       (unsigned long long)files);
+	st = opt.tally ? open(opt.tally, O_WRONLY | O_CREAT | O_TRUNC, 0644) : 1;
+	if (st < 0 || write_all(st, line, len, "tally"))
+		err = 1;
+	return err;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "", *dir;
@@ -1368,6 +1463,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "thread"))
 		return cmd_thread(parse(THRD, argv + 2));
+	if (!strcmp(cmd, "churn"))
+		return cmd_churn(parse(CHRN, argv + 2));
 	if (!strcmp(cmd, "pipeline")) {
 		dir = parse(PIPE, argv + 2);
 		if (strcmp(opt.order, "random") && strcmp(opt.order, "sorted"))

@@ -471,11 +471,12 @@ static int fill_stall(struct trace *t)
 		.root_tgid = TGID, .min_cpu_share = 0.02, .min_wakeups = 10,
 	};
 
-	t->nr_wakes = sizeof(fixture_wakes) / sizeof(fixture_wakes[0]);
-	t->wakes = malloc(sizeof(fixture_wakes));
-	if (!t->wakes)
-		return -ENOMEM;
-	memcpy(t->wakes, fixture_wakes, sizeof(fixture_wakes));
+	for (size_t i = 0; i < sizeof(fixture_wakes) / sizeof(fixture_wakes[0]); i++) {
+		const struct wake_rec *w = &fixture_wakes[i];
+
+		if (wakes__add(&t->wakes, w->wakee, w->waker, w->wakeups, w->sleep_ns))
+			return -ENOMEM;
+	}
 	return stall__measure(t, &o);
 }
 
@@ -942,8 +943,7 @@ void fixture__free(struct trace *t)
 	mounts__free(&t->mounts);
 	cgroups__free(&t->cgroups);
 	store__free(&t->store);
-	free(t->wakes);
-	t->wakes = NULL;
+	wakes__free(&t->wakes);
 	free(t->loops);
 	stall__starts_free(t);
 	t->loops = NULL;

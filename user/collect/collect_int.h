@@ -146,7 +146,16 @@ struct drain {
 	int anchors_fd;		/* anchors: dentry -> anchor_path (bpf/path.bpf.h) */
 	int forks_fd;		/* forks: child tgid -> parent tgid (bpf/task.bpf.c) */
 	struct pace pace;	/* when the files maps are due to be drained */
-	size_t wakes_cap;	/* room in the trace's wakes array */
+	int wakes_fd;		/* wakes: (sleeper, waker, set) -> sums (bpf/sched.bpf.c) */
+	struct wake_key *wake_keys;	/* BATCH of them, read from wakes */
+	struct wake_stats *wake_vals;
+	int recv_fd;		/* recv_threads, write_threads, async_threads: by tid */
+	int writes_fd;
+	int async_threads_fd;
+	__u64 table_max[KT__MAX];	/* the tables' max_entries (enum kernel_table) */
+	__u32 *exited;		/* tids that left their counters in the threads map */
+	size_t nr_exited;
+	size_t exited_cap;
 	__u32 *thread_gen;	/* the programs' set of thread counters (bpf/thread.bpf.h) */
 	struct bpf_link *threads_iter;	/* drain_threads: live threads' counters */
 	void *iter_buf;		/* ITER_BUF bytes the iterator is read into */
@@ -173,9 +182,12 @@ int drain__files(struct drain *d, struct trace *t);
  * The threads' counters: live threads' from their task storage (flip the
  * set the programs write, wait for running programs with the swap of the
  * threads maps, run the drain_threads iterator), then the threads map that
- * exited threads left theirs in. A record per thread, which cannot
- * overflow, so they are drained on schedule only, not by the storm's pace
- * (a second grace period per early drain halved how fast they could come).
+ * exited threads left theirs in; the processes' forks, the (sleeper, waker)
+ * pairs of the interval that ended (into t->wakes, out of the kernel), and
+ * the per-thread tables onto the threads' records, with the exited threads'
+ * entries taken out. A record per thread, which cannot overflow, so they
+ * are drained on schedule only, not by the storm's pace (a second grace
+ * period per early drain halved how fast they could come).
  */
 int drain__threads(struct drain *d, struct trace *t);
 /* drain__threads() then drain__files(), the two flips served by one wait. */
@@ -188,11 +200,6 @@ int drain__both(struct drain *d, struct trace *t);
 bool drain__files_due(struct drain *d, __u64 now_ns);
 /* After detach: merge both inner maps, so nothing stays behind. */
 int drain__final(struct drain *d, struct trace *t);
-/*
- * Read the (sleeper, waker) pairs into t->wakes, and the threads' receive
- * bursts and writes onto their records (cumulative).
- */
-int drain__wakes(struct drain *d, struct iostorm_bpf *skel, struct trace *t);
 /* Read counters, lost counts, errnos and histograms (cumulative). */
 int drain__globals(struct drain *d, struct iostorm_bpf *skel, struct trace *t);
 /*

@@ -147,8 +147,6 @@ int collector__refresh(struct collector *c, struct trace *t, unsigned int what,
 		if (!err)
 			err = drain__block(&c->drain, c->skel, &t->block, block, now_ns);
 		if (!err)
-			err = drain__wakes(&c->drain, c->skel, t);
-		if (!err)
 			err = drain__fuse(&c->drain, c->skel, &t->fuse, block);
 		if (!err)
 			err = drain__nfs(&c->drain, c->skel, &t->nfs, block);
@@ -175,8 +173,6 @@ int collector__finish(struct collector *c, struct trace *t, __u64 now_ns)
 	if (!err)
 		err = drain__block(&c->drain, c->skel, &t->block,
 				   DRAIN_BLOCK_HISTS | DRAIN_BLOCK_UNFINISHED, now_ns);
-	if (!err)
-		err = drain__wakes(&c->drain, c->skel, t);
 	if (!err)
 		err = drain__fuse(&c->drain, c->skel, &t->fuse,
 				  DRAIN_BLOCK_HISTS | DRAIN_BLOCK_UNFINISHED);

@@ -63,8 +63,6 @@ static int map_pair__swap(struct map_pair *g, int *old_fd)
 	return 0;
 }
 
-typedef int (*merge_fn)(struct trace *t, const void *key, const void *value);
-
 static int merge_thread(struct trace *t, const void *key, const void *value)
 {
 	const struct thread_key *k = key;
@@ -73,8 +71,30 @@ static int merge_thread(struct trace *t, const void *key, const void *value)
 	return err ? err : cgroups__add(&t->cgroups, value);
 }
 
-/* Empty one inner map into the store, in batches; ENOENT ends the map. */
-static int map_pair__empty(struct map_pair *g, int fd, struct trace *t, merge_fn merge)
+/*
+ * An exited thread's counters (the threads map holds only those): merged,
+ * and its tid kept, for its entries in the per-thread tables to go once
+ * read (drain_thread_tables()).
+ */
+static int merge_exited(struct drain *d, struct trace *t, const void *key, const void *value)
+{
+	const struct thread_key *k = key;
+
+	if (d->nr_exited == d->exited_cap) {
+		size_t cap = d->exited_cap ? 2 * d->exited_cap : 256;
+		__u32 *v = realloc(d->exited, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		d->exited = v;
+		d->exited_cap = cap;
+	}
+	d->exited[d->nr_exited++] = k->tid;
+	return merge_thread(t, key, value);
+}
+
+/* Empty one inner map of exited threads into the store, in batches; ENOENT ends the map. */
+static int map_pair__empty(struct drain *d, struct map_pair *g, int fd, struct trace *t)
 {
 	__u64 in = 0, out = 0;
 	bool first = true;
@@ -88,8 +108,8 @@ static int map_pair__empty(struct map_pair *g, int fd, struct trace *t, merge_fn
 		if (last && errno != ENOENT)
 			return -errno;
 		for (__u32 i = 0; i < n; i++) {
-			err = merge(t, (char *)g->keys + i * g->key_size,
-				    (char *)g->values + i * g->value_size);
+			err = merge_exited(d, t, (char *)g->keys + i * g->key_size,
+					   (char *)g->values + i * g->value_size);
 			if (err)
 				return err;
 		}
@@ -200,6 +220,19 @@ int drain__init(struct drain *d, struct iostorm_bpf *skel)
 	d->lost_fd = bpf_map__fd(skel->maps.lost);
 	d->anchors_fd = bpf_map__fd(skel->maps.anchors);
 	d->forks_fd = bpf_map__fd(skel->maps.forks);
+	d->wakes_fd = bpf_map__fd(skel->maps.wakes);
+	d->recv_fd = bpf_map__fd(skel->maps.recv_threads);
+	d->writes_fd = bpf_map__fd(skel->maps.write_threads);
+	d->async_threads_fd = bpf_map__fd(skel->maps.async_threads);
+	d->table_max[KT_WAKES] = bpf_map__max_entries(skel->maps.wakes);
+	d->table_max[KT_FORKS] = bpf_map__max_entries(skel->maps.forks);
+	d->table_max[KT_RECV] = bpf_map__max_entries(skel->maps.recv_threads);
+	d->table_max[KT_WRITES] = bpf_map__max_entries(skel->maps.write_threads);
+	d->table_max[KT_ASYNC_THREADS] = bpf_map__max_entries(skel->maps.async_threads);
+	d->wake_keys = calloc(BATCH, sizeof(*d->wake_keys));
+	d->wake_vals = calloc(BATCH, sizeof(*d->wake_vals));
+	if (!d->wake_keys || !d->wake_vals)
+		return -ENOMEM;
 	d->thread_gen = &skel->bss->thread_gen;
 	d->iter_buf = malloc(ITER_BUF);
 	if (!d->iter_buf)
@@ -223,7 +256,13 @@ void drain__free(struct drain *d)
 	d->threads_iter = NULL;
 	free(d->iter_buf);
 	free(d->percpu);
+	free(d->wake_keys);
+	free(d->wake_vals);
+	free(d->exited);
 	d->percpu = d->iter_buf = NULL;
+	d->wake_keys = NULL;
+	d->wake_vals = NULL;
+	d->exited = NULL;
 }
 
 /* Sum a per-CPU array slot of n __u64 values into out[]. */
@@ -399,9 +438,18 @@ static int drain_live_threads(struct drain *d, struct trace *t)
 	return err;
 }
 
+/* Kernel table k held n entries at this drain: its high-water mark. */
+static void table_seen(const struct drain *d, struct trace *t, enum kernel_table k, __u64 n)
+{
+	t->tables[k].max = d->table_max[k];
+	if (n > t->tables[k].high)
+		t->tables[k].high = n;
+}
+
 struct forks_walk {
 	int fd;
 	struct procs *procs;
+	__u64 n;
 };
 
 /*
@@ -412,6 +460,7 @@ static int add_fork(const void *key, void *value, void *ctx)
 {
 	struct forks_walk *w = ctx;
 
+	w->n++;
 	if (bpf_map_lookup_and_delete_elem(w->fd, key, value))
 		bpf_map_delete_elem(w->fd, key);	/* the walk's read stands */
 	return procs__note(w->procs, *(const __u32 *)key, value);
@@ -423,11 +472,159 @@ static int add_fork(const void *key, void *value, void *ctx)
  */
 static int drain_forks(struct drain *d, struct trace *t)
 {
-	struct forks_walk w = { d->forks_fd, &t->procs };
+	struct forks_walk w = { d->forks_fd, &t->procs, 0 };
 	struct proc_life ev;
 	__u32 tgid;
+	int err;
 
-	return map_each(d->forks_fd, &tgid, sizeof(tgid), &ev, 0, add_fork, &w);
+	err = map_each(d->forks_fd, &tgid, sizeof(tgid), &ev, 0, add_fork, &w);
+	table_seen(d, t, KT_FORKS, w.n);
+	return err;
+}
+
+static bool store_holds(const void *store, __u32 tid)
+{
+	return store__find_thread(store, tid) != NULL;
+}
+
+/*
+ * The (sleeper, waker) pairs of the interval that just ended (the set the
+ * programs no longer write, after the wait) into t->wakes, and out of the
+ * kernel's map; the pairs of the interval going on stay. Read in batches;
+ * a bucket's entries are deleted once read, which leaves the walk's later
+ * buckets as they were.
+ */
+static int drain_wake_pairs(struct drain *d, struct trace *t)
+{
+	__u32 old = (*d->thread_gen & 1) ^ 1;
+	__u64 in = 0, out = 0, seen = 0;
+	bool first = true;
+	int err, last;
+
+	for (;;) {
+		__u32 n = BATCH, k = 0;
+
+		last = bpf_map_lookup_batch(d->wakes_fd, first ? NULL : &in, &out,
+					    d->wake_keys, d->wake_vals, &n, NULL);
+		if (last && errno != ENOENT)
+			return -errno;
+		seen += n;
+		for (__u32 i = 0; i < n; i++) {
+			const struct wake_key *key = &d->wake_keys[i];
+			const struct wake_stats *v = &d->wake_vals[i];
+
+			if (key->set != old)
+				continue;
+			err = wakes__add(&t->wakes, key->wakee, key->waker, v->wakeups,
+					 v->sleep_ns);
+			if (err)
+				return err;
+			d->wake_keys[k++] = *key;
+		}
+		if (k && bpf_map_delete_batch(d->wakes_fd, d->wake_keys, &k, NULL))
+			return -errno;
+		if (last)
+			break;
+		in = out;
+		first = false;
+	}
+	table_seen(d, t, KT_WAKES, seen);
+	if (seen > t->wakes.kernel_high)
+		t->wakes.kernel_high = seen;
+	wakes__prune(&t->wakes, store_holds, &t->store);
+	return 0;
+}
+
+struct table_walk {
+	struct store *store;
+	__u64 n;
+};
+
+/* A thread's receive bursts, onto its record (none: it was evicted from the store). */
+static int add_recv(const void *key, void *value, void *ctx)
+{
+	const struct recv_thread *r = value;
+	struct table_walk *w = ctx;
+	struct thread_rec *th = store__find_thread(w->store, *(const __u32 *)key);
+
+	w->n++;
+	if (th) {
+		th->recv_cpu_ns = r->cpu_ns;
+		th->recv_runq_ns = r->runq_ns;
+	}
+	return 0;
+}
+
+/* A thread's writes, onto its record (none: it was evicted from the store). */
+static int add_writes(const void *key, void *value, void *ctx)
+{
+	const struct write_thread *wt = value;
+	struct table_walk *w = ctx;
+	struct thread_rec *th = store__find_thread(w->store, *(const __u32 *)key);
+
+	w->n++;
+	if (th)
+		th->w = wt->w;
+	return 0;
+}
+
+/* A thread's async reads, onto its record (none: it was evicted from the store). */
+static int add_async_thread(const void *key, void *value, void *ctx)
+{
+	const struct async_thread *a = value;
+	struct table_walk *w = ctx;
+	struct thread_rec *th = store__find_thread(w->store, *(const __u32 *)key);
+
+	w->n++;
+	if (th) {
+		th->async_reads = a->reads;
+		th->async_depth = a->depth;
+	}
+	return 0;
+}
+
+/* Walk per-thread table fd with fn; its fill is table k's. */
+static int thread_table_walk(struct drain *d, struct trace *t, int fd, enum kernel_table k,
+			     void *value, map_each_fn fn)
+{
+	struct table_walk w = { &t->store, 0 };
+	__u32 tid;
+	int err;
+
+	err = map_each(fd, &tid, sizeof(tid), value, 0, fn, &w);
+	table_seen(d, t, k, w.n);
+	return err;
+}
+
+/*
+ * The per-thread tables (receive bursts, writes, async reads: cumulative,
+ * by tid) onto the threads' records; then the entries of the threads that
+ * exited since the last drain go, read for the last time: no program
+ * writes a thread's entries once it passed sched_process_exit, and the
+ * wait since has let those running finish. So the tables hold the live
+ * threads, not every thread of the trace.
+ */
+static int drain_thread_tables(struct drain *d, struct trace *t)
+{
+	const int fds[] = { d->recv_fd, d->writes_fd, d->async_threads_fd };
+	struct write_thread wt;
+	struct recv_thread rt;
+	struct async_thread at;
+	int err;
+
+	err = thread_table_walk(d, t, d->recv_fd, KT_RECV, &rt, add_recv);
+	if (!err)
+		err = thread_table_walk(d, t, d->writes_fd, KT_WRITES, &wt, add_writes);
+	if (!err)
+		err = thread_table_walk(d, t, d->async_threads_fd, KT_ASYNC_THREADS, &at,
+					add_async_thread);
+	if (err)
+		return err;
+	for (size_t i = 0; i < d->nr_exited; i++)
+		for (size_t f = 0; f < sizeof(fds) / sizeof(fds[0]); f++)
+			bpf_map_delete_elem(fds[f], &d->exited[i]);	/* ENOENT: none */
+	d->nr_exited = 0;
+	return 0;
 }
 
 /* The set of thread counters the programs write flips; the swap (a wait) follows. */
@@ -443,9 +640,13 @@ static int threads_empty(struct drain *d, struct trace *t, int fd)
 
 	err = drain_live_threads(d, t);
 	if (!err)
-		err = map_pair__empty(&d->threads, fd, t, merge_thread);
+		err = map_pair__empty(d, &d->threads, fd, t);
 	if (!err)
 		err = drain_forks(d, t);
+	if (!err)
+		err = drain_wake_pairs(d, t);
+	if (!err)
+		err = drain_thread_tables(d, t);
 	if (err)
 		return err;
 	cgroups__tick(&t->cgroups);
@@ -527,19 +728,6 @@ static int add_async(const void *key, void *value, void *ctx)
 	return 0;
 }
 
-/* A thread's async reads, onto its record (none: it was evicted from the store). */
-static int add_async_thread(const void *key, void *value, void *ctx)
-{
-	const struct async_thread *a = value;
-	struct thread_rec *th = store__find_thread(ctx, *(const __u32 *)key);
-
-	if (th) {
-		th->async_reads = a->reads;
-		th->async_depth = a->depth;
-	}
-	return 0;
-}
-
 /*
  * A file's async reads, onto its record (none: it was evicted from the
  * store, or its reads were all lost to a full files map).
@@ -552,98 +740,20 @@ static int add_async_file(const void *key, void *value, void *ctx)
 	return f ? store__set_async(ctx, f, value) : 0;
 }
 
+/* Threads' async reads came with every drain of the threads (drain_thread_tables()). */
 int drain__async(struct iostorm_bpf *skel, struct trace *t)
 {
-	struct async_thread at;
 	struct async_file af;
 	struct async_key key;
 	struct file_key fk;
 	struct async_rec rec;
-	__u32 tid;
 	int err;
 
 	t->async_in_flight = 0;
 	err = map_each(bpf_map__fd(skel->maps.async_reqs), &key, sizeof(key), &rec, 0,
 		       add_async, &t->async_in_flight);
 	if (!err)
-		err = map_each(bpf_map__fd(skel->maps.async_threads), &tid, sizeof(tid), &at,
-			       0, add_async_thread, &t->store);
-	if (!err)
 		err = map_each(bpf_map__fd(skel->maps.async_files), &fk, sizeof(fk), &af,
 			       0, add_async_file, &t->store);
-	return err;
-}
-
-struct wakes_walk {
-	struct drain *d;
-	struct trace *t;
-	size_t n;
-};
-
-static int add_wake(const void *key, void *value, void *ctx)
-{
-	const struct wake_key *k = key;
-	const struct wake_stats *v = value;
-	struct wakes_walk *w = ctx;
-
-	if (w->n == w->d->wakes_cap) {
-		size_t cap = w->d->wakes_cap ? 2 * w->d->wakes_cap : 256;
-		struct wake_rec *r = realloc(w->t->wakes, cap * sizeof(*r));
-
-		if (!r)
-			return -ENOMEM;
-		w->t->wakes = r;
-		w->d->wakes_cap = cap;
-	}
-	w->t->wakes[w->n++] = (struct wake_rec){ k->wakee, k->waker, v->wakeups, v->sleep_ns };
-	return 0;
-}
-
-/* A thread's receive bursts, onto its record (none: it was evicted from the store). */
-static int add_recv(const void *key, void *value, void *ctx)
-{
-	const struct recv_thread *r = value;
-	struct thread_rec *th = store__find_thread(ctx, *(const __u32 *)key);
-
-	if (th) {
-		th->recv_cpu_ns = r->cpu_ns;
-		th->recv_runq_ns = r->runq_ns;
-	}
-	return 0;
-}
-
-/* A thread's writes, onto its record (none: it was evicted from the store). */
-static int add_writes(const void *key, void *value, void *ctx)
-{
-	const struct write_thread *wt = value;
-	struct thread_rec *th = store__find_thread(ctx, *(const __u32 *)key);
-
-	if (th)
-		th->w = wt->w;
-	return 0;
-}
-
-/*
- * The (sleeper, waker) pairs, replacing what t held, and each thread's
- * receive bursts and writes: the maps are cumulative.
- */
-int drain__wakes(struct drain *d, struct iostorm_bpf *skel, struct trace *t)
-{
-	struct wakes_walk w = { d, t, 0 };
-	struct write_thread wt;
-	struct recv_thread rt;
-	struct wake_key key;
-	struct wake_stats v;
-	__u32 tid;
-	int err;
-
-	err = map_each(bpf_map__fd(skel->maps.wakes), &key, sizeof(key), &v, 0, add_wake, &w);
-	t->nr_wakes = w.n;
-	if (!err)
-		err = map_each(bpf_map__fd(skel->maps.recv_threads), &tid, sizeof(tid), &rt, 0,
-			       add_recv, &t->store);
-	if (!err)
-		err = map_each(bpf_map__fd(skel->maps.write_threads), &tid, sizeof(tid), &wt, 0,
-			       add_writes, &t->store);
 	return err;
 }

@@ -1137,14 +1137,14 @@ static void no_loop(struct trace *t, bool given)
 int stall__measure(struct trace *t, const struct stall_opts *o)
 {
 	struct stall_ctx x = {
-		.s = &t->store, .procs = &t->procs, .nr_wakes = t->nr_wakes,
+		.s = &t->store, .procs = &t->procs, .nr_wakes = t->wakes.n,
 		.traced_ns = t->duration_s * 1e9, .page_size = t->page_size ?: 4096,
 		.min_wakeups = o->min_wakeups, .since_i = -1,
 	};
 	size_t n = t->store.nr_threads;
 	int err = -ENOMEM, missing = 0;
 
-	x.wakes = malloc((t->nr_wakes ? t->nr_wakes : 1) * sizeof(*x.wakes));
+	x.wakes = malloc((t->wakes.n ? t->wakes.n : 1) * sizeof(*x.wakes));
 	x.loader = calloc(n ? n : 1, sizeof(*x.loader));
 	x.writer = calloc(n ? n : 1, sizeof(*x.writer));
 	x.writes = calloc(n ? n : 1, sizeof(*x.writes));
@@ -1160,7 +1160,7 @@ int stall__measure(struct trace *t, const struct stall_opts *o)
 	if (!x.wakes || !x.loader || !x.writer || !x.writes || !x.peer || !x.loop ||
 	    !x.tracer || !x.launcher || !x.reads || !x.tot || !x.with || !x.pool || !x.tf)
 		goto out_free;
-	memcpy(x.wakes, t->wakes, t->nr_wakes * sizeof(*x.wakes));
+	memcpy(x.wakes, t->wakes.v, t->wakes.n * sizeof(*x.wakes));
 	x.data_faults = data_faults(x.s);
 	qsort(x.wakes, x.nr_wakes, sizeof(*x.wakes), wake_cmp);
 	if (mark_reading(&x))

@@ -71,16 +71,9 @@
 #include <linux/types.h>
 #include "iostorm.h"
 #include "model/store.h"
+#include "model/wakes.h"
 
 struct trace;
-
-/* One (sleeper, waker) pair as the kernel counted it. */
-struct wake_rec {
-	__u32 wakee;
-	__u32 waker;		/* WAKER_OUTSIDE: not a target thread */
-	__u64 wakeups;
-	__u64 sleep_ns;
-};
 
 enum consumer_how {
 	CONSUMER_NONE = 0,	/* not found: why says so */

@@ -204,6 +204,24 @@ const char *trace__stop_name(enum stop_reason stopped_by)
 	return "unknown";
 }
 
+static const char *const table_keys[KT__MAX] = {
+	[KT_WAKES] = "wakes",
+	[KT_FORKS] = "forks",
+	[KT_RECV] = "recv_threads",
+	[KT_WRITES] = "write_threads",
+	[KT_ASYNC_THREADS] = "async_threads",
+};
+
+const char *trace__table_key(enum kernel_table k)
+{
+	return k < KT__MAX ? table_keys[k] : "unknown";
+}
+
+bool trace__data_wait_lower_bound(const struct trace *t)
+{
+	return t->lost[L_WAKES_FULL] > 0;
+}
+
 static const char *const lost_keys[L__MAX] = {
 	[L_FILES_FULL] = "files_map_full",
 	[L_THREADS_FULL] = "threads_map_full",

@@ -24,6 +24,25 @@
 #include "model/timeline.h"
 #include "model/view.h"
 
+/*
+ * The kernel's tables that hold a thread's or a pair's figures between
+ * drains: each is bounded by what is live in a drain interval or two
+ * (docs/memory in README.md), and its fill is watched.
+ */
+enum kernel_table {
+	KT_WAKES = 0,		/* (sleeper, waker) pairs of two intervals */
+	KT_FORKS,		/* processes forked, exec'd or exited in an interval */
+	KT_RECV,		/* recv_threads: threads until they exit */
+	KT_WRITES,		/* write_threads: likewise */
+	KT_ASYNC_THREADS,	/* async_threads: likewise */
+	KT__MAX,
+};
+
+struct table_fill {
+	__u64 max;		/* its max_entries */
+	__u64 high;		/* the most entries it held at a drain */
+};
+
 enum stop_reason {
 	STOP_DURATION = 0,
 	STOP_SIGNAL,
@@ -43,8 +62,8 @@ struct trace {
 	struct hist hists[H__MAX];	/* enum hist_id */
 	struct store store;
 	struct block block;		/* block layer, diskstats included */
-	struct wake_rec *wakes;		/* who ended whose sleeps (cumulative) */
-	size_t nr_wakes;
+	struct wakes wakes;		/* who ended whose sleeps (cumulative, model/wakes.h) */
+	struct table_fill tables[KT__MAX];	/* enum kernel_table */
 	struct procs procs;		/* the target's process tree */
 	struct stall stall;		/* the headline loop's wait for data (stall.h) */
 	struct stall *loops;		/* every training loop, the most waiting first */
@@ -135,6 +154,13 @@ void trace__machine(struct trace *t);
  * files read, per-directory counts) is a lower bound, and each output says so.
  */
 bool trace__files_lower_bound(const struct trace *t);
+/* A kernel table's name in JSON and text ("wakes", "recv_threads"). */
+const char *trace__table_key(enum kernel_table k);
+/*
+ * Was a sleep not charged to the thread that ended it (lost.wakes_full)?
+ * Then each loop's data wait is a lower bound, and each output says so.
+ */
+bool trace__data_wait_lower_bound(const struct trace *t);
 /* Sum of lost[] and prog_misses: the events the report does not hold. */
 __u64 trace__lost_total(const struct trace *t);
 /*

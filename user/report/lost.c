@@ -89,5 +89,17 @@ void report_lost__json(struct json *j, const struct trace *t)
 	json__kv_u64(j, "kernel_maps_bytes", t->maps_bytes);
 	json__kv_u64(j, "file_slots", t->counters[C_FILE_ENTRIES]);
 	json__kv_u64(j, "drains", t->drains);
+	json__kv_u64(j, "wake_pairs", t->wakes.n);
+	json__kv_u64(j, "wake_pairs_high", t->tables[KT_WAKES].high);
+	json__key(j, "kernel_tables");
+	json__begin_object(j);
+	for (int k = 0; k < KT__MAX; k++) {
+		json__key(j, trace__table_key(k));
+		json__begin_object(j);
+		json__kv_u64(j, "entries", t->tables[k].max);
+		json__kv_u64(j, "high", t->tables[k].high);
+		json__end_object(j);
+	}
+	json__end_object(j);
 	json__end_object(j);
 }

@@ -12,16 +12,20 @@
 
 /* ---- text ---- */
 
-/* One loop's line: its share and its time split. */
-static void loop_text(FILE *out, const struct stall *s)
+/*
+ * One loop's line: its share and its time split; a lower bound when
+ * sleeps were not charged to their wakers (lost.wakes_full).
+ */
+static void loop_text(FILE *out, const struct stall *s, bool lower)
 {
 	char wall[16], a[16], b[16], c[16], d[16], e[16], f[16], g[16], h[16];
 	double w = s->wall_ns ? s->wall_ns : 1;
 
 	emit__safe(out, s->comm);
-	fprintf(out, " (tid %u, %s) waits for data %s of its %s (own file I/O %s, "
+	fprintf(out, " (tid %u, %s) waits for data %s%s of its %s (own file I/O %s, "
 		"woken by the loader %s", s->tid, s->why,
 		units__pct(a, sizeof(a), s->data_wait_ns / w),
+		lower ? " (a lower bound: the wakeups table was full, see lost)" : "",
 		units__ns(wall, sizeof(wall), s->wall_ns),
 		units__pct(b, sizeof(b), s->own_io_ns / w),
 		units__pct(c, sizeof(c), s->loader_wait_ns / w));
@@ -45,6 +49,7 @@ static void loop_text(FILE *out, const struct stall *s)
 void report_stall__text(FILE *out, const struct trace *t)
 {
 	const struct stall *s = &t->stall;
+	bool lower = trace__data_wait_lower_bound(t);
 	char a[16], b[16];
 
 	if (s->how == CONSUMER_NONE) {
@@ -54,7 +59,7 @@ void report_stall__text(FILE *out, const struct trace *t)
 	}
 	if (t->nr_loops <= 1) {
 		fprintf(out, "training loop: ");
-		loop_text(out, s);
+		loop_text(out, s, lower);
 		return;
 	}
 	fprintf(out, "training loops: %zu (one per process: data-parallel ranks); the one that "
@@ -63,7 +68,7 @@ void report_stall__text(FILE *out, const struct trace *t)
 		units__pct(b, sizeof(b), stall__share(&t->loops[t->nr_loops - 1])));
 	for (size_t i = 0; i < t->nr_loops; i++) {
 		fprintf(out, "  loop %zu: ", i);
-		loop_text(out, &t->loops[i]);
+		loop_text(out, &t->loops[i], lower);
 	}
 }
 
@@ -151,6 +156,8 @@ void report_stall__json(struct json *j, const struct trace *t)
 	json__bool(j, s->how != CONSUMER_NONE);
 	json__kv_string(j, "how", stall__how_name(s->how));
 	json__kv_string(j, "why", s->why);
+	json__key(j, "data_wait_lower_bound");
+	json__bool(j, trace__data_wait_lower_bound(t));
 	loop_json(j, s);
 	json__key(j, "loops");
 	json__begin_array(j);

@@ -519,7 +519,11 @@ static int session__run(struct session *s)
 	return err;
 }
 
-/* A launched command's exit status (stopped first if tracing ended before it), or -1. */
+/*
+ * A launched command's exit status (stopped first if tracing ended before
+ * it), or -1. A child whose exec failed is exiting on its own with exec's
+ * 126 or 127: a SIGTERM would race that exit and make it 143.
+ */
 static int session__reap(struct session *s)
 {
 	int status;
@@ -529,7 +533,7 @@ static int session__reap(struct session *s)
 	if (s->launch.gate_fd >= 0) {
 		close(s->launch.gate_fd);	/* never let run: it exits at EOF */
 		s->launch.gate_fd = -1;
-	} else if (s->trace->stopped_by != STOP_TARGET_EXIT) {
+	} else if (s->trace->stopped_by != STOP_TARGET_EXIT && !s->exec_failed) {
 		kill(s->launch.pid, SIGTERM);
 	}
 	while (waitpid(s->launch.pid, &status, 0) < 0)
@@ -683,7 +687,7 @@ static void session__close(struct session *s)
 		cgroups__free(&s->trace->cgroups);
 		store__free(&s->trace->store);
 		views__free(&s->trace->views);
-		free(s->trace->wakes);
+		wakes__free(&s->trace->wakes);
 		procs__free(&s->trace->procs);
 		free(s->trace->loops);
 		stall__starts_free(s->trace);

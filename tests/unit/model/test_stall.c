@@ -31,7 +31,7 @@ static void trace_free(struct trace *t)
 	stall__starts_free(t);
 	store__free(&t->store);
 	procs__free(&t->procs);
-	free(t->wakes);
+	wakes__free(&t->wakes);
 	free(t->loops);
 	free(t);
 }
@@ -58,11 +58,7 @@ static void thread(struct trace *t, __u32 tid, __u32 tgid, const char *comm,
 
 static void wake(struct trace *t, __u32 wakee, __u32 waker, __u64 n, __u64 ns)
 {
-	struct wake_rec *w = realloc(t->wakes, (t->nr_wakes + 1) * sizeof(*w));
-
-	REQUIRE(w);
-	t->wakes = w;
-	w[t->nr_wakes++] = (struct wake_rec){ wakee, waker, n, ns };
+	REQUIRE(!wakes__add(&t->wakes, wakee, waker, n, ns));
 }
 
 static const struct stall_opts opts = {

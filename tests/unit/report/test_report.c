@@ -16,6 +16,7 @@
 #include "lib/units.h"
 #include "report/report_int.h"
 #include "report/report_test.h"
+#include "fixture.h"
 #include "unit.h"
 
 #define MIB	(1024 * 1024)
@@ -444,7 +445,8 @@ static void check_sample_json(json_t *root, const struct trace *t)
 
 	CHECK_KEYS(json_object_get(root, "store"), "store", "files", "bytes",
 		   "files_max", "files_evicted", "threads_max", "threads_evicted",
-		   "kernel_maps_bytes", "file_slots", "drains");
+		   "kernel_maps_bytes", "file_slots", "drains", "wake_pairs", "wake_pairs_high",
+		   "kernel_tables");
 	CHECK_EQ_U64(u64_at(json_object_get(root, "store"), "files"), 4);
 	CHECK_EQ_U64(u64_at(json_object_get(root, "store"), "file_slots"),
 		     t->counters[C_FILE_ENTRIES]);
@@ -680,6 +682,41 @@ TEST(report_text_sample)
 	CHECK_HAS(s, "warning: the counts above are incomplete\n");
 	free(s);
 	trace_free(t);
+}
+
+/*
+ * Sleeps not charged to their wakers (the kernel's wakes table full): each
+ * loop's data wait is a lower bound, and the loop's line and the JSON say
+ * so; with none lost, neither does.
+ */
+TEST(report_data_wait_lower_bound)
+{
+	const char *path = "/tmp/iostorm-unit-lower.json";
+	struct trace *t = calloc(1, sizeof(*t));
+	json_t *root;
+	char *s;
+
+	REQUIRE(t);
+	REQUIRE(!fixture__trace(t));
+	s = text_of(t, NULL);
+	REQUIRE(s);
+	CHECK_HAS(s, "training loop");
+	CHECK(!strstr(s, "lower bound: the wakeups table"));
+	free(s);
+	t->lost[L_WAKES_FULL] = 7;
+	s = text_of(t, NULL);
+	REQUIRE(s);
+	CHECK_HAS(s, " (a lower bound: the wakeups table was full, see lost) of its ");
+	free(s);
+	CHECK_EQ_INT(json_written(path, t, NULL), 0);
+	root = load(path);
+	REQUIRE(root);
+	CHECK(json_is_true(json_object_get(json_object_get(root, "stall"),
+					   "data_wait_lower_bound")));
+	json_decref(root);
+	unlink(path);
+	fixture__free(t);
+	free(t);
 }
 
 TEST(report_text_long_path)
