@@ -779,6 +779,7 @@ static void split(struct stall_ctx *x, long c, struct stall *st)
 
 	st->tid = th->tid;
 	st->tgid = th->tgid;
+	st->cgid = th->cgid;
 	memcpy(st->comm, th->comm, COMM_LEN);
 	loader_side(x, c);
 	writer_side(x, c);

@@ -106,6 +106,7 @@ struct stall {
 	__u32 tid;
 	__u32 tgid;
 	char comm[COMM_LEN];
+	__u64 cgid;		/* its thread's cgroup v2 id (model/cgroup.h); 0: not known */
 	__u64 wall_ns;		/* data wait + write wait + on CPU + runnable + rank wait +
 				 * other wait */
 	__u64 data_wait_ns;	/* own_io_ns + loader_wait_ns + I/O wait outside them */

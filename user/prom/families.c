@@ -260,16 +260,42 @@ static void consumer_samples(struct prom *p, const char *name, const struct labe
 }
 
 /*
+ * Each loop's time by state, labelled by the loop's identity and workload
+ * (model/ledger.h): its process (pid, comm), its cgroup and what the path
+ * says (container_id, pod_uid, slurm_job; "" where it says nothing). A
+ * loop keeps its series for its process's life; they end when it exits.
+ */
+static void loop_samples(struct prom *p, const struct ledger_entry *e)
+{
+	char pid[16];
+	struct label l[7] = {
+		{ "pid", pid }, { "comm", e->comm }, { "cgroup", e->cgroup },
+		{ "container_id", e->name.container_id }, { "pod_uid", e->name.pod_uid },
+		{ "slurm_job", e->name.slurm_job }, { "state", NULL },
+	};
+	const struct { const char *state; __u64 ns; } v[] = {
+		{ "data_wait", e->st.data_wait_ns }, { "write_wait", e->st.write_wait_ns },
+		{ "on_cpu", e->st.on_cpu_ns },
+		{ "rank_wait", e->st.rank_wait_ns }, { "other_wait", e->st.other_wait_ns },
+		{ "runnable", e->st.runnable_ns },
+	};
+
+	snprintf(pid, sizeof(pid), "%u", e->pid);
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		l[6].value = v[i].state;
+		prom__sample_secs(p, "iostorm_loop_seconds_total", l, 7, v[i].ns);
+	}
+}
+
+/*
  * The training loop's time by state: a counter a fleet can rate() into a
  * stall share per job (data_wait over the states but runnable). No series
  * until a consumer is found, so a pure reader has none. With several loops
- * (data-parallel ranks), the headline's, and each loop's by its index in
- * the JSON's stall.loops (the most waiting first: 0 is the slowest rank).
+ * (data-parallel ranks, or every job of a node with -a), the headline's,
+ * and each loop's by its identity (loop_samples()).
  */
 static void render_consumer(struct prom *p, const struct trace *t)
 {
-	char idx[24];
-
 	prom__family(p, "iostorm_consumer_seconds_total", "counter",
 		     "Time of the training loop's thread by state, seconds: data_wait (its own "
 		     "file I/O, and sleeps the loader ended), write_wait (its own writes, syncs "
@@ -279,18 +305,19 @@ static void render_consumer(struct prom *p, const struct trace *t)
 	if (t->stall.how != CONSUMER_NONE)
 		consumer_samples(p, "iostorm_consumer_seconds_total", NULL, &t->stall);
 	prom__family(p, "iostorm_loop_seconds_total", "counter",
-		     "Time of each training loop (one per data-parallel rank) by state, seconds, "
-		     "as iostorm_consumer_seconds_total; loop is its index in the JSON's "
-		     "stall.loops, the most waiting first.");
-	for (size_t i = 0; i < t->nr_loops; i++) {
-		struct label l = { "loop", idx };
-
-		snprintf(idx, sizeof(idx), "%zu", i);
-		consumer_samples(p, "iostorm_loop_seconds_total", &l, &t->loops[i]);
-	}
+		     "Time of each training loop (one per process that runs one: data-parallel "
+		     "ranks, every job of a node) by state, seconds, as "
+		     "iostorm_consumer_seconds_total; labelled by its process (pid, comm) and "
+		     "workload (cgroup, container_id, pod_uid, slurm_job); its series end when "
+		     "its process exits.");
+	for (size_t i = 0; i < t->ledger.nr; i++)
+		loop_samples(p, &t->ledger.v[i]);
 	prom__metric_u64(p, "iostorm_loops", "gauge",
 			 "Training loops found: processes that each run one (data-parallel ranks).",
 			 t->nr_loops);
+	prom__metric_u64(p, "iostorm_loops_over_bound", "gauge",
+			 "Training loops found that have no iostorm_loop_seconds_total series: "
+			 "more loops than iostorm keeps series for (64).", t->ledger.over);
 }
 
 /* ---- the diagnosis ---- */

@@ -230,7 +230,10 @@ static int session__open(struct session *s)
 	return err;
 }
 
-/* The training loop's wait for data, from the trace as last refreshed. */
+/*
+ * The training loops' wait for data, from the trace as last refreshed,
+ * and the ledger of loops by identity the metrics label (model/ledger.h).
+ */
 static int measure_stall(struct session *s)
 {
 	const struct options *o = s->o;
@@ -243,7 +246,9 @@ static int measure_stall(struct session *s)
 		.min_wakeups = o->thresholds->v[TH_CONSUMER_WAKES],
 	};
 
-	return stall__measure(s->trace, &so);
+	int err = stall__measure(s->trace, &so);
+
+	return err ?: ledger__update(&s->trace->ledger, s->trace, ledger__proc, NULL);
 }
 
 /*
@@ -661,6 +666,7 @@ static void session__close(struct session *s)
 		nfs_layer__free(&s->trace->nfs);
 		mounts__free(&s->trace->mounts);
 		cgroups__free(&s->trace->cgroups);
+		ledger__free(&s->trace->ledger);
 		store__free(&s->trace->store);
 		views__free(&s->trace->views);
 		free(s->trace->wakes);
