@@ -53,6 +53,12 @@
  * over in its own context), only the other loops' (loopback traffic runs
  * in its sender's softirq): bpf/irq.bpf.h.
  *
+ * Several workloads (-a: every job of a node): given the cgroups
+ * (stall_opts.workloads), a loop's sides are drawn from its own workload
+ * only: its pod (the cgroups whose path names its pod uid), else its Slurm
+ * job, else its cgroup. A worker of pod B is never pod A's loader, a rank
+ * of job B never pod A's peer.
+ *
  * Several loops: every process of the target that runs its own training
  * loop (data-parallel ranks under torchrun, mpirun or a shell) has one,
  * split alone. A process whose ancestor runs a loop is that loop's worker,
@@ -73,6 +79,7 @@
 #include "model/store.h"
 
 struct trace;
+struct cgroups;
 
 /* One (sleeper, waker) pair as the kernel counted it. */
 struct wake_rec {
@@ -187,6 +194,7 @@ struct stall_opts {
 	double min_cpu_share;	/* a consumer computes this share of its time at least */
 	double min_wakeups;	/* and the loader woke it this often, or it did this many
 				 * reads and most of its process tree's */
+	const struct cgroups *workloads;	/* non-NULL: sides within a loop's workload */
 };
 
 /*

@@ -244,6 +244,8 @@ static int measure_stall(struct session *s)
 		.launched = s->launched,
 		.min_cpu_share = o->thresholds->v[TH_CONSUMER_CPU],
 		.min_wakeups = o->thresholds->v[TH_CONSUMER_WAKES],
+		/* The node's jobs: each loop's sides within its own workload. */
+		.workloads = o->mode == TARGET_ALL ? &s->trace->cgroups : NULL,
 	};
 
 	int err = stall__measure(s->trace, &so);
