@@ -124,6 +124,11 @@ test_loops_node_pods_and_slurm() {
 	expect_eq "Slurm job" "$(loop_label "m.$ps" "$ps" slurm_job)" 4242
 	expect_eq "Slurm job's pod_uid" "$(loop_label "m.$ps" "$ps" pod_uid)" ""
 	expect_eq "Slurm job's cgroup" "$(loop_label "m.$ps" "$ps" cgroup)" "${cgs#$CG2}"
+	# The cause, judged live per drain window: the starved pod's is not none.
+	local cause
+	cause=$(sed -n "s/^iostorm_loop_cause{.*pid=\"$pa\",.*cause=\"\([a-z_]*\)\"} 1$/\1/p" "m.$pa")
+	[ -n "$cause" ] && [ "$cause" != none ] || fail "pod A's cause: '$cause'"
+	echo "  pod A's cause = $cause; pod B's = $(sed -n "s/^iostorm_loop_cause{.*pid=\"$pb\",.*cause=\"\([a-z_]*\)\"} 1$/\1/p" "m.$pb")"
 	# One loop per job: no other series of these cgroups.
 	for j in a b s; do
 		local cg

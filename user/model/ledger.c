@@ -138,3 +138,37 @@ void ledger__free(struct ledger *l)
 	free(l->v);
 	memset(l, 0, sizeof(*l));
 }
+
+static __u64 since(__u64 now, __u64 then)
+{
+	return now > then ? now - then : 0;
+}
+
+void ledger__window(const struct ledger_entry *e, struct stall *w)
+{
+	const struct stall *a = &e->judged, *b = &e->st;
+
+	*w = *b;
+	w->data_wait_ns = since(b->data_wait_ns, a->data_wait_ns);
+	w->own_io_ns = since(b->own_io_ns, a->own_io_ns);
+	w->loader_wait_ns = since(b->loader_wait_ns, a->loader_wait_ns);
+	w->write_wait_ns = since(b->write_wait_ns, a->write_wait_ns);
+	w->rank_wait_ns = since(b->rank_wait_ns, a->rank_wait_ns);
+	w->receive_ns = since(b->receive_ns, a->receive_ns);
+	w->other_wait_ns = since(b->other_wait_ns, a->other_wait_ns);
+	w->runnable_ns = since(b->runnable_ns, a->runnable_ns);
+	w->on_cpu_ns = since(b->on_cpu_ns, a->on_cpu_ns);
+	w->wall_ns = w->data_wait_ns + w->write_wait_ns + w->on_cpu_ns + w->runnable_ns +
+		     w->rank_wait_ns + w->other_wait_ns;
+	w->loader_cpu_ns = since(b->loader_cpu_ns, a->loader_cpu_ns);
+	w->loader_runq_ns = since(b->loader_runq_ns, a->loader_runq_ns);
+	w->loader_io_ns = since(b->loader_io_ns, a->loader_io_ns);
+	w->loader_sleep_ns = since(b->loader_sleep_ns, a->loader_sleep_ns);
+}
+
+void ledger__judge(struct ledger_entry *e, const char *cause, __u64 now_ns)
+{
+	e->cause = cause;
+	e->judged = e->st;
+	e->judged_ns = now_ns;
+}

@@ -46,6 +46,8 @@ struct ledger_entry {
 	bool found;		/* a loop at the last update (else its figures are the last) */
 	struct stall st;	/* its latest split */
 	const char *cause;	/* its cause at the last judgement (run/), NULL: none yet */
+	struct stall judged;	/* its split when last judged: the window starts there */
+	__u64 judged_ns;	/* when (CLOCK_MONOTONIC); 0: never */
 };
 
 struct ledger {
@@ -67,6 +69,14 @@ int ledger__update(struct ledger *l, const struct trace *t, ledger_proc_fn proc,
 /* The entry of process pid, or NULL. */
 const struct ledger_entry *ledger__find(const struct ledger *l, __u32 pid);
 void ledger__free(struct ledger *l);
+/*
+ * Loop e's split over the window since it was last judged (all of it the
+ * first time), into w: its times, and its loader's, less those judged
+ * then (a time that shrank, as sides settle, counts 0).
+ */
+void ledger__window(const struct ledger_entry *e, struct stall *w);
+/* Loop e judged at now_ns with cause: the next window starts here. */
+void ledger__judge(struct ledger_entry *e, const char *cause, __u64 now_ns);
 /* Reads /proc/PID/stat and /proc/PID/cgroup (ledger_proc.c). */
 int ledger__proc(__u32 pid, struct loop_proc *out, void *ctx);
 /* Parse /proc/PID/stat's text: its starttime (field 22). 0, -ESRCH (a zombie) or -EINVAL. */

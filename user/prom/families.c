@@ -265,14 +265,24 @@ static void consumer_samples(struct prom *p, const char *name, const struct labe
  * says (container_id, pod_uid, slurm_job; "" where it says nothing). A
  * loop keeps its series for its process's life; they end when it exits.
  */
+#define LOOP_LABELS	6
+
+/* Loop e's labels into l[LOOP_LABELS]; pid is the room for its pid's digits. */
+static void loop_labels(const struct ledger_entry *e, struct label *l, char pid[16])
+{
+	snprintf(pid, 16, "%u", e->pid);
+	l[0] = (struct label){ "pid", pid };
+	l[1] = (struct label){ "comm", e->comm };
+	l[2] = (struct label){ "cgroup", e->cgroup };
+	l[3] = (struct label){ "container_id", e->name.container_id };
+	l[4] = (struct label){ "pod_uid", e->name.pod_uid };
+	l[5] = (struct label){ "slurm_job", e->name.slurm_job };
+}
+
 static void loop_samples(struct prom *p, const struct ledger_entry *e)
 {
 	char pid[16];
-	struct label l[7] = {
-		{ "pid", pid }, { "comm", e->comm }, { "cgroup", e->cgroup },
-		{ "container_id", e->name.container_id }, { "pod_uid", e->name.pod_uid },
-		{ "slurm_job", e->name.slurm_job }, { "state", NULL },
-	};
+	struct label l[LOOP_LABELS + 1];
 	const struct { const char *state; __u64 ns; } v[] = {
 		{ "data_wait", e->st.data_wait_ns }, { "write_wait", e->st.write_wait_ns },
 		{ "on_cpu", e->st.on_cpu_ns },
@@ -280,10 +290,37 @@ static void loop_samples(struct prom *p, const struct ledger_entry *e)
 		{ "runnable", e->st.runnable_ns },
 	};
 
-	snprintf(pid, sizeof(pid), "%u", e->pid);
+	loop_labels(e, l, pid);
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
-		l[6].value = v[i].state;
-		prom__sample_secs(p, "iostorm_loop_seconds_total", l, 7, v[i].ns);
+		l[LOOP_LABELS] = (struct label){ "state", v[i].state };
+		prom__sample_secs(p, "iostorm_loop_seconds_total", l, LOOP_LABELS + 1, v[i].ns);
+	}
+}
+
+/*
+ * Each loop's cause over the last drain window, judged in run/ by the
+ * report's rules (findings__loop_cause()): one series per loop, 1, the
+ * cause in a label; none until judged (only while exporting).
+ */
+static void render_loop_causes(struct prom *p, const struct trace *t)
+{
+	char pid[16];
+	struct label l[LOOP_LABELS + 1];
+
+	prom__family(p, "iostorm_loop_cause", "gauge",
+		     "Why each training loop waited for data over the last drain window, by "
+		     "the report's rules: cause is none (below stall_warn), own_io, few_readers, "
+		     "receiving, loader_cpu_starved, loader_cpu_bound, prefetch_short, unclear, "
+		     "or the storage finding that explains it (storage_bottleneck, "
+		     "small_file_storm, ...); labels as iostorm_loop_seconds_total.");
+	for (size_t i = 0; i < t->ledger.nr; i++) {
+		const struct ledger_entry *e = &t->ledger.v[i];
+
+		if (!e->cause)
+			continue;
+		loop_labels(e, l, pid);
+		l[LOOP_LABELS] = (struct label){ "cause", e->cause };
+		prom__sample_u64(p, "iostorm_loop_cause", l, LOOP_LABELS + 1, 1);
 	}
 }
 
@@ -318,6 +355,7 @@ static void render_consumer(struct prom *p, const struct trace *t)
 	prom__metric_u64(p, "iostorm_loops_over_bound", "gauge",
 			 "Training loops found that have no iostorm_loop_seconds_total series: "
 			 "more loops than iostorm keeps series for (64).", t->ledger.over);
+	render_loop_causes(p, t);
 }
 
 /* ---- the diagnosis ---- */

@@ -30,6 +30,7 @@
 #include "prom/prom.h"
 #include "report/report.h"
 #include "run/interval.h"
+#include "run/loops.h"
 #include "run/options.h"
 #include "run/run.h"
 
@@ -72,6 +73,7 @@ struct session {
 	struct trace *trace;
 	struct findings *findings;	/* judged once the trace is over */
 	struct interval iv;
+	struct live live;	/* the loops' causes, judged at each drain (exporting) */
 	struct prom_server *prom;	/* --listen or --prom-file, else NULL */
 	bool launched;
 	bool exec_failed;	/* COMMAND never ran: exit with its 126/127 */
@@ -351,7 +353,7 @@ static void publish_metrics(struct session *s)
 	if (!s->prom)
 		return;
 	err = s->storm ? prom__publish_quick(s->prom, s->trace) :
-			 prom__publish(s->prom, s->trace, NULL);
+			 prom__publish(s->prom, s->trace, s->live.node);
 	if (err) {
 		pr_err("cannot publish metrics: %s", strerror(-err));
 		return;
@@ -421,6 +423,10 @@ static int tick(struct session *s, __u64 now, __u64 start, __u64 *next_drain)
 	if (err)
 		return err;
 	s->trace->duration_s = (now - start) / 1e9;
+	if (s->prom)
+		err = live__judge(&s->live, s->trace, s->o->thresholds, now);
+	if (err)
+		return err;
 	/* The refresh took tens of ms: a storm may need a drain before the rest. */
 	if (collector__filling(s->c, now_ns()))
 		err = collector__refresh(s->c, s->trace, REFRESH_FILES, now);
@@ -669,6 +675,7 @@ static void session__close(struct session *s)
 		mounts__free(&s->trace->mounts);
 		cgroups__free(&s->trace->cgroups);
 		ledger__free(&s->trace->ledger);
+		live__free(&s->live);
 		store__free(&s->trace->store);
 		views__free(&s->trace->views);
 		free(s->trace->wakes);
