@@ -85,7 +85,7 @@ test_loops_node_pods_and_slurm() {
 	cat mnt/warm/*/* >/dev/null
 	local port ipid pa pb ps comm
 	port=$(free_port)
-	"$IOSTORM" -a -q --listen "127.0.0.1:$port" 2>err.txt &
+	"$IOSTORM" -a -q --listen "127.0.0.1:$port" -j out.json 2>err.txt &
 	ipid=$!
 	on_exit "{ kill $ipid; wait $ipid; } 2>/dev/null || true"
 	wait_for err.txt "Ctrl-C to stop" 30
@@ -147,4 +147,17 @@ test_loops_node_pods_and_slurm() {
 		"$(sed -n 's/^iostorm_loops_over_bound //p' end.txt)" 0
 	kill -INT $ipid
 	wait $ipid || fail "iostorm exit $?"
+	# The JSON report's loops name the same workloads (exited loops too).
+	local q='.stall.loops[] | select(.workload != null) | select(.workload'
+	expect_eq "JSON: pod A's loop" \
+		"$(jqr out.json "[$q.pod_uid == \"$ua\") | .consumer.pid] | map(tostring) | join(\",\")")" "$pa"
+	expect_eq "JSON: pod B's loop" \
+		"$(jqr out.json "[$q.container_id == \"$cb\") | .consumer.pid] | map(tostring) | join(\",\")")" "$pb"
+	expect_eq "JSON: the Slurm job's loop" \
+		"$(jqr out.json "[$q.slurm_job == \"4242\") | .consumer.pid] | map(tostring) | join(\",\")")" "$ps"
+	expect_near "JSON: pod A's share" \
+		"$(jqr out.json "$q.pod_uid == \"$ua\") | .share")" "$(loop_share ta.txt)" 0.05
+	cause=$(jqr out.json "$q.pod_uid == \"$ua\") | .cause")
+	[ "$cause" != null ] && [ "$cause" != none ] || fail "JSON: pod A's cause: $cause"
+	echo "  JSON causes: A $cause, B $(jqr out.json "$q.pod_uid == \"$ub\") | .cause"), Slurm $(jqr out.json "$q.slurm_job == \"4242\") | .cause")"
 }

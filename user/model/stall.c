@@ -12,6 +12,7 @@
 #define LOADER_ROUNDS	16	/* passes over the wakes: pipelines are a few stages deep */
 #define CONSUMER_BUSY	0.5	/* a loop never woken by the loader computes this much */
 #define CONSUMER_LIFETIME 0.5	/* of the trace, at least, a loop is traced */
+#define NODE_LOOP_MIN_NS (1000 * 1000 * 1000ULL)	/* a node's loop is traced this long */
 #define CONSUMER_SELF_FED 0.1	/* a loop that reads its own data computes this much (fio: 3%) */
 
 #define LOOP_ROUNDS	4	/* passes to settle which processes run loops */
@@ -490,7 +491,8 @@ static bool fed_by_pool(const struct stall_ctx *x, long c, __u64 *data_ns)
  * A consumer computes (on CPU outside its file syscalls, or in its
  * process's compute pools: pool_cpu(); or waits for a CPU to, on a loaded
  * machine) and is fed, and lives for most of the trace (a launcher's
- * readlink does not). It
+ * readlink does not; on a node, -a, where jobs come and go while iostorm
+ * runs for days, for a second at least). It
  * computes min_cpu_share of the time its loader leaves it (its time apart
  * from the sleeps the loader ended): a loop that waits 97% of its time for
  * a mapped loader computes 1.4% of a trace attached after its start
@@ -526,7 +528,8 @@ static bool is_consumer(struct stall_ctx *x, long c, const struct stall_opts *o,
 	in_sys = io > th->io_wait_ns ? io - th->io_wait_ns : 0;
 	compute = th->cpu_ns > in_sys ? th->cpu_ns - in_sys : 0;
 	*wakeups = 0;
-	if (!wall || x->tracer[c] || wall < CONSUMER_LIFETIME * x->traced_ns)
+	if (!wall || x->tracer[c] || (x->work ? wall < NODE_LOOP_MIN_NS :
+					    wall < CONSUMER_LIFETIME * x->traced_ns))
 		return false;
 	loader_side(x, c);
 	writer_side(x, c);
@@ -569,7 +572,10 @@ static int depth_of(const struct stall_ctx *x, __u32 tgid)
 	return d;
 }
 
-/* Does an ancestor process of thread c run a loop of mark[]? */
+/*
+ * Does an ancestor process of thread c run a loop of mark[]? On a node, one
+ * of c's workload only: a shell that started a pod's job is no loop of it.
+ */
 static bool under_loop(const struct stall_ctx *x, const bool *mark, long c)
 {
 	__u32 tgid = x->s->threads[c].tgid;
@@ -577,7 +583,7 @@ static bool under_loop(const struct stall_ctx *x, const bool *mark, long c)
 	for (int d = 0; d < TREE_DEPTH && (tgid = procs__parent(x->procs, tgid)); d++) {
 		long m = thread_idx(x->s, tgid);
 
-		if (m >= 0 && mark[m])
+		if (m >= 0 && mark[m] && (!x->work || x->work[m] == x->work[c]))
 			return true;
 	}
 	return false;

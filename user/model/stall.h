@@ -162,6 +162,7 @@ struct stall {
 	__u64 busiest_ns;	/* its time on CPU or runnable */
 	__u64 busiest_wall_ns;
 	__u64 setup_ns;		/* its time before its first batch, left out (loop_start()) */
+	const char *cause;	/* over the whole run, judged at the end (run/loops.h); NULL: not */
 };
 
 /*

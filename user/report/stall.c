@@ -141,6 +141,44 @@ static void loop_json(struct json *j, const struct stall *s)
 	write_wakers(j, s);
 }
 
+/*
+ * A loop's workload and cause, as its metrics label them: its ledger
+ * entry's (model/ledger.h), else its cgroup's path where resolved; null
+ * where neither is known. The cause over the whole run (judged at the
+ * end), else the last one judged live; null when neither was judged.
+ */
+static void workload_json(struct json *j, const struct trace *t, const struct stall *s)
+{
+	const struct ledger_entry *e = ledger__find(&t->ledger, s->tgid);
+	const struct cgroup_rec *r = s->cgid ? cgroups__find(&t->cgroups, s->cgid) : NULL;
+	const char *path = e && e->cgroup[0] ? e->cgroup : r ? r->path : NULL;
+	struct cgroup_name n;
+
+	json__key(j, "workload");
+	if (!path) {
+		json__null(j);
+	} else {
+		if (e && e->cgroup[0])
+			n = e->name;
+		else
+			cgroup__parse(path, &n);
+		json__begin_object(j);
+		json__kv_string(j, "cgroup", path);
+		json__kv_string(j, "container_id", n.container_id);
+		json__kv_string(j, "pod_uid", n.pod_uid);
+		json__kv_string(j, "slurm_job", n.slurm_job);
+		json__kv_string(j, "slurm_step", n.slurm_step);
+		json__end_object(j);
+	}
+	json__key(j, "cause");
+	if (s->cause)
+		json__string(j, s->cause);
+	else if (e && e->cause)
+		json__string(j, e->cause);
+	else
+		json__null(j);
+}
+
 void report_stall__json(struct json *j, const struct trace *t)
 {
 	const struct stall *s = &t->stall;
@@ -158,6 +196,7 @@ void report_stall__json(struct json *j, const struct trace *t)
 		json__begin_object(j);
 		json__kv_string(j, "how", stall__how_name(t->loops[i].how));
 		loop_json(j, &t->loops[i]);
+		workload_json(j, t, &t->loops[i]);
 		json__end_object(j);
 	}
 	json__end_array(j);

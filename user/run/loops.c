@@ -55,6 +55,18 @@ int live__judge(struct live *lv, struct trace *t, const struct thresholds *th, _
 	return 0;
 }
 
+void live__judge_run(struct trace *t, const struct findings *f, const struct thresholds *th)
+{
+	for (size_t i = 0; i < t->nr_loops; i++)
+		t->loops[i].cause = findings__loop_cause(&f->e, &t->loops[i], t->duration_s, th);
+	for (size_t i = 0; i < t->ledger.nr; i++) {
+		struct ledger_entry *e = &t->ledger.v[i];
+		const char *c = findings__loop_cause(&f->e, &e->st, t->duration_s, th);
+
+		ledger__judge(e, c ?: e->cause, e->judged_ns);
+	}
+}
+
 void live__free(struct live *lv)
 {
 	free(lv->node);

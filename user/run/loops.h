@@ -26,6 +26,11 @@ struct live {
 
 /* Judge t's loops at now_ns (and the node when due). 0 or -errno. */
 int live__judge(struct live *lv, struct trace *t, const struct thresholds *th, __u64 now_ns);
+/*
+ * At the end: each loop's cause over the whole run (its figures from its
+ * start), by the run's findings f, for the report and the last metrics.
+ */
+void live__judge_run(struct trace *t, const struct findings *f, const struct thresholds *th);
 void live__free(struct live *lv);
 
 #endif /* RUN_LOOPS_H */

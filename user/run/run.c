@@ -637,6 +637,8 @@ static int session__report(struct session *s)
 		pr_err("cannot judge the trace: %s", strerror(-e));
 		f = NULL;	/* the report still says what was measured */
 	}
+	if (f)
+		live__judge_run(s->trace, f, o->thresholds);
 	err = report__build(&r, s->trace, f);
 	if (err) {
 		pr_err("cannot build the report: %s", strerror(-err));

@@ -1277,6 +1277,16 @@ TEST(stall_loader_within_its_pod)
 	CHECK_EQ_INT(b->loader_threads, 1);
 	CHECK_EQ_U64(a->cgid, 1);
 	CHECK_EQ_U64(b->cgid, 2);
+	/*
+	 * A node's exporter runs for days; the jobs are 10 s of its 10 min:
+	 * still loops on a node, where a job is not "most of the trace".
+	 */
+	t->duration_s = 600;
+	CHECK_EQ_INT(stall__measure(t, &o), 0);
+	CHECK_EQ_INT(t->nr_loops, 2);
+	o.workloads = NULL;
+	CHECK_EQ_INT(stall__measure(t, &o), 0);
+	CHECK_EQ_INT(t->nr_loops, 0);
 	cgroups__free(&t->cgroups);
 	trace_free(t);
 }
