@@ -1290,3 +1290,33 @@ TEST(stall_loader_within_its_pod)
 	cgroups__free(&t->cgroups);
 	trace_free(t);
 }
+
+/*
+ * The jobs of two_pods() started by a shell in the root cgroup that reads
+ * its own script files and computes (a test harness, an agent): a loop of
+ * its own. Without the workloads the pods' jobs are its workers, no loops;
+ * with them a pod's job is a loop of its pod, whatever started it.
+ */
+TEST(stall_node_loop_under_a_shell)
+{
+	struct trace *t = two_pods();
+	struct stall_opts o = { .min_cpu_share = 0.02, .min_wakeups = 10 };
+	struct thread_stats cg = { .cgid = 3 };
+
+	REQUIRE(t);
+	thread(t, 50, 50, "bash", (struct thread_stats){ .reads = 2000, .read_ns = SEC,
+		.cpu_ns = 5 * SEC, .sleep_ns = 4 * SEC, .cgid = 3 });
+	CHECK(!procs__set(&t->procs, 100, 50) && !procs__set(&t->procs, 200, 50));
+	CHECK(!cgroups__add(&t->cgroups, &cg) &&
+	      !cgroup__set_path(cgroups__find(&t->cgroups, 3), "/"));
+	CHECK_EQ_INT(stall__measure(t, &o), 0);
+	CHECK_EQ_INT(t->nr_loops, 1);
+	CHECK(loop_of(t, 50));
+	o.workloads = &t->cgroups;
+	CHECK_EQ_INT(stall__measure(t, &o), 0);
+	CHECK_EQ_INT(t->nr_loops, 3);
+	CHECK(loop_of(t, 50) && loop_of(t, 100) && loop_of(t, 200));
+	CHECK_EQ_U64(loop_of(t, 200)->data_wait_ns, 500 * MS);
+	cgroups__free(&t->cgroups);
+	trace_free(t);
+}
