@@ -55,6 +55,7 @@ scrape_while() {
 		for p in "$@"; do kill -0 "$p" 2>/dev/null && alive=1; done
 		[ $alive = 1 ] || break
 		http_get "$port" /metrics >m.now 2>/dev/null || { sleep 0.5; continue; }
+		grep '^iostorm_loop_seconds_total{' m.now >>scrapes.txt
 		for p in "$@"; do
 			grep -q "^iostorm_loop_seconds_total{.*pid=\"$p\"," m.now && cp m.now "m.$p"
 		done
@@ -143,6 +144,9 @@ test_loops_node_pods_and_slurm() {
 		expect_eq "job $j's series after its exit" \
 			"$(grep -c "^iostorm_loop_seconds_total{.*pid=\"$pid\"," end.txt)" 0
 	done
+	# Counters: no loop's series ever went down from one scrape to the next.
+	expect_eq "loop series that went down" "$(awk '{ k = $1; if (k in v && $2 < v[k]) n++; v[k] = $2 }
+		END { print n + 0 }' scrapes.txt)" 0
 	expect_eq "loops over the bound" \
 		"$(sed -n 's/^iostorm_loops_over_bound //p' end.txt)" 0
 	kill -INT $ipid

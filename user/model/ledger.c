@@ -103,6 +103,32 @@ static int sweep(struct ledger *l, ledger_proc_fn proc, void *ctx)
 	return 0;
 }
 
+const char *loop_state__name(enum loop_state s)
+{
+	static const char *const names[LOOP_STATES] = {
+		[LOOP_DATA_WAIT] = "data_wait", [LOOP_WRITE_WAIT] = "write_wait",
+		[LOOP_ON_CPU] = "on_cpu", [LOOP_RANK_WAIT] = "rank_wait",
+		[LOOP_OTHER_WAIT] = "other_wait", [LOOP_RUNNABLE] = "runnable",
+	};
+
+	return s < LOOP_STATES ? names[s] : "unknown";
+}
+
+/* Loop e's new split st: its counters keep the most each state has been. */
+static void count(struct ledger_entry *e, const struct stall *st)
+{
+	const __u64 ns[LOOP_STATES] = {
+		[LOOP_DATA_WAIT] = st->data_wait_ns, [LOOP_WRITE_WAIT] = st->write_wait_ns,
+		[LOOP_ON_CPU] = st->on_cpu_ns, [LOOP_RANK_WAIT] = st->rank_wait_ns,
+		[LOOP_OTHER_WAIT] = st->other_wait_ns, [LOOP_RUNNABLE] = st->runnable_ns,
+	};
+
+	for (int k = 0; k < LOOP_STATES; k++)
+		if (ns[k] > e->counted[k])
+			e->counted[k] = ns[k];
+	e->st = *st;
+}
+
 int ledger__update(struct ledger *l, const struct trace *t, ledger_proc_fn proc, void *ctx)
 {
 	bool gone;
@@ -128,7 +154,7 @@ int ledger__update(struct ledger *l, const struct trace *t, ledger_proc_fn proc,
 		e->found = true;
 		e->tid = st->tid;
 		memcpy(e->comm, st->comm, COMM_LEN);
-		e->st = *st;
+		count(e, st);
 	}
 	return 0;
 }

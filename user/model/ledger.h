@@ -26,6 +26,15 @@
 
 struct trace;
 
+/* A loop's states as its counters export them (iostorm_loop_seconds_total). */
+enum loop_state {
+	LOOP_DATA_WAIT, LOOP_WRITE_WAIT, LOOP_ON_CPU, LOOP_RANK_WAIT, LOOP_OTHER_WAIT,
+	LOOP_RUNNABLE, LOOP_STATES,
+};
+
+/* The state's name in a label ("data_wait"). */
+const char *loop_state__name(enum loop_state s);
+
 /* What /proc says of a process: when it started, and its cgroups. */
 struct loop_proc {
 	__u64 start;			/* /proc/PID/stat starttime, clock ticks after boot */
@@ -45,6 +54,9 @@ struct ledger_entry {
 	struct cgroup_name name;	/* parsed from it: container, pod, Slurm job */
 	bool found;		/* a loop at the last update (else its figures are the last) */
 	struct stall st;	/* its latest split */
+	__u64 counted[LOOP_STATES];	/* ns by state as counters: each the most it has
+					 * been (a split moves time between states while
+					 * the sides settle; a counter never goes down) */
 	const char *cause;	/* its cause at the last judgement (run/), NULL: none yet */
 	struct stall judged;	/* its split when last judged: the window starts there */
 	__u64 judged_ns;	/* when (CLOCK_MONOTONIC); 0: never */

@@ -283,17 +283,12 @@ static void loop_samples(struct prom *p, const struct ledger_entry *e)
 {
 	char pid[16];
 	struct label l[LOOP_LABELS + 1];
-	const struct { const char *state; __u64 ns; } v[] = {
-		{ "data_wait", e->st.data_wait_ns }, { "write_wait", e->st.write_wait_ns },
-		{ "on_cpu", e->st.on_cpu_ns },
-		{ "rank_wait", e->st.rank_wait_ns }, { "other_wait", e->st.other_wait_ns },
-		{ "runnable", e->st.runnable_ns },
-	};
 
 	loop_labels(e, l, pid);
-	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
-		l[LOOP_LABELS] = (struct label){ "state", v[i].state };
-		prom__sample_secs(p, "iostorm_loop_seconds_total", l, LOOP_LABELS + 1, v[i].ns);
+	for (int k = 0; k < LOOP_STATES; k++) {
+		l[LOOP_LABELS] = (struct label){ "state", loop_state__name(k) };
+		prom__sample_secs(p, "iostorm_loop_seconds_total", l, LOOP_LABELS + 1,
+				  e->counted[k]);
 	}
 }
 

@@ -166,3 +166,26 @@ TEST(ledger_parse_proc)
 	CHECK_STR(p.cgroup, "/user.slice");
 	CHECK_STR(p.slurm, "/slurm/uid_0/job_5/step_0");
 }
+
+/* The sides settle: other wait becomes data wait; neither counter goes down. */
+TEST(ledger_counters_never_go_down)
+{
+	struct trace *t = calloc(1, sizeof(*t));
+	struct node n = { .pid = { 100 }, .start = { 1 } };
+
+	REQUIRE(t);
+	set_loops(t, (__u32[]){ 100 }, (__u64[]){ 10 }, 1);
+	t->loops[0].other_wait_ns = 40;
+	CHECK_EQ_INT(ledger__update(&t->ledger, t, node_proc, &n), 0);
+	set_loops(t, (__u32[]){ 100 }, (__u64[]){ 55 }, 1);
+	t->loops[0].other_wait_ns = 5;
+	CHECK_EQ_INT(ledger__update(&t->ledger, t, node_proc, &n), 0);
+	REQUIRE(t->ledger.nr == 1);
+	CHECK_EQ_U64(t->ledger.v[0].counted[LOOP_DATA_WAIT], 55);
+	CHECK_EQ_U64(t->ledger.v[0].counted[LOOP_OTHER_WAIT], 40);
+	CHECK_EQ_U64(t->ledger.v[0].st.other_wait_ns, 5);	/* the split itself is the latest */
+	CHECK_STR(loop_state__name(LOOP_RUNNABLE), "runnable");
+	ledger__free(&t->ledger);
+	free(t->loops);
+	free(t);
+}
