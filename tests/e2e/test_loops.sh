@@ -165,3 +165,69 @@ test_loops_node_pods_and_slurm() {
 	[ "$cause" != null ] && [ "$cause" != none ] || fail "JSON: pod A's cause: $cause"
 	echo "  JSON causes: A $cause, B $(jqr out.json "$q.pod_uid == \"$ub\") | .cause"), Slurm $(jqr out.json "$q.slurm_job == \"4242\") | .cause")"
 }
+
+# The rules evaluated by a real Prometheus (docs/prometheus/iostorm-rules.yml,
+# `for: 10m` shortened to 3s): Prometheus scrapes `iostorm -a --listen` every
+# second while pod A's job reads cold behind a 100-IOPS cap and pod B's warm
+# one computes; IostormPodInputBound fires HIGH for pod A only, and the
+# recorded share of pod A is its loop's own clock's within 5 points.
+test_loops_alert_in_prometheus() {
+	command -v prometheus >/dev/null || skip "prometheus not installed (Debian package prometheus)"
+	local ua=aaaa1111-2222-3333-4444-555555555555 ub=bbbb1111-2222-3333-4444-555555555555
+	local a=kubepods/burstable/pod$ua/0123456789abcdef0123
+	local b=kubepods/burstable/pod$ub/fedcba9876543210fedc
+	storm_fs
+	capped_cgroup 100
+	loops_tree "$a" "$b"
+	"$WORKLOAD" gen mnt/warm --files 1200 --dirs 12 --min-size 16384 --max-size 40960 \
+		>/dev/null || fail "gen"
+	drop_caches
+	cat mnt/warm/*/* >/dev/null
+	local port pport ipid ppid pa pb i alerts="" high="" share
+	port=$(free_port)
+	pport=$(free_port)
+	[ "$port" != "$pport" ] || pport=$((port + 1))
+	sed 's/^\(\s*\)for: 10m$/\1for: 3s/' "$ROOT/docs/prometheus/iostorm-rules.yml" >rules.yml
+	grep -q 'for: 3s' rules.yml || fail "no 'for: 10m' in the rules"
+	cat >prometheus.yml <<-EOF2
+	global:
+	  scrape_interval: 1s
+	  evaluation_interval: 1s
+	rule_files: ['$PWD/rules.yml']
+	scrape_configs:
+	  - job_name: iostorm
+	    static_configs:
+	      - targets: ['127.0.0.1:$port']
+	EOF2
+	"$IOSTORM" -a -q --listen "127.0.0.1:$port" 2>err.txt &
+	ipid=$!
+	prometheus --config.file=prometheus.yml --storage.tsdb.path="$PWD/tsdb" \
+		--web.listen-address="127.0.0.1:$pport" >prometheus.log 2>&1 &
+	ppid=$!
+	on_exit "{ kill $ipid $ppid; wait $ipid $ppid; } 2>/dev/null || true"
+	wait_for err.txt "Ctrl-C to stop" 30
+	loops_job "$POD/$a" "$CG" "$PWD/ta.txt" "$PWD/mnt/data" --readers 2 --decoders 2 \
+		--cpu-us 100 --step-ms 1
+	pa=$!
+	loops_job "$POD/$b" "" "$PWD/tb.txt" "$PWD/mnt/warm" --readers 2 --decoders 2 \
+		--step-ms 20 --epochs 6
+	pb=$!
+	for ((i = 0; i < 60; i++)); do
+		sleep 1
+		kill -0 "$ppid" 2>/dev/null || fail "prometheus exited: $(tail -n 5 prometheus.log)"
+		alerts=$(http_get "$pport" /api/v1/alerts) || continue
+		high=$(jq -r '[.data.alerts[] | select(.labels.alertname == "IostormPodInputBound" and .labels.iostorm_severity == "HIGH" and .state == "firing") | .labels.pod_uid] | join(",")' <<<"$alerts")
+		[ -n "$high" ] && break
+	done
+	expect_eq "IostormPodInputBound HIGH firing for" "$high" "$ua"
+	share=$(prom_query "$pport" "pod:iostorm_data_wait_share:max5m%7Bpod_uid%3D%22$ua%22%7D")
+	wait $pa || fail "job A exit $?"
+	grep '^loop' ta.txt
+	expect_near "pod A's recorded share vs its own clock" "$share" "$(loop_share ta.txt)" 0.05
+	wait $pb || fail "job B exit $?"
+	grep '^loop' tb.txt
+	alerts=$(http_get "$pport" /api/v1/alerts) || fail "GET /api/v1/alerts"
+	expect_eq "HIGH alerts for pod B" \
+		"$(jq '[.data.alerts[] | select(.labels.pod_uid == "'$ub'" and .labels.iostorm_severity == "HIGH")] | length' <<<"$alerts")" 0
+	expect_cmp "pod B's own share" "$(loop_share tb.txt)" '<' 0.2
+}
