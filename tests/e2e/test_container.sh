@@ -187,7 +187,8 @@ alert_sum() {
 # each request after 2.1 ms), one fed (cached files, decode-like CPU work
 # between them); Prometheus scrapes `iostorm -a --listen` every second and
 # runs docs/prometheus/iostorm-rules.yml with 'for: 3s' instead of 5m:
-# IostormPodInputBound fires for the starved pod only, and each container's
+# IostormPodFileIOWait (file I/O, information only) fires for the starved
+# pod only, and each container's
 # series in Prometheus equal its reader's own tally.
 test_container_alert_in_prometheus() {
 	command -v prometheus >/dev/null || skip "prometheus not installed (Debian package prometheus)"
@@ -242,10 +243,10 @@ test_container_alert_in_prometheus() {
 		sleep 1
 		kill -0 "$ppid" 2>/dev/null || fail "prometheus exited: $(tail -n 5 prometheus.log)"
 		alerts=$(http_get "$pport" /api/v1/alerts) || continue
-		firing=$(jq -r '[.data.alerts[] | select(.labels.alertname == "IostormPodInputBound" and .state == "firing") | .labels.pod_uid] | join(",")' <<<"$alerts")
+		firing=$(jq -r '[.data.alerts[] | select(.labels.alertname == "IostormPodFileIOWait" and .state == "firing") | .labels.pod_uid] | join(",")' <<<"$alerts")
 		[ -n "$firing" ] && break
 	done
-	expect_eq "IostormPodInputBound firing for" "$firing" "$ua"
+	expect_eq "IostormPodFileIOWait firing for" "$firing" "$ua"
 	sleep 4		# the fed pod's rate has had as long as the starved one's
 	alerts=$(http_get "$pport" /api/v1/alerts) || fail "GET /api/v1/alerts"
 	expect_eq "alerts for the fed pod" \

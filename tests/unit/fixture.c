@@ -464,6 +464,14 @@ static const struct wake_rec fixture_wakes[] = {
 	{ 4401, WAKER_OUTSIDE, 300, 33000 * MS },
 };
 
+/* The loops' processes, alive since boot + 81.92 s (8192 clock ticks). */
+static int fixture_proc(__u32 pid, struct loop_proc *out, void *ctx)
+{
+	memset(out, 0, sizeof(*out));
+	out->start = 8192;
+	return 0;
+}
+
 /* The training loop's wait, measured from the threads and wakes above. */
 static int fill_stall(struct trace *t)
 {
@@ -477,7 +485,7 @@ static int fill_stall(struct trace *t)
 		if (wakes__add(&t->wakes, w->wakee, w->waker, w->wakeups, w->sleep_ns))
 			return -ENOMEM;
 	}
-	return stall__measure(t, &o);
+	return stall__measure(t, &o) ?: ledger__update(&t->ledger, t, fixture_proc, NULL);
 }
 
 /* ---- block layer ---- */
@@ -942,6 +950,7 @@ void fixture__free(struct trace *t)
 	nfs_layer__free(&t->nfs);
 	mounts__free(&t->mounts);
 	cgroups__free(&t->cgroups);
+	ledger__free(&t->ledger);
 	store__free(&t->store);
 	wakes__free(&t->wakes);
 	free(t->loops);

@@ -272,10 +272,8 @@ static void loader_fill(struct evidence *e, const struct stall *s)
 		 (int)sizeof(s->busiest_comm), s->busiest_comm);
 }
 
-/* The training loop's split, as shares of its wall time. */
-static void stall_fill(struct evidence *e, const struct trace *t)
+void evidence__set_loop(struct evidence *e, const struct stall *s)
 {
-	const struct stall *s = &t->stall;
 	double w = s->wall_ns;
 
 	e->have_stall = s->how != CONSUMER_NONE && w > 0;
@@ -291,10 +289,18 @@ static void stall_fill(struct evidence *e, const struct trace *t)
 	e->stall_rank_share = s->rank_wait_ns / w;
 	e->stall_receive_share = s->receive_ns / w;
 	e->stall_runq_share = s->runnable_ns / w;
+	loader_fill(e, s);
+}
+
+/* The training loop's split, as shares of its wall time. */
+static void stall_fill(struct evidence *e, const struct trace *t)
+{
+	evidence__set_loop(e, &t->stall);
+	if (!e->have_stall)
+		return;
 	e->stall_loops = t->nr_loops;
 	e->stall_least_share = t->nr_loops ? stall__share(&t->loops[t->nr_loops - 1]) :
 			       e->stall_share;
-	loader_fill(e, s);
 }
 
 /* The loop that waits most on writes, as shares of its wall time; and the writes. */

@@ -172,7 +172,11 @@ struct evidence {
 	bool nfs_actimeo;
 };
 
+struct stall;
+
 int evidence__from_trace(struct evidence *e, const struct trace *t);
+/* The loop part of e from loop s: its split and its loader's time (duration_s first). */
+void evidence__set_loop(struct evidence *e, const struct stall *s);
 
 /* a / b, or -1 (not measured) unless b > 0: how the evidence gives shares. */
 static inline double evidence__ratio(double a, double b)

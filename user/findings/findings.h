@@ -95,6 +95,18 @@ struct findings {
 /* Judge t by th into f: evidence, then the rules. 0 or -errno. */
 int findings__judge(struct findings *f, const struct trace *t,
 		    const struct thresholds *th);
+/*
+ * The cause of loop win's wait for data in a window of win_s seconds (its
+ * figures over the window), by the rules a report judges its headline loop
+ * by, on the node's evidence (node: the whole trace's): "none" below
+ * stall_warn; else input_cause's cause (rules__cause_name(): "own_io",
+ * "few_readers", "receiving", "loader_cpu_starved", "loader_cpu_bound",
+ * "prefetch_short", "unclear"), or the storage finding that explains it
+ * ("storage_bottleneck", "small_file_storm", ...), or "unclear". NULL: no
+ * time in the window.
+ */
+const char *findings__loop_cause(const struct evidence *node, const struct stall *win,
+				 double win_s, const struct thresholds *th);
 /* The block-layer part of the evidence: the target's read requests. */
 void evidence__add_block(struct evidence *e, const struct trace *t);
 /* The FUSE part: the connection the target sent most requests to. */

@@ -45,6 +45,8 @@ int rule__cpu_bound(const struct evidence *e, const double *th, struct finding *
  * go mostly through FUSE, where no cap can be seen.
  */
 bool rules__capped(const struct evidence *e, const double *th);
+/* An input_cause finding's cause as a metric label names it ("loader_cpu_bound"). */
+const char *rules__cause_name(const struct finding *f);
 /* rules_cause.c: why the loop waits when storage does not say; after the others. */
 int rule__input_cause(const struct evidence *e, const double *th,
 		      const struct finding *all, int n, struct finding *f);

@@ -11,6 +11,15 @@
 #include <stdio.h>
 #include "findings/rules.h"
 
+/* input_cause's labels, and their names in a metric label (rules__cause_name()). */
+#define CAUSE_OWN_IO	"the loop loads its own data"
+#define CAUSE_FEW_READERS	"too few readers for the latency"
+#define CAUSE_RECEIVING	"the loop's CPU goes to receiving batches"
+#define CAUSE_CPU_STARVED	"the loader is CPU-starved"
+#define CAUSE_CPU_BOUND	"the loader is CPU-bound"
+#define CAUSE_IDLE	"prefetch too short"
+#define CAUSE_UNCLEAR	"the loader's wait not explained"
+
 /*
  * Findings that judge the loader's time waiting on storage: at WARN they
  * say storage is what the loop waits for. The access pattern's findings
@@ -67,7 +76,7 @@ static void serialized(const struct evidence *e, struct finding *f)
 {
 	char buf[NBUF][32];
 
-	finding_init(f, "input_cause", SEV_WARN, "the loop loads its own data",
+	finding_init(f, "input_cause", SEV_WARN, CAUSE_OWN_IO,
 		     "load in worker processes");
 	say(f->summary, sizeof(f->summary),
 	    "the loop loads its own data: its own file I/O is %s of its time, %s of its "
@@ -85,7 +94,7 @@ static void cpu(const struct evidence *e, bool starved, struct finding *f)
 	char buf[NBUF][32], who[64];
 
 	finding_init(f, "input_cause", SEV_WARN,
-		     starved ? "the loader is CPU-starved" : "the loader is CPU-bound",
+		     starved ? CAUSE_CPU_STARVED : CAUSE_CPU_BOUND,
 		     starved ? "give the loader more CPUs" : "make decoding cheaper");
 	say(f->summary, sizeof(f->summary),
 	    "the loader is %s: its %s %s on CPU %s of %s time, waiting for a CPU %s "
@@ -109,7 +118,7 @@ static void few_readers(const struct evidence *e, struct finding *f)
 	double target = ceil(fmax(1, e->read_concurrency) / fmax(0.05, 1 - e->stall_share));
 	char buf[NBUF][32], who[64];
 
-	finding_init(f, "input_cause", SEV_WARN, "too few readers for the latency",
+	finding_init(f, "input_cause", SEV_WARN, CAUSE_FEW_READERS,
 		     "raise num_workers / num_parallel_calls");
 	say(f->summary, sizeof(f->summary),
 	    "too few readers for the latency: the loader's %s %s on I/O %s of %s "
@@ -129,7 +138,7 @@ static void receiving(const struct evidence *e, struct finding *f)
 {
 	char buf[NBUF][32];
 
-	finding_init(f, "input_cause", SEV_WARN, "the loop's CPU goes to receiving batches",
+	finding_init(f, "input_cause", SEV_WARN, CAUSE_RECEIVING,
 		     "send fewer, larger tensors");
 	say(f->summary, sizeof(f->summary),
 	    "the loop's CPU goes to receiving batches: %s of its time on CPU or waiting for "
@@ -148,7 +157,7 @@ static void idle(const struct evidence *e, struct finding *f)
 {
 	char buf[NBUF][32], who[64];
 
-	finding_init(f, "input_cause", SEV_WARN, "prefetch too short",
+	finding_init(f, "input_cause", SEV_WARN, CAUSE_IDLE,
 		     "raise prefetching");
 	say(f->summary, sizeof(f->summary),
 	    "prefetch too short: the loader's %s %s idle %s of %s time (on CPU %s, on "
@@ -165,7 +174,7 @@ static void unclear(const struct evidence *e, struct finding *f)
 {
 	char buf[NBUF][32], who[64];
 
-	finding_init(f, "input_cause", SEV_WARN, "the loader's wait not explained", "");
+	finding_init(f, "input_cause", SEV_WARN, CAUSE_UNCLEAR, "");
 	say(f->summary, sizeof(f->summary),
 	    "no one cause: the loader's %s %s on CPU %s, waiting for a CPU %s, on I/O %s, "
 	    "idle %s", threads_words(e, who, sizeof(who)), are(e), units__pct(B(1), e->ld_cpu_share),
@@ -233,4 +242,22 @@ int rule__input_cause(const struct evidence *e, const double *th,
 	fig(f, "cpus", e->nr_cpus, "CPUs");
 	fig(f, "read_concurrency", e->read_concurrency, "reads");
 	return 1;
+}
+
+const char *rules__cause_name(const struct finding *f)
+{
+	static const struct { const char *label, *name; } names[] = {
+		{ CAUSE_OWN_IO, "own_io" },
+		{ CAUSE_FEW_READERS, "few_readers" },
+		{ CAUSE_RECEIVING, "receiving" },
+		{ CAUSE_CPU_STARVED, "loader_cpu_starved" },
+		{ CAUSE_CPU_BOUND, "loader_cpu_bound" },
+		{ CAUSE_IDLE, "prefetch_short" },
+		{ CAUSE_UNCLEAR, "unclear" },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(f->label, names[i].label))
+			return names[i].name;
+	return "unclear";
 }

@@ -207,9 +207,41 @@ static bool parse_scope(const char *c, size_t n, struct cgroup_name *out)
 	return false;
 }
 
+/* A run of digits, or a word for Slurm's named steps ("batch", "extern"). */
+static bool slurm_id(const char *s, size_t n, bool step)
+{
+	static const char *const named[] = { "batch", "extern", "interactive" };
+
+	for (size_t i = 0; step && i < sizeof(named) / sizeof(named[0]); i++)
+		if (n == strlen(named[i]) && !strncmp(s, named[i], n))
+			return true;
+	for (size_t i = 0; i < n; i++)
+		if (!isdigit((unsigned char)s[i]))
+			return false;
+	return n > 0;
+}
+
+/*
+ * Slurm's "job_<J>" followed by "step_<S>" (cgroup v1 under /slurm/uid_<U>,
+ * v2 under slurmstepd.scope), or a job's own "job_<J>" at the path's end:
+ * the job and step ids. next is the component after c ("" at the end).
+ */
+static void parse_slurm(const char *c, size_t n, const char *next, size_t next_n,
+			struct cgroup_name *out)
+{
+	if (!has_prefix(c, n, "job_") || !slurm_id(c + 4, n - 4, false))
+		return;
+	if (next_n && !(has_prefix(next, next_n, "step_") &&
+			slurm_id(next + 5, next_n - 5, true)))
+		return;
+	put(out->slurm_job, sizeof(out->slurm_job), c + 4, n - 4);
+	if (next_n)
+		put(out->slurm_step, sizeof(out->slurm_step), next + 5, next_n - 5);
+}
+
 void cgroup__parse(const char *path, struct cgroup_name *out)
 {
-	const char *c = path, *end, *prev = "";
+	const char *c = path, *end, *next, *prev = "";
 	size_t n, prev_n = 0;
 	bool kube = false;
 
@@ -220,6 +252,8 @@ void cgroup__parse(const char *path, struct cgroup_name *out)
 		n = end - c;
 		if (!n)
 			break;
+		next = end + strspn(end, "/");
+		parse_slurm(c, n, next, strcspn(next, "/"), out);
 		if (has_prefix(c, n, "kubepods"))
 			kube = true;
 		if (kube && (has_prefix(c, n, "pod") || has_prefix(c, n, "kubepods") ||

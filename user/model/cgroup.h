@@ -29,6 +29,8 @@ struct cgroup_name {
 	char container_id[72];
 	char pod_uid[40];	/* with dashes, as the API server writes it */
 	char qos[12];		/* "burstable", "besteffort", "guaranteed" */
+	char slurm_job[24];	/* Slurm's job id: ".../job_<id>/step_<n>" */
+	char slurm_step[24];	/* and its step: a number, "batch", "extern" */
 };
 
 struct cgroup_rec {
@@ -69,7 +71,9 @@ struct cgroup_rec *cgroups__find(const struct cgroups *c, __u64 cgid);
 /*
  * Parse a cgroup path: cgroupfs "kubepods/<qos>/pod<uid>/<id>", systemd
  * "kubepods-<qos>-pod<uid>.slice/cri-containerd-<id>.scope", "crio-<id>.scope",
- * "docker-<id>.scope", "/docker/<id>", "libpod-<id>.scope". Fills what it finds.
+ * "docker-<id>.scope", "/docker/<id>", "libpod-<id>.scope"; Slurm's job and step,
+ * cgroup v1 "/slurm/uid_<U>/job_<J>/step_<S>", v2 ".../job_<J>/step_<S>" (under
+ * slurmstepd.scope). Fills what it finds.
  */
 void cgroup__parse(const char *path, struct cgroup_name *n);
 /* Set the path of one record (relative to the cgroup2 mount) and parse it. 0 or -ENOMEM. */

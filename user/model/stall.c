@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/cgroup.h"
 #include "model/procs.h"
 #include "model/stall.h"
 #include "model/trace.h"
@@ -11,6 +12,7 @@
 #define LOADER_ROUNDS	16	/* passes over the wakes: pipelines are a few stages deep */
 #define CONSUMER_BUSY	0.5	/* a loop never woken by the loader computes this much */
 #define CONSUMER_LIFETIME 0.5	/* of the trace, at least, a loop is traced */
+#define NODE_LOOP_MIN_NS (1000 * 1000 * 1000ULL)	/* a node's loop is traced this long */
 #define CONSUMER_SELF_FED 0.1	/* a loop that reads its own data computes this much (fio: 3%) */
 
 #define LOOP_ROUNDS	4	/* passes to settle which processes run loops */
@@ -42,6 +44,8 @@ struct stall_ctx {
 	double min_wakeups;	/* stall_opts' */
 	struct thread_rec since;	/* split() reads it for thread since_i */
 	long since_i;		/* -1: none (loop_since()) */
+	__u64 *work;		/* by thread: its workload (mark_workloads()); NULL: one */
+	__u64 cur_work;		/* the workload of the loop the sides are drawn for */
 	bool data_faults;	/* faults read data files here (data_faults()) */
 	__u32 page_size;	/* bytes of a page-cache page */
 };
@@ -220,9 +224,21 @@ static __u64 data_reads_of(const struct stall_ctx *x, const struct thread_rec *t
 	return th->io.reads + faults;
 }
 
+/* Is thread i outside the workload of the loop the sides are drawn for? */
+static bool alien(const struct stall_ctx *x, long i)
+{
+	return x->work && x->work[i] != x->cur_work;
+}
+
+/* The sides that follow are drawn for loop c: within its workload. */
+static void side_for(struct stall_ctx *x, long c)
+{
+	x->cur_work = x->work && c >= 0 ? x->work[c] : 0;
+}
+
 static bool off_loader(const struct stall_ctx *x, long i)
 {
-	return x->loop[i] || x->tracer[i] || x->launcher[i] || x->writes[i];
+	return x->loop[i] || x->tracer[i] || x->launcher[i] || x->writes[i] || alien(x, i);
 }
 
 /*
@@ -269,6 +285,7 @@ static void loader_side(struct stall_ctx *x, long c)
 	const struct store *s = x->s;
 	__u32 ctgid = s->threads[c].tgid;
 
+	side_for(x, c);
 	mark_launchers(x, c);
 	for (size_t i = 0; i < s->nr_threads; i++) {
 		const struct thread_rec *th = &s->threads[i];
@@ -283,7 +300,7 @@ static void loader_side(struct stall_ctx *x, long c)
 
 static bool off_writer(const struct stall_ctx *x, long i)
 {
-	return x->loop[i] || x->tracer[i] || x->loader[i];
+	return x->loop[i] || x->tracer[i] || x->loader[i] || alien(x, i);
 }
 
 /*
@@ -293,6 +310,7 @@ static bool off_writer(const struct stall_ctx *x, long i)
  */
 static void writer_side(struct stall_ctx *x, long c)
 {
+	side_for(x, c);
 	for (size_t i = 0; i < x->s->nr_threads; i++)
 		x->writer[i] = (long)i != c && x->writes[i] && !off_writer(x, i);
 	spread(x, x->writer, c, off_writer, false);
@@ -300,14 +318,15 @@ static void writer_side(struct stall_ctx *x, long c)
 
 static bool off_peer(const struct stall_ctx *x, long i)
 {
-	return x->loader[i] || x->tracer[i] || x->writer[i];
+	return x->loader[i] || x->tracer[i] || x->writer[i] || alien(x, i);
 }
 
 /* The other loops' side, for loop c: they and the threads they wake, not the loader's. */
 static void peer_side(struct stall_ctx *x, long c)
 {
+	side_for(x, c);
 	for (size_t i = 0; i < x->s->nr_threads; i++)
-		x->peer[i] = (long)i != c && x->loop[i];
+		x->peer[i] = (long)i != c && x->loop[i] && !alien(x, i);
 	spread(x, x->peer, c, off_peer, true);
 }
 
@@ -472,7 +491,8 @@ static bool fed_by_pool(const struct stall_ctx *x, long c, __u64 *data_ns)
  * A consumer computes (on CPU outside its file syscalls, or in its
  * process's compute pools: pool_cpu(); or waits for a CPU to, on a loaded
  * machine) and is fed, and lives for most of the trace (a launcher's
- * readlink does not). It
+ * readlink does not; on a node, -a, where jobs come and go while iostorm
+ * runs for days, for a second at least). It
  * computes min_cpu_share of the time its loader leaves it (its time apart
  * from the sleeps the loader ended): a loop that waits 97% of its time for
  * a mapped loader computes 1.4% of a trace attached after its start
@@ -508,7 +528,8 @@ static bool is_consumer(struct stall_ctx *x, long c, const struct stall_opts *o,
 	in_sys = io > th->io_wait_ns ? io - th->io_wait_ns : 0;
 	compute = th->cpu_ns > in_sys ? th->cpu_ns - in_sys : 0;
 	*wakeups = 0;
-	if (!wall || x->tracer[c] || wall < CONSUMER_LIFETIME * x->traced_ns)
+	if (!wall || x->tracer[c] || (x->work ? wall < NODE_LOOP_MIN_NS :
+					    wall < CONSUMER_LIFETIME * x->traced_ns))
 		return false;
 	loader_side(x, c);
 	writer_side(x, c);
@@ -551,7 +572,10 @@ static int depth_of(const struct stall_ctx *x, __u32 tgid)
 	return d;
 }
 
-/* Does an ancestor process of thread c run a loop of mark[]? */
+/*
+ * Does an ancestor process of thread c run a loop of mark[]? On a node, one
+ * of c's workload only: a shell that started a pod's job is no loop of it.
+ */
 static bool under_loop(const struct stall_ctx *x, const bool *mark, long c)
 {
 	__u32 tgid = x->s->threads[c].tgid;
@@ -559,7 +583,7 @@ static bool under_loop(const struct stall_ctx *x, const bool *mark, long c)
 	for (int d = 0; d < TREE_DEPTH && (tgid = procs__parent(x->procs, tgid)); d++) {
 		long m = thread_idx(x->s, tgid);
 
-		if (m >= 0 && mark[m])
+		if (m >= 0 && mark[m] && (!x->work || x->work[m] == x->work[c]))
 			return true;
 	}
 	return false;
@@ -779,6 +803,7 @@ static void split(struct stall_ctx *x, long c, struct stall *st)
 
 	st->tid = th->tid;
 	st->tgid = th->tgid;
+	st->cgid = th->cgid;
 	memcpy(st->comm, th->comm, COMM_LEN);
 	loader_side(x, c);
 	writer_side(x, c);
@@ -897,6 +922,43 @@ static void mark_tracers(struct stall_ctx *x)
 		if (b >= 0)
 			x->tracer[b] = true;
 	}
+}
+
+/* FNV-1a of a tag and a name: a workload's key. */
+static __u64 work_key(const char *tag, const char *name)
+{
+	__u64 h = 14695981039346656037ULL;
+
+	for (const char *p = tag; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	for (const char *p = name; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	return h;
+}
+
+/*
+ * Each thread's workload (see stall.h): its pod, else its Slurm job, else
+ * its cgroup (a cgroup whose path is not known, or folded into the
+ * overflow record, is a workload of its own id). 0 or -ENOMEM.
+ */
+static int mark_workloads(struct stall_ctx *x, const struct cgroups *c)
+{
+	const struct store *s = x->s;
+
+	x->work = calloc(s->nr_threads ? s->nr_threads : 1, sizeof(*x->work));
+	if (!x->work)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->nr_threads; i++) {
+		const struct cgroup_rec *r = cgroups__find(c, s->threads[i].cgid);
+
+		if (r && r->path && r->name.pod_uid[0])
+			x->work[i] = work_key("pod:", r->name.pod_uid);
+		else if (r && r->path && r->name.slurm_job[0])
+			x->work[i] = work_key("slurm:", r->name.slurm_job);
+		else
+			x->work[i] = s->threads[i].cgid;
+	}
+	return 0;
 }
 
 static int loop_cmp(const void *pa, const void *pb)
@@ -1163,7 +1225,7 @@ int stall__measure(struct trace *t, const struct stall_opts *o)
 	memcpy(x.wakes, t->wakes.v, t->wakes.n * sizeof(*x.wakes));
 	x.data_faults = data_faults(x.s);
 	qsort(x.wakes, x.nr_wakes, sizeof(*x.wakes), wake_cmp);
-	if (mark_reading(&x))
+	if (mark_reading(&x) || (o->workloads && mark_workloads(&x, o->workloads)))
 		goto out_free;
 	mark_tracers(&x);
 	mark_writers(&x);
@@ -1187,6 +1249,7 @@ int stall__measure(struct trace *t, const struct stall_opts *o)
 	name_groups(&x, t);
 	err = 0;
 out_free:
+	free(x.work);
 	free(x.tf);
 	free(x.pool);
 	free(x.with);

@@ -53,6 +53,12 @@
  * over in its own context), only the other loops' (loopback traffic runs
  * in its sender's softirq): bpf/irq.bpf.h.
  *
+ * Several workloads (-a: every job of a node): given the cgroups
+ * (stall_opts.workloads), a loop's sides are drawn from its own workload
+ * only: its pod (the cgroups whose path names its pod uid), else its Slurm
+ * job, else its cgroup. A worker of pod B is never pod A's loader, a rank
+ * of job B never pod A's peer.
+ *
  * Several loops: every process of the target that runs its own training
  * loop (data-parallel ranks under torchrun, mpirun or a shell) has one,
  * split alone. A process whose ancestor runs a loop is that loop's worker,
@@ -74,6 +80,7 @@
 #include "model/wakes.h"
 
 struct trace;
+struct cgroups;
 
 enum consumer_how {
 	CONSUMER_NONE = 0,	/* not found: why says so */
@@ -99,6 +106,7 @@ struct stall {
 	__u32 tid;
 	__u32 tgid;
 	char comm[COMM_LEN];
+	__u64 cgid;		/* its thread's cgroup v2 id (model/cgroup.h); 0: not known */
 	__u64 wall_ns;		/* data wait + write wait + on CPU + runnable + rank wait +
 				 * other wait */
 	__u64 data_wait_ns;	/* own_io_ns + loader_wait_ns + I/O wait outside them */
@@ -147,6 +155,7 @@ struct stall {
 	__u64 busiest_ns;	/* its time on CPU or runnable */
 	__u64 busiest_wall_ns;
 	__u64 setup_ns;		/* its time before its first batch, left out (loop_start()) */
+	const char *cause;	/* over the whole run, judged at the end (run/loops.h); NULL: not */
 };
 
 /*
@@ -179,6 +188,7 @@ struct stall_opts {
 	double min_cpu_share;	/* a consumer computes this share of its time at least */
 	double min_wakeups;	/* and the loader woke it this often, or it did this many
 				 * reads and most of its process tree's */
+	const struct cgroups *workloads;	/* non-NULL: sides within a loop's workload */
 };
 
 /*

@@ -717,6 +717,8 @@ int store__merge_thread(struct store *s, __u32 tid, const struct thread_stats *t
 	t->io_wait_ns += ts->io_wait_ns;
 	t->runq_ns += ts->runq_ns;
 	t->sleep_ns += ts->sleep_ns;
+	if (ts->cgid)
+		t->cgid = ts->cgid;
 	return 0;
 }
 

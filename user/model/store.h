@@ -73,6 +73,7 @@ struct thread_rec {
 	struct write_counters w;	/* its writes, syncs and commits (bpf/write.bpf.h) */
 	char group[COMM_LEN];	/* grouped under this name, when not its comm's:
 				 * set by stall.c (TensorFlow's "tf.data") */
+	__u64 cgid;		/* its cgroup v2 id at its last merge; 0: not known */
 };
 
 /* A file in a target's /proc/PID/maps, for naming faulted files (mapfiles.h). */

@@ -18,6 +18,7 @@
 #include "model/fuse.h"
 #include "model/nfs.h"
 #include "model/kernel.h"
+#include "model/ledger.h"
 #include "model/mount.h"
 #include "model/procs.h"
 #include "model/store.h"
@@ -68,6 +69,7 @@ struct trace {
 	struct stall stall;		/* the headline loop's wait for data (stall.h) */
 	struct stall *loops;		/* every training loop, the most waiting first */
 	size_t nr_loops;
+	struct ledger ledger;		/* every loop by its identity, labelled (ledger.h) */
 	struct stall_start *starts;	/* process main threads before their first batch */
 	size_t nr_starts;
 	bool data_seen;			/* a data file was read: loops have started */

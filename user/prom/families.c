@@ -260,16 +260,74 @@ static void consumer_samples(struct prom *p, const char *name, const struct labe
 }
 
 /*
+ * Each loop's time by state, labelled by the loop's identity and workload
+ * (model/ledger.h): its process (pid, comm), its cgroup and what the path
+ * says (container_id, pod_uid, slurm_job; "" where it says nothing). A
+ * loop keeps its series for its process's life; they end when it exits.
+ */
+#define LOOP_LABELS	6
+
+/* Loop e's labels into l[LOOP_LABELS]; pid is the room for its pid's digits. */
+static void loop_labels(const struct ledger_entry *e, struct label *l, char pid[16])
+{
+	snprintf(pid, 16, "%u", e->pid);
+	l[0] = (struct label){ "pid", pid };
+	l[1] = (struct label){ "comm", e->comm };
+	l[2] = (struct label){ "cgroup", e->cgroup };
+	l[3] = (struct label){ "container_id", e->name.container_id };
+	l[4] = (struct label){ "pod_uid", e->name.pod_uid };
+	l[5] = (struct label){ "slurm_job", e->name.slurm_job };
+}
+
+static void loop_samples(struct prom *p, const struct ledger_entry *e)
+{
+	char pid[16];
+	struct label l[LOOP_LABELS + 1];
+
+	loop_labels(e, l, pid);
+	for (int k = 0; k < LOOP_STATES; k++) {
+		l[LOOP_LABELS] = (struct label){ "state", loop_state__name(k) };
+		prom__sample_secs(p, "iostorm_loop_seconds_total", l, LOOP_LABELS + 1,
+				  e->counted[k]);
+	}
+}
+
+/*
+ * Each loop's cause over the last drain window, judged in run/ by the
+ * report's rules (findings__loop_cause()): one series per loop, 1, the
+ * cause in a label; none until judged (only while exporting).
+ */
+static void render_loop_causes(struct prom *p, const struct trace *t)
+{
+	char pid[16];
+	struct label l[LOOP_LABELS + 1];
+
+	prom__family(p, "iostorm_loop_cause", "gauge",
+		     "Why each training loop waited for data over the last drain window, by "
+		     "the report's rules: cause is none (below stall_warn), own_io, few_readers, "
+		     "receiving, loader_cpu_starved, loader_cpu_bound, prefetch_short, unclear, "
+		     "or the storage finding that explains it (storage_bottleneck, "
+		     "small_file_storm, ...); labels as iostorm_loop_seconds_total.");
+	for (size_t i = 0; i < t->ledger.nr; i++) {
+		const struct ledger_entry *e = &t->ledger.v[i];
+
+		if (!e->cause)
+			continue;
+		loop_labels(e, l, pid);
+		l[LOOP_LABELS] = (struct label){ "cause", e->cause };
+		prom__sample_u64(p, "iostorm_loop_cause", l, LOOP_LABELS + 1, 1);
+	}
+}
+
+/*
  * The training loop's time by state: a counter a fleet can rate() into a
  * stall share per job (data_wait over the states but runnable). No series
  * until a consumer is found, so a pure reader has none. With several loops
- * (data-parallel ranks), the headline's, and each loop's by its index in
- * the JSON's stall.loops (the most waiting first: 0 is the slowest rank).
+ * (data-parallel ranks, or every job of a node with -a), the headline's,
+ * and each loop's by its identity (loop_samples()).
  */
 static void render_consumer(struct prom *p, const struct trace *t)
 {
-	char idx[24];
-
 	prom__family(p, "iostorm_consumer_seconds_total", "counter",
 		     "Time of the training loop's thread by state, seconds: data_wait (its own "
 		     "file I/O, and sleeps the loader ended), write_wait (its own writes, syncs "
@@ -279,18 +337,20 @@ static void render_consumer(struct prom *p, const struct trace *t)
 	if (t->stall.how != CONSUMER_NONE)
 		consumer_samples(p, "iostorm_consumer_seconds_total", NULL, &t->stall);
 	prom__family(p, "iostorm_loop_seconds_total", "counter",
-		     "Time of each training loop (one per data-parallel rank) by state, seconds, "
-		     "as iostorm_consumer_seconds_total; loop is its index in the JSON's "
-		     "stall.loops, the most waiting first.");
-	for (size_t i = 0; i < t->nr_loops; i++) {
-		struct label l = { "loop", idx };
-
-		snprintf(idx, sizeof(idx), "%zu", i);
-		consumer_samples(p, "iostorm_loop_seconds_total", &l, &t->loops[i]);
-	}
+		     "Time of each training loop (one per process that runs one: data-parallel "
+		     "ranks, every job of a node) by state, seconds, as "
+		     "iostorm_consumer_seconds_total; labelled by its process (pid, comm) and "
+		     "workload (cgroup, container_id, pod_uid, slurm_job); its series end when "
+		     "its process exits.");
+	for (size_t i = 0; i < t->ledger.nr; i++)
+		loop_samples(p, &t->ledger.v[i]);
 	prom__metric_u64(p, "iostorm_loops", "gauge",
 			 "Training loops found: processes that each run one (data-parallel ranks).",
 			 t->nr_loops);
+	prom__metric_u64(p, "iostorm_loops_over_bound", "gauge",
+			 "Training loops found that have no iostorm_loop_seconds_total series: "
+			 "more loops than iostorm keeps series for (64).", t->ledger.over);
+	render_loop_causes(p, t);
 }
 
 /* ---- the diagnosis ---- */

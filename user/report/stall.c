@@ -10,7 +10,55 @@
 #include "lib/units.h"
 #include "report/report_int.h"
 
+/*
+ * Loop s's cgroup path and what it names (*n), as its metrics label them:
+ * its ledger entry's (model/ledger.h), else its cgroup's where resolved;
+ * NULL where neither is known.
+ */
+static const char *loop_workload(const struct trace *t, const struct stall *s,
+				 struct cgroup_name *n)
+{
+	const struct ledger_entry *e = ledger__find(&t->ledger, s->tgid);
+	const struct cgroup_rec *r = s->cgid ? cgroups__find(&t->cgroups, s->cgid) : NULL;
+
+	if (e && e->cgroup[0]) {
+		*n = e->name;
+		return e->cgroup;
+	}
+	if (!r || !r->path)
+		return NULL;
+	cgroup__parse(r->path, n);
+	return r->path;
+}
+
+/* A loop's cause: over the whole run, else the last judged live; NULL: none. */
+static const char *loop_cause(const struct trace *t, const struct stall *s)
+{
+	const struct ledger_entry *e = ledger__find(&t->ledger, s->tgid);
+
+	return s->cause ? s->cause : e ? e->cause : NULL;
+}
+
 /* ---- text ---- */
+
+/* Where several loops run (a node, -a), each one's workload and cause, ": " after. */
+static void loop_where(FILE *out, const struct trace *t, const struct stall *s)
+{
+	struct cgroup_name n;
+	const char *path = loop_workload(t, s, &n), *cause = loop_cause(t, s);
+
+	if (path && n.pod_uid[0])
+		fprintf(out, "pod %s", n.pod_uid);
+	else if (path && n.slurm_job[0])
+		fprintf(out, "Slurm job %s", n.slurm_job);
+	else if (path)
+		emit__safe(out, path);
+	else
+		fprintf(out, "pid %u", s->tgid);
+	if (cause)
+		fprintf(out, ", cause %s", cause);
+	fprintf(out, ": ");
+}
 
 /*
  * One loop's line: its share and its time split; a lower bound when
@@ -67,7 +115,8 @@ void report_stall__text(FILE *out, const struct trace *t)
 		units__pct(a, sizeof(a), stall__share(&t->loops[0])),
 		units__pct(b, sizeof(b), stall__share(&t->loops[t->nr_loops - 1])));
 	for (size_t i = 0; i < t->nr_loops; i++) {
-		fprintf(out, "  loop %zu: ", i);
+		fprintf(out, "  loop %zu, ", i);
+		loop_where(out, t, &t->loops[i]);
 		loop_text(out, &t->loops[i], lower);
 	}
 }
@@ -146,6 +195,31 @@ static void loop_json(struct json *j, const struct stall *s)
 	write_wakers(j, s);
 }
 
+/* A loop's workload (loop_workload()) and cause (loop_cause()); null where not known. */
+static void workload_json(struct json *j, const struct trace *t, const struct stall *s)
+{
+	struct cgroup_name n;
+	const char *path = loop_workload(t, s, &n);
+
+	json__key(j, "workload");
+	if (!path) {
+		json__null(j);
+	} else {
+		json__begin_object(j);
+		json__kv_string(j, "cgroup", path);
+		json__kv_string(j, "container_id", n.container_id);
+		json__kv_string(j, "pod_uid", n.pod_uid);
+		json__kv_string(j, "slurm_job", n.slurm_job);
+		json__kv_string(j, "slurm_step", n.slurm_step);
+		json__end_object(j);
+	}
+	json__key(j, "cause");
+	if (loop_cause(t, s))
+		json__string(j, loop_cause(t, s));
+	else
+		json__null(j);
+}
+
 void report_stall__json(struct json *j, const struct trace *t)
 {
 	const struct stall *s = &t->stall;
@@ -165,6 +239,7 @@ void report_stall__json(struct json *j, const struct trace *t)
 		json__begin_object(j);
 		json__kv_string(j, "how", stall__how_name(t->loops[i].how));
 		loop_json(j, &t->loops[i]);
+		workload_json(j, t, &t->loops[i]);
 		json__end_object(j);
 	}
 	json__end_array(j);

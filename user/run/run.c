@@ -31,6 +31,7 @@
 #include "prom/prom.h"
 #include "report/report.h"
 #include "run/interval.h"
+#include "run/loops.h"
 #include "run/options.h"
 #include "run/run.h"
 
@@ -73,6 +74,7 @@ struct session {
 	struct trace *trace;
 	struct findings *findings;	/* judged once the trace is over */
 	struct interval iv;
+	struct live live;	/* the loops' causes, judged at each drain (exporting) */
 	struct prom_server *prom;	/* --listen or --prom-file, else NULL */
 	bool launched;
 	bool exec_failed;	/* COMMAND never ran: exit with its 126/127 */
@@ -231,7 +233,10 @@ static int session__open(struct session *s)
 	return err;
 }
 
-/* The training loop's wait for data, from the trace as last refreshed. */
+/*
+ * The training loops' wait for data, from the trace as last refreshed,
+ * and the ledger of loops by identity the metrics label (model/ledger.h).
+ */
 static int measure_stall(struct session *s)
 {
 	const struct options *o = s->o;
@@ -242,9 +247,13 @@ static int measure_stall(struct session *s)
 		.launched = s->launched,
 		.min_cpu_share = o->thresholds->v[TH_CONSUMER_CPU],
 		.min_wakeups = o->thresholds->v[TH_CONSUMER_WAKES],
+		/* The node's jobs: each loop's sides within its own workload. */
+		.workloads = o->mode == TARGET_ALL ? &s->trace->cgroups : NULL,
 	};
 
-	return stall__measure(s->trace, &so);
+	int err = stall__measure(s->trace, &so);
+
+	return err ?: ledger__update(&s->trace->ledger, s->trace, ledger__proc, NULL);
 }
 
 /*
@@ -364,7 +373,7 @@ static void publish_metrics(struct session *s)
 	if (!s->prom)
 		return;
 	err = s->storm ? prom__publish_quick(s->prom, s->trace) :
-			 prom__publish(s->prom, s->trace, NULL);
+			 prom__publish(s->prom, s->trace, s->live.node);
 	if (err) {
 		pr_err("cannot publish metrics: %s", strerror(-err));
 		return;
@@ -434,6 +443,10 @@ static int tick(struct session *s, __u64 now, __u64 start, __u64 *next_drain)
 	if (err)
 		return err;
 	s->trace->duration_s = (now - start) / 1e9;
+	if (s->prom)
+		err = live__judge(&s->live, s->trace, s->o->thresholds, now);
+	if (err)
+		return err;
 	/* The refresh took tens of ms: a storm may need a drain before the rest. */
 	if (collector__filling(s->c, now_ns()))
 		err = collector__refresh(s->c, s->trace, REFRESH_FILES, now);
@@ -648,6 +661,8 @@ static int session__report(struct session *s)
 		pr_err("cannot judge the trace: %s", strerror(-e));
 		f = NULL;	/* the report still says what was measured */
 	}
+	if (f)
+		live__judge_run(s->trace, f, o->thresholds);
 	err = report__build(&r, s->trace, f);
 	if (err) {
 		pr_err("cannot build the report: %s", strerror(-err));
@@ -685,6 +700,8 @@ static void session__close(struct session *s)
 		nfs_layer__free(&s->trace->nfs);
 		mounts__free(&s->trace->mounts);
 		cgroups__free(&s->trace->cgroups);
+		ledger__free(&s->trace->ledger);
+		live__free(&s->live);
 		store__free(&s->trace->store);
 		views__free(&s->trace->views);
 		wakes__free(&s->trace->wakes);

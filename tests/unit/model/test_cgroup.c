@@ -131,3 +131,30 @@ TEST(cgroups_sorted)
 	free(v);
 	cgroups__free(&c);
 }
+
+static void check_slurm(const char *path, const char *job, const char *step)
+{
+	struct cgroup_name n;
+
+	cgroup__parse(path, &n);
+	CHECK_STR(n.slurm_job, job);
+	CHECK_STR(n.slurm_step, step);
+	CHECK_STR(n.pod_uid, "");
+	CHECK_STR(n.container_id, "");
+}
+
+TEST(cgroup_parse_slurm)
+{
+	/* cgroup v1 (the freezer, cpuset hierarchies): uid, job, step, task. */
+	check_slurm("/slurm/uid_1000/job_4242/step_0", "4242", "0");
+	check_slurm("/slurm/uid_1000/job_4242/step_batch/task_0", "4242", "batch");
+	/* cgroup v2: under slurmstepd's scope, the step's user and task cgroups. */
+	check_slurm("/system.slice/slurmstepd.scope/job_77/step_3/user/task_1", "77", "3");
+	check_slurm("/system.slice/slurmstepd.scope/job_77/step_extern/slurm", "77", "extern");
+	check_slurm("/system.slice/slurmstepd.scope/job_77", "77", "");
+	/* Not Slurm: job_ without a number, a step that is no step, no job. */
+	check_slurm("/jobs/job_abc/step_0", "", "");
+	check_slurm("/x/job_12/notastep", "", "");
+	check_slurm("/system.slice/slurmstepd.scope/system", "", "");
+	check_slurm("/iostorm-test/pod-a", "", "");
+}

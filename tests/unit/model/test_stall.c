@@ -1197,3 +1197,122 @@ TEST(stall_attached_counted_whole)
 	CHECK_EQ_U64(s.wall_ns, 15 * SEC);
 	trace_free(t);
 }
+
+/*
+ * A node (-a) running two jobs in two pods: each loop fed by its own
+ * DataLoader worker process. Pod A's worker also wakes pod B's loop 50
+ * times (a shared futex, a pipe a sidecar writes): never B's loader, so
+ * that 1 s is B's other wait, not its data wait, when the sides are drawn
+ * within each workload; without the workloads it counts as B's data wait.
+ */
+#define POD_A	"/kubepods/burstable/pod11111111-2222-3333-4444-555555555555/aa"
+#define POD_B	"/kubepods/burstable/pod66666666-7777-8888-9999-000000000000/bb"
+
+static struct trace *two_pods(void)
+{
+	struct trace *t = trace_new();
+	struct thread_stats cg = {};
+
+	if (!t)
+		return NULL;
+	thread(t, 100, 100, "python3", (struct thread_stats){ .cpu_ns = 3 * SEC,
+		.sleep_ns = 7 * SEC, .cgid = 1 });
+	thread(t, 110, 110, "pt_worker", (struct thread_stats){ .reads = 500,
+		.read_ns = 8 * SEC, .cpu_ns = 500 * MS, .io_wait_ns = 8 * SEC, .cgid = 1 });
+	thread(t, 200, 200, "python3", (struct thread_stats){ .cpu_ns = 8 * SEC,
+		.sleep_ns = 2 * SEC, .cgid = 2 });
+	thread(t, 210, 210, "pt_worker", (struct thread_stats){ .reads = 500,
+		.read_ns = SEC, .cpu_ns = 200 * MS, .io_wait_ns = SEC, .sleep_ns = 3 * SEC,
+		.cgid = 2 });
+	CHECK(!procs__set(&t->procs, 110, 100) && !procs__set(&t->procs, 210, 200));
+	wake(t, 100, 110, 100, 7 * SEC);
+	wake(t, 200, 210, 100, 500 * MS);
+	wake(t, 200, 110, 50, SEC);		/* A's worker ends B's sleeps */
+	wake(t, 200, WAKER_OUTSIDE, 10, 500 * MS);
+	for (__u64 id = 1; id <= 2; id++) {
+		cg.cgid = id;
+		CHECK(!cgroups__add(&t->cgroups, &cg) &&
+		      !cgroup__set_path(cgroups__find(&t->cgroups, id), id == 1 ? POD_A : POD_B));
+	}
+	return t;
+}
+
+static const struct stall *loop_of(const struct trace *t, __u32 tgid)
+{
+	for (size_t i = 0; i < t->nr_loops; i++)
+		if (t->loops[i].tgid == tgid)
+			return &t->loops[i];
+	return NULL;
+}
+
+TEST(stall_loader_within_its_pod)
+{
+	struct trace *t = two_pods();
+	struct stall_opts o = { .min_cpu_share = 0.02, .min_wakeups = 10 };
+	const struct stall *a, *b;
+
+	REQUIRE(t);
+	/* Without the workloads (as before): A's worker is B's loader too. */
+	CHECK_EQ_INT(stall__measure(t, &o), 0);
+	CHECK_EQ_INT(t->nr_loops, 2);
+	b = loop_of(t, 200);
+	REQUIRE(b);
+	CHECK_EQ_U64(b->data_wait_ns, 1500 * MS);
+	CHECK_EQ_INT(b->loader_threads, 2);
+	/* Within each pod: B's data wait is its own worker's 0.5 s. */
+	o.workloads = &t->cgroups;
+	CHECK_EQ_INT(stall__measure(t, &o), 0);
+	CHECK_EQ_INT(t->nr_loops, 2);
+	a = loop_of(t, 100);
+	b = loop_of(t, 200);
+	REQUIRE(a && b);
+	CHECK_EQ_U64(a->data_wait_ns, 7 * SEC);
+	CHECK_EQ_INT(a->loader_threads, 1);
+	CHECK_EQ_U64(b->data_wait_ns, 500 * MS);
+	CHECK_EQ_U64(b->other_wait_ns, 1500 * MS);
+	CHECK_EQ_INT(b->loader_threads, 1);
+	CHECK_EQ_U64(a->cgid, 1);
+	CHECK_EQ_U64(b->cgid, 2);
+	/*
+	 * A node's exporter runs for days; the jobs are 10 s of its 10 min:
+	 * still loops on a node, where a job is not "most of the trace".
+	 */
+	t->duration_s = 600;
+	CHECK_EQ_INT(stall__measure(t, &o), 0);
+	CHECK_EQ_INT(t->nr_loops, 2);
+	o.workloads = NULL;
+	CHECK_EQ_INT(stall__measure(t, &o), 0);
+	CHECK_EQ_INT(t->nr_loops, 0);
+	cgroups__free(&t->cgroups);
+	trace_free(t);
+}
+
+/*
+ * The jobs of two_pods() started by a shell in the root cgroup that reads
+ * its own script files and computes (a test harness, an agent): a loop of
+ * its own. Without the workloads the pods' jobs are its workers, no loops;
+ * with them a pod's job is a loop of its pod, whatever started it.
+ */
+TEST(stall_node_loop_under_a_shell)
+{
+	struct trace *t = two_pods();
+	struct stall_opts o = { .min_cpu_share = 0.02, .min_wakeups = 10 };
+	struct thread_stats cg = { .cgid = 3 };
+
+	REQUIRE(t);
+	thread(t, 50, 50, "bash", (struct thread_stats){ .reads = 2000, .read_ns = SEC,
+		.cpu_ns = 5 * SEC, .sleep_ns = 4 * SEC, .cgid = 3 });
+	CHECK(!procs__set(&t->procs, 100, 50) && !procs__set(&t->procs, 200, 50));
+	CHECK(!cgroups__add(&t->cgroups, &cg) &&
+	      !cgroup__set_path(cgroups__find(&t->cgroups, 3), "/"));
+	CHECK_EQ_INT(stall__measure(t, &o), 0);
+	CHECK_EQ_INT(t->nr_loops, 1);
+	CHECK(loop_of(t, 50));
+	o.workloads = &t->cgroups;
+	CHECK_EQ_INT(stall__measure(t, &o), 0);
+	CHECK_EQ_INT(t->nr_loops, 3);
+	CHECK(loop_of(t, 50) && loop_of(t, 100) && loop_of(t, 200));
+	CHECK_EQ_U64(loop_of(t, 200)->data_wait_ns, 500 * MS);
+	cgroups__free(&t->cgroups);
+	trace_free(t);
+}

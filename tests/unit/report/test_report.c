@@ -838,3 +838,49 @@ TEST(report_phases_unsplit)
 	free(buf);
 	free(f);
 }
+
+/*
+ * A node's loops (-a): each line names the loop's pod or Slurm job (from
+ * its cgroup) and its cause; the JSON's loops give the same.
+ */
+TEST(report_node_loops)
+{
+	struct trace *t = calloc(1, sizeof(*t));
+	struct thread_stats cg = {};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	REQUIRE(t);
+	t->loops = calloc(2, sizeof(*t->loops));
+	REQUIRE(t->loops);
+	t->nr_loops = 2;
+	for (int i = 0; i < 2; i++) {
+		struct stall *s = &t->loops[i];
+
+		s->how = CONSUMER_FED;
+		s->tid = s->tgid = 100 + i;
+		s->cgid = 1 + i;
+		snprintf(s->comm, sizeof(s->comm), "python3");
+		s->wall_ns = 1000;
+		s->data_wait_ns = i ? 30 : 690;
+		s->on_cpu_ns = s->wall_ns - s->data_wait_ns;
+		s->cause = i ? "none" : "storage_bottleneck";
+		cg.cgid = 1 + i;
+		CHECK(!cgroups__add(&t->cgroups, &cg));
+	}
+	CHECK(!cgroup__set_path(cgroups__find(&t->cgroups, 1), "/kubepods/burstable/podaaaa/c1"));
+	CHECK(!cgroup__set_path(cgroups__find(&t->cgroups, 2),
+				"/system.slice/slurmstepd.scope/job_4242/step_0"));
+	t->stall = t->loops[0];
+	f = open_memstream(&buf, &len);
+	REQUIRE(f);
+	report_stall__text(f, t);
+	fclose(f);
+	CHECK_HAS(buf, "  loop 0, pod aaaa, cause storage_bottleneck: python3 (tid 100");
+	CHECK_HAS(buf, "  loop 1, Slurm job 4242, cause none: python3 (tid 101");
+	free(buf);
+	cgroups__free(&t->cgroups);
+	free(t->loops);
+	free(t);
+}
