@@ -39,8 +39,8 @@ static const struct {
 	int level;
 } cuts[] = {
 	{ P_PHASES, 1 },	/* each phase's verdict */
-	{ P_VERDICT, 1 },	/* the first finding's advice */
 	{ P_FILES, 1 },		/* 3 rows */
+	{ P_VERDICT, 1 },	/* the first finding's advice */
 	{ P_VERDICT, 2 },	/* INFO and OK findings */
 	{ P_BLOCK, 1 },		/* the devices: latency by layer alone */
 	{ P_FILES, 2 },		/* gone */
