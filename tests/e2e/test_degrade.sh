@@ -37,6 +37,7 @@ test_degrade_one_layer_lost() {
 		fail "no block line in the text"
 	! grep -q "block read requests by the target" report.txt ||
 		fail "a finding judged from the block layer it did not have"
+	expect_screen report.txt
 	# Every other layer counts exactly.
 	for f in opens reads read_bytes closes; do
 		expect_eq "data $f" "$(sum_under out.json "$PWD/data/" "$f")" \
