@@ -158,7 +158,7 @@ static void text_op(FILE *out, const struct fuse_op *op)
 	fprintf(out, "  %-12s", fuse__op_name(op->opcode, name, sizeof(name)));
 	emit__cell_u64(out, s.reqs, 8);
 	emit__cell_u64(out, op->st[FUSE_WHO_TARGET].reqs, 8);
-	emit__cell(out, units__size(bytes, sizeof(bytes), s.out_bytes, false), 8);
+	emit__cell(out, units__size(bytes, sizeof(bytes), s.out_bytes, true), 8);
 	ns_cell(out, h ? hist__quantile(h, 0.5) : 0, 8);
 	ns_cell(out, h ? hist__quantile(h, 0.99) : 0, 8);
 	ns_cell(out, s.reqs ? (double)s.total_ns / s.reqs : 0, 8);

@@ -27,10 +27,10 @@ static void print_io_cells(FILE *out, __u64 size, __u64 opens, __u64 reads,
 {
 	char buf[32];
 
-	emit__cell(out, units__size(buf, sizeof(buf), size, false), 6);
+	emit__cell(out, units__size(buf, sizeof(buf), size, true), 9);
 	emit__cell_u64(out, opens, 6);
 	emit__cell_u64(out, reads, 8);
-	emit__cell(out, units__size(buf, sizeof(buf), read_bytes, false), 6);
+	emit__cell(out, units__size(buf, sizeof(buf), read_bytes, true), 9);
 	snprintf(buf, sizeof(buf), "%.1f", read_ns / 1e6);
 	emit__cell(out, buf, 9);
 	snprintf(buf, sizeof(buf), "%.1f", meta_ns / 1e6);
@@ -44,7 +44,7 @@ static void print_io_cells(FILE *out, __u64 size, __u64 opens, __u64 reads,
 
 static void print_io_header(FILE *out)
 {
-	fprintf(out, " %6s %6s %8s %6s %9s %9s %7s %4s\n",
+	fprintf(out, " %9s %6s %8s %9s %9s %9s %7s %4s\n",
 		"size", "opens", "reads", "read", "read ms", "meta ms", "mean", "seq");
 }
 
@@ -143,7 +143,7 @@ static void print_write_cells(FILE *out, __u64 writes, __u64 bytes, __u64 write_
 	char buf[32];
 
 	emit__cell_u64(out, writes, 7);
-	emit__cell(out, units__size(buf, sizeof(buf), bytes, false), 6);
+	emit__cell(out, units__size(buf, sizeof(buf), bytes, true), 9);
 	snprintf(buf, sizeof(buf), "%.1f", write_ns / 1e6);
 	emit__cell(out, buf, 9);
 	emit__cell_u64(out, fsyncs, 6);
@@ -157,7 +157,7 @@ static void print_write_cells(FILE *out, __u64 writes, __u64 bytes, __u64 write_
 
 static void print_write_header(FILE *out)
 {
-	fprintf(out, " %7s %6s %9s %6s %9s %7s %9s\n", "writes", "bytes", "write ms",
+	fprintf(out, " %7s %9s %9s %6s %9s %7s %9s\n", "writes", "bytes", "write ms",
 		"fsyncs", "fsync ms", "commits", "commit ms");
 }
 

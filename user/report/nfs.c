@@ -211,7 +211,7 @@ static void text_op(FILE *out, const struct nfs_op *op)
 	fprintf(out, "  %-14s", nfs_op__name(op, name, sizeof(name)));
 	emit__cell_u64(out, s.calls, 7);
 	emit__cell_u64(out, op->st[NFS_WHO_TARGET].calls, 7);
-	emit__cell(out, units__size(bytes, sizeof(bytes), s.bytes_recv, false), 8);
+	emit__cell(out, units__size(bytes, sizeof(bytes), s.bytes_recv, true), 8);
 	ns_cell(out, s.calls ? (double)s.queue_ns / s.calls : 0, 8);
 	ns_cell(out, h ? hist__quantile(h, 0.5) : 0, 8);
 	ns_cell(out, s.calls ? (double)s.rtt_ns / s.calls : 0, 8);
