@@ -27,6 +27,7 @@ enum part {
 	P_PHASES,	/* when the run changed */
 	P_FIGURES,	/* files, opens, reads, metadata, writes, code */
 	P_FILES,	/* the top dataset files */
+	P_REMOTE,	/* each FUSE and NFS mount: round trips, latency by layer */
 	P_BLOCK,	/* each device, latency by layer */
 	P_LOST,		/* always */
 	P_HINT,		/* --full */
@@ -44,6 +45,7 @@ static const struct {
 	{ P_VERDICT, 2 },	/* INFO and OK findings */
 	{ P_BLOCK, 1 },		/* the devices: latency by layer alone */
 	{ P_FILES, 2 },		/* gone */
+	{ P_REMOTE, 1 },	/* gone */
 	{ P_LOOP, 1 },		/* the first line of each loop alone */
 	{ P_PHASES, 2 },	/* gone */
 	{ P_BLOCK, 2 },		/* gone */
@@ -202,6 +204,12 @@ static void print_part(FILE *out, const struct report *r, enum part p, int level
 	case P_FILES:
 		if (level < 2)
 			report_lists__brief_text(out, r, level ? (top < 3 ? top : 3) : top);
+		break;
+	case P_REMOTE:
+		if (level < 1) {
+			report_fuse__brief_text(out, r);
+			report_nfs__brief_text(out, r);
+		}
 		break;
 	case P_BLOCK:
 		if (level < 2)

@@ -238,6 +238,41 @@ static void text_conn(FILE *out, const struct fuse_conn *c, const struct fuse_la
 	text_layers(out, &fl);
 }
 
+/*
+ * The one screen's: each FUSE mount the target opened, stat-ed or read
+ * files on, and its latency by layer (no opcode table).
+ */
+void report_fuse__brief_text(FILE *out, const struct report *r)
+{
+	const struct trace *t = r->t;
+
+	if (!fuse_layer__active(&t->fuse))
+		return;
+	for (size_t i = 0; i < t->fuse.nr_conns; i++) {
+		const struct fuse_layers *fl = &r->fuse[i];
+		char rt[32];
+
+		if (!fl->opens && !fl->stats && !fl->reads)
+			continue;	/* none of the target's files: the full report's */
+		fprintf(out, "\nFUSE requests: ");
+		if (fl->mount) {
+			emit__safe(out, fl->mount->fstype);
+			fputc(' ', out);
+			emit__safe(out, fl->mount->source);
+			fprintf(out, " on ");
+			emit__safe(out, fl->mount->point);
+		} else {
+			fprintf(out, "unknown mount");
+		}
+		if (fl->round_trips < 0)
+			snprintf(rt, sizeof(rt), "no file opened on the mount");
+		else
+			snprintf(rt, sizeof(rt), "%.1f per file opened", fl->round_trips);
+		fprintf(out, "\n  target %llu requests (%s)\n", fl->reqs, rt);
+		text_layers(out, fl);
+	}
+}
+
 void report_fuse__text(FILE *out, const struct report *r)
 {
 	const struct trace *t = r->t;

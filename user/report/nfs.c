@@ -328,6 +328,30 @@ static void text_rpc(FILE *out, const struct nfs_rpc *r, const struct nfs_layers
 		text_layers(out, nl);
 }
 
+/*
+ * The one screen's: each NFS mount the target opened, stat-ed or read
+ * files on, its round trips per file and latency by layer (no procedure
+ * table).
+ */
+void report_nfs__brief_text(FILE *out, const struct report *r)
+{
+	const struct trace *t = r->t;
+
+	if (!nfs_layer__active(&t->nfs))
+		return;
+	for (size_t i = 0; i < t->nfs.nr_rpcs; i++) {
+		const struct nfs_layers *nl = &r->nfs[i];
+
+		if (!nl->mount || (!nl->opens && !nl->stats && !nl->reads))
+			continue;	/* none of the target's files: the full report's */
+		text_head(out, &t->nfs.rpcs[i], nl);
+		fprintf(out, "  target %llu calls: ", nl->calls);
+		text_round_trips(out, nl);
+		fputc('\n', out);
+		text_layers(out, nl);
+	}
+}
+
 void report_nfs__text(FILE *out, const struct report *r)
 {
 	const struct trace *t = r->t;

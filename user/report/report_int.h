@@ -47,6 +47,9 @@ void report_block__json(struct json *j, const struct report *r);
 void report_mounts__text(FILE *out, const struct report *r);
 void report_mounts__json(struct json *j, const struct report *r);
 void report_fuse__text(FILE *out, const struct report *r);
+/* The one screen's FUSE and NFS: each mount's round trips and latency by layer. */
+void report_fuse__brief_text(FILE *out, const struct report *r);
+void report_nfs__brief_text(FILE *out, const struct report *r);
 void report_fuse__json(struct json *j, const struct report *r);
 /* The NFS layer ("nfs"): calls per RPC client and procedure, latency by layer. */
 void report_nfs__text(FILE *out, const struct report *r);

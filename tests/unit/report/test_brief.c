@@ -202,6 +202,34 @@ TEST(brief_wraps_unbreakable)
 	fixture_free(t, f);
 }
 
+/* A storm on NFS: the mount's round trips and latency by layer, on the screen. */
+TEST(brief_nfs)
+{
+	struct trace *t = calloc(1, sizeof(*t));
+	struct findings *f = calloc(1, sizeof(*f));
+	struct thresholds th;
+	char *s;
+
+	if (!t || !f || fixture__nfs_trace(t, "/run/nfs", true)) {
+		free(f);
+		free(t);
+		REQUIRE(!"the NFS fixture trace");
+	}
+	thresholds__defaults(&th);
+	CHECK_EQ_INT(findings__judge(f, t, &th), 0);
+	s = text_of(t, f, false);
+	REQUIRE(s);
+	CHECK_SCREEN(s);
+	CHECK_HAS(s, "\nVERDICT: NFS: each file costs 4.1 round trips of 1.1ms");
+	CHECK_HAS(s, "\nNFS calls: nfs4 10.0.0.5:/data on /run/nfs (RPC client 7, NFSv4.2");
+	CHECK_HAS(s, "\n  target 1640 calls: 4.1 round trips per file opened");
+	CHECK_HAS(s, "\n  READ/READ_PLUS calls                  400   1.31ms");
+	CHECK(!strstr(s, "procedure        calls"));	/* the table is --full's */
+	CHECK(!strstr(s, "the NFS client's own calls"));
+	free(s);
+	fixture_free(t, f);
+}
+
 /* Nothing traced: said, with the losses, on a few lines. */
 TEST(brief_empty)
 {
