@@ -3,8 +3,9 @@
  * The default text report: one screen, at most REPORT_BRIEF_LINES lines of
  * at most REPORT_BRIEF_COLS columns. In order: what was traced, the
  * verdict and the findings, the training loop's line, the phases, the key
- * figures, the top dataset files, each device and latency by layer, what
- * was lost, and how to see every table (--full).
+ * figures, the top dataset files, each FUSE and NFS mount the files were
+ * on, each device and latency by layer, what was lost, and how to see
+ * every table (--full).
  *
  * Each part is printed into memory, then every line wider than the screen
  * is wrapped at a space, under its own text (a hanging indent). When the
@@ -46,7 +47,7 @@ static const struct {
 	{ P_BLOCK, 1 },		/* the devices: latency by layer alone */
 	{ P_FILES, 2 },		/* gone */
 	{ P_REMOTE, 1 },	/* gone */
-	{ P_LOOP, 1 },		/* the first line of each loop alone */
+	{ P_LOOP, 1 },		/* several loops: the line that sums them up */
 	{ P_PHASES, 2 },	/* gone */
 	{ P_BLOCK, 2 },		/* gone */
 	{ P_VERDICT, 3 },	/* the verdict alone */
