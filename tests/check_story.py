@@ -103,11 +103,54 @@ PHASE_FINDING = re.compile(r"^     (HIGH|WARN|INFO|OK) +(.*)$")
 BLOCK_ROW = re.compile(r"^  block requests \(target\) +([0-9]+)")
 
 
+SCREEN_COLS = 100	# the default report's width (user/report/brief.c)
+SEVERITIES = ("HIGH ", "WARN ", "INFO ", "OK   ")
+LABEL = re.compile(r"^( *)([a-z]+  +)")
+
+
+def hang_of(line):
+	"""Where brief.c starts a wrapped line's continuations (its hang_of())."""
+	lead = len(line) - len(line.lstrip(" "))
+	rest = line[lead:]
+	if rest.startswith(SEVERITIES):
+		return lead + 5
+	if rest.startswith("-> "):
+		return lead + 3
+	m = LABEL.match(line)
+	if m and m.end() <= 12:
+		return m.end()
+	return lead + 2
+
+
+def unwrap(text):
+	"""The default report's lines as printed before brief.c wrapped them at
+	100 columns: a line that continues the one before starts at the first
+	line's hang, and its first word would not have fitted after the line
+	before. The full report (no "iostorm --full" hint) is never wrapped."""
+	lines = text.splitlines()
+	if not any(l.endswith("iostorm --full") for l in lines):
+		return lines
+	out, last = [], None	# last: the physical line before
+	for line in lines:
+		if out and last is not None and len(last) <= SCREEN_COLS:
+			hang = hang_of(out[-1])
+			body = line[hang:]
+			if (line.startswith(" " * hang) and body[:1] not in ("", " ")
+			    and not body.startswith("-> ")
+			    and len(last) + 1 + len(body.split(" ")[0]) > SCREEN_COLS):
+				out[-1] += " " + body
+				last = line
+				continue
+		out.append(line)
+		last = line
+	return out
+
+
 def from_text(name, text):
 	r = Report(name)
 	in_findings = False	# the lines right under the verdict
 	phase = None		# the phase whose lines these are, in PHASES
-	for line in text.splitlines():
+	for line in unwrap(text):
 		if line.startswith("PHASES: "):
 			phase = False
 			continue

@@ -38,6 +38,17 @@ expect_fail() {
 	grep -q -- "$pattern" err.txt || fail "stderr lacks '$pattern': $(cat err.txt)"
 }
 
+# expect_screen REPORT: the default text report is one screen, at most 50
+# lines of at most 100 columns (terminal columns: "µ" and "…" are one).
+expect_screen() {
+	local lines cols
+	lines=$(wc -l <"$1")
+	cols=$(LC_ALL=C.UTF-8 wc -L <"$1")
+	[ "$lines" -le 50 ] && [ "$cols" -le 100 ] ||
+		fail "$1 is not one screen: $lines lines, widest $cols columns: $(cat "$1")"
+	echo "  $1: $lines lines, widest $cols columns (<= 50, <= 100)"
+}
+
 # jqr FILE FILTER: one raw value from a JSON file.
 jqr() {
 	jq -r "$2" "$1" || fail "jq '$2' on $1"

@@ -15,7 +15,8 @@ story_fails() {
 
 test_story_golden() {
 	command -v python3 >/dev/null || skip "no python3"
-	python3 "$STORY" "$GOLDEN/report.json" "$GOLDEN/report.txt" ||
+	python3 "$STORY" "$GOLDEN/report.json" "$GOLDEN/report.txt" \
+		"$GOLDEN/report-brief.txt" "$GOLDEN/nfs-report-brief.txt" ||
 		fail "the golden reports contradict themselves"
 	expect_fail 2 "is not an iostorm report" python3 "$STORY" "$GOLDEN/metrics.prom"
 }

@@ -178,7 +178,8 @@ test_block_throttled_above_block() {
 		>report.txt || fail "iostorm exit $?"
 	expect_eq "dataset reads" "$(sum_under out.json "$PWD/mnt/data/" reads)" "$(tally tally.txt reads)"
 	expect_eq "verdict" "$(jqr out.json .layers.verdict)" above_block
-	grep -q "time is spent above the block layer" report.txt || fail "no verdict in the report"
+	grep -q "time is spent above the block layer" report.txt || fail "no verdict in the report: $(cat report.txt)"
+	expect_screen report.txt
 	expect_cmp "target block reads" "$(jqr out.json .layers.block_total.count)" '>' 0
 	# Half the reads are 0-byte EOF reads that return at once, so p50
 	# says nothing here; the mean carries the wait.

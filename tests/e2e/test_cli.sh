@@ -56,6 +56,7 @@ test_cli_sigint_prints_report() {
 	kill "$spid"
 	expect_eq "stopped_by" "$(jqr out.json .stopped_by)" signal
 	grep -q "lost: 0 events" report.txt || fail "no lost line: $(cat report.txt)"
+	expect_screen report.txt
 }
 
 # -d stops after the duration; -a traces everything.

@@ -63,6 +63,7 @@ test_mapped_random_faults_exact() {
 		fail "verdict: $(grep VERDICT report.txt)"
 	grep -q "^mapped    1 file read by $pages faults from storage, $pages pages" report.txt ||
 		fail "no mapped line: $(grep -E '^(mapped|mappings)' report.txt)"
+	expect_screen report.txt
 	expect_eq "lost" "$(jqr out.json .lost.total)" 0
 }
 
@@ -110,4 +111,5 @@ PY
 		"$(jqr out.json '[.findings[] | select(.id == "small_file_storm")] | length')" 0
 	grep -q '^code      [0-9]* files (modules, libraries, system files)' report.txt ||
 		fail "no code line in the report"
+	expect_screen report.txt
 }

@@ -103,6 +103,7 @@ test_prom_file_while_tracing() {
 	wait "$ipid" || fail "iostorm exit $?: $(cat stderr.txt)"
 	promtool check metrics <out.prom || fail "promtool on the final file"
 	[ -z "$(ls out.prom.tmp.* 2>/dev/null)" ] || fail "temporary file left"
+	expect_screen report.txt	# the whole machine's report too
 }
 
 # A full file system is named as such on the --prom-file path, while

@@ -20,7 +20,7 @@ test_scenario_per_file_exact() {
 	"$WORKLOAD" scenario "$PWD/data" --gate gate >tally.txt 2>wl.err &
 	local wpid=$!
 	wait_at_gate "$wpid"
-	"$IOSTORM" -p "$wpid" -q --json out.json 2>stderr.txt &
+	"$IOSTORM" -p "$wpid" --json out.json >report.txt 2>stderr.txt &
 	local ipid=$!
 	wait_for stderr.txt "Ctrl-C to stop"
 	echo go > gate
@@ -43,4 +43,5 @@ test_scenario_per_file_exact() {
 	faults=$(jq --arg p "$PWD/data/s/m.bin" '.files[] | select(.path == $p) | .faults' out.json)
 	[ "$faults" -ge 1 ] && [ "$faults" -le 10 ] || fail "m.bin faults $faults not in 1..10"
 	expect_eq "lost" "$(jqr out.json .lost.total)" 0
+	expect_screen report.txt
 }

@@ -25,6 +25,7 @@ storm_check() {
 	local name=$1 files lost lower dur
 	read -r files lost lower dur _ < <(storm_run "$@")
 	echo "  $name: $files of $STORM_FILES files, files_map_full $lost, traced ${dur}s"
+	expect_screen "$name.txt"
 	[ "$(jqr "$name.json" .vfs.opens)" -ge "$(tally "$name.tally" opens)" ] ||
 		fail "$name: fewer opens than the workload's $(tally "$name.tally" opens)"
 	if [ "$lost" = 0 ]; then

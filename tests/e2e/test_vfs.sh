@@ -298,14 +298,15 @@ test_device_cache_pages_exact() {
 # (inode tables, directory blocks) through the device's own cache: those
 # pages are counted on the device, the files' on the files, and together
 # they are every page the target added. The text says which device and
-# what the top-files table's records are, in the header's terms.
+# what the top-files table's records are, in the header's terms (--full:
+# the mappings line and the top files' table are the full report's).
 test_metadata_pages_on_the_device() {
 	loop_fs
 	"$WORKLOAD" gen mnt/data --files 300 --dirs 3 >/dev/null || fail "gen"
 	# Mounted again: the journal holds recent metadata past drop_caches.
 	umount mnt && mount -o noatime "$LOOP" mnt || fail "mount $LOOP again"
 	drop_caches
-	"$IOSTORM" --json out.json -T 5 -- "$WORKLOAD" read "$PWD/mnt/data" \
+	"$IOSTORM" --full --json out.json -T 5 -- "$WORKLOAD" read "$PWD/mnt/data" \
 		--tally tally.txt >report.txt 2>stderr.txt || fail "iostorm exit $?: $(cat stderr.txt)"
 	local sel=".files[] | select(.type == \"device\" and .dev == \"$LOOP_DEV\")" meta
 	meta=$(jqr out.json "$sel | .cache_pages")

@@ -167,4 +167,5 @@ test_views_mixed() {
 		"$(tally th reads) $(tally tj reads)"
 	grep -q "^paths are the host's" report.txt || fail "the text report does not say which view"
 	! grep "^/srv/data" report.txt || fail "a job path in the host's view"
+	expect_screen report.txt
 }

@@ -518,7 +518,7 @@ int rule__cpu_bound(const struct evidence *e, const double *th, struct finding *
 	    units__pct(B(0), e->cpu_share), units__pct(B(1), e->runq_share),
 	    units__pct(B(2), e->io_wait_share));
 	say(f->advice, sizeof(f->advice), "%s", starved ?
-	    "more threads are runnable than there are CPUs for them: fewer workers or "
+	    "more threads are ready to run than there are CPUs for them: fewer workers or "
 	    "more cores, and cheaper decoding and augmentation; faster storage will not "
 	    "help" :
 	    "the loader spends its time decoding and augmenting, not waiting for storage: "

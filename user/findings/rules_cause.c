@@ -98,14 +98,14 @@ static void cpu(const struct evidence *e, bool starved, struct finding *f)
 		     starved ? "give the loader more CPUs" : "make decoding cheaper");
 	say(f->summary, sizeof(f->summary),
 	    "the loader is %s: its %s %s on CPU %s of %s time, waiting for a CPU %s "
-	    "(%s runnable on average), on I/O %s; the busiest (%s) on CPU or waiting "
+	    "(%s of them ready to run on average), on I/O %s; the busiest (%s) on CPU or waiting "
 	    "for one %s", starved ? "CPU-starved" : "CPU-bound",
 	    threads_words(e, who, sizeof(who)), are(e), units__pct(B(1), e->ld_cpu_share),
 	    their(e), units__pct(B(2), e->ld_runq_share), units__num(B(3), e->ld_runnable),
 	    units__pct(B(4), e->ld_io_share), e->ld_busiest_comm,
 	    units__pct(B(5), e->ld_busiest_share));
 	say(f->advice, sizeof(f->advice), "%s", starved ?
-	    "more loader threads are runnable than there are CPUs for them: fewer "
+	    "more loader threads are ready to run than there are CPUs for them: fewer "
 	    "workers or more cores (the container's CPU limit, taskset), and cheaper "
 	    "decoding and augmentation; faster storage will not help" :
 	    "the loader spends its time decoding and augmenting: more workers if cores "
@@ -142,8 +142,8 @@ static void receiving(const struct evidence *e, struct finding *f)
 		     "send fewer, larger tensors");
 	say(f->summary, sizeof(f->summary),
 	    "the loop's CPU goes to receiving batches: %s of its time on CPU or waiting for "
-	    "one while it takes them from the loader, %s of its wait for data; runnable %s "
-	    "of its time beside", units__pct(B(0), e->stall_receive_share),
+	    "one while it takes them from the loader, %s of its wait for data; waiting for a "
+	    "CPU %s of its time beside", units__pct(B(0), e->stall_receive_share),
 	    units__pct(B(1), e->stall_share > 0 ? e->stall_receive_share / e->stall_share : 0),
 	    units__pct(B(2), e->stall_runq_share));
 	say(f->advice, sizeof(f->advice),

@@ -93,12 +93,12 @@ static void unmeasured(struct page *p)
 static void header(struct page *p)
 {
 	const json_t *status = jget(p->root, "exit_status");
-	char rate[24];
+	char rate[24], traced[24];
 
 	fputs("<header><h1>iostorm: ", p->out);
 	esc__text(p->out, jstr(p->root, "target"), "a trace");
-	fprintf(p->out, "</h1>\n<p class=\"meta\">traced %g s, stopped by ",
-		jnum(p->root, "duration_s"));
+	fprintf(p->out, "</h1>\n<p class=\"meta\">traced %s, stopped by ",
+		units__page_ns(traced, sizeof(traced), jnum(p->root, "duration_s") * 1e9));
 	esc__text(p->out, jstr(p->root, "stopped_by"), "?");
 	if (json_is_integer(status))
 		fprintf(p->out, ", exit status %lld", (long long)json_integer_value(status));

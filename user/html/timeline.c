@@ -224,6 +224,7 @@ static void heat_map(struct page *p, const json_t *tl, const json_t *pts, double
 void html_timeline__section(struct page *p)
 {
 	const json_t *tl = jget(p->root, "timeline"), *pts = jget(tl, "points"), *last;
+	char step[24];
 	double x_max;
 
 	fputs("<section id=\"timeline\"><h2>Over time</h2>\n", p->out);
@@ -233,9 +234,10 @@ void html_timeline__section(struct page *p)
 	}
 	last = json_array_get(pts, json_array_size(pts) - 1);
 	x_max = point_end(last);
-	fprintf(p->out, "<p class=\"note\">%zu points, one per %g s (%llu drain intervals "
+	fprintf(p->out, "<p class=\"note\">%zu points, one per %s s (%llu drain intervals "
 		"each); every chart shares the time axis.</p>\n", json_array_size(pts),
-		jnum(tl, "step_s"), jcount(tl, "intervals_per_point"));
+		units__page_num(step, sizeof(step), jnum(tl, "step_s")),
+		jcount(tl, "intervals_per_point"));
 	chart_draw(p, pts, x_max, "chart-throughput", "Read and write throughput", "MiB/s",
 		   throughput, N(throughput));
 	chart_draw(p, pts, x_max, "chart-ops", "Files, opens and reads", "per second",

@@ -396,6 +396,53 @@ static void text_layers(FILE *out, const struct layers *l, const struct findings
 		fprintf(out, "  => %s\n", layers__words(f->e.layer));
 }
 
+/*
+ * The one screen's block lines: one per active device, the device's
+ * reads, their wait and how busy it was (the %util of the full table's
+ * "device" row, the one the findings judge), then latency by layer.
+ * devices or layers false: without them.
+ */
+void report_block__brief_text(FILE *out, const struct report *r, bool devices, bool layers)
+{
+	const struct trace *t = r->t;
+	const struct block *b = &t->block;
+	double secs = block__secs(b);
+	size_t active = 0;
+
+	for (size_t i = 0; i < b->nr_devs; i++)
+		active += blk_dev__active(&b->devs[i]);
+	if (!active && !t->counters[C_READS])
+		return;
+	if (!kernel__measured(&t->kernel, KL_BLOCK)) {
+		fprintf(out, "\nblock devices: not measured on this kernel\n");
+		if (layers)
+			text_layers(out, &r->layers, r->f, false);
+		return;
+	}
+	if (devices && active)
+		fputc('\n', out);
+	for (size_t i = 0; devices && i < b->nr_devs; i++) {
+		const struct blk_dev *d = &b->devs[i];
+		struct iostat_in in;
+		struct iostat io;
+		char name[40];
+
+		if (!blk_dev__active(d))
+			continue;
+		if (d->name[0])
+			snprintf(name, sizeof(name), "%s", d->name);
+		else
+			units__dev(name, sizeof(name), d->dev);
+		blk_dev__iostat_in(d, BLK_SCOPE_DEVICE, secs, &in);
+		iostat__compute(&in, &io);
+		fprintf(out, "device    %s: %.1f%% busy, reads %.1f/s (%.1f MiB/s, await %.2f ms), "
+			"writes %.1f/s (%.1f MiB/s)\n", name, io.util, io.r_s, io.rkb_s / 1024,
+			io.r_await, io.w_s, io.wkb_s / 1024);
+	}
+	if (layers)
+		text_layers(out, &r->layers, r->f, true);
+}
+
 void report_block__text(FILE *out, const struct report *r)
 {
 	const struct trace *t = r->t;

@@ -53,6 +53,7 @@ void emit__left(FILE *out, const char *s, int width)
 			while (((unsigned char)*s & 0xc0) == 0x80)
 				s++;
 		}
+		w++;		/* the ellipsis */
 	}
 	emit__safe(out, s);
 	pad(out, width - w);

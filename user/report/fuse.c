@@ -158,7 +158,7 @@ static void text_op(FILE *out, const struct fuse_op *op)
 	fprintf(out, "  %-12s", fuse__op_name(op->opcode, name, sizeof(name)));
 	emit__cell_u64(out, s.reqs, 8);
 	emit__cell_u64(out, op->st[FUSE_WHO_TARGET].reqs, 8);
-	emit__cell(out, units__size(bytes, sizeof(bytes), s.out_bytes, false), 8);
+	emit__cell(out, units__size(bytes, sizeof(bytes), s.out_bytes, true), 8);
 	ns_cell(out, h ? hist__quantile(h, 0.5) : 0, 8);
 	ns_cell(out, h ? hist__quantile(h, 0.99) : 0, 8);
 	ns_cell(out, s.reqs ? (double)s.total_ns / s.reqs : 0, 8);
@@ -236,6 +236,41 @@ static void text_conn(FILE *out, const struct fuse_conn *c, const struct fuse_la
 	for (size_t i = 0; i < c->nr_ops; i++)
 		text_op(out, &c->ops[i]);
 	text_layers(out, &fl);
+}
+
+/*
+ * The one screen's: each FUSE mount the target opened, stat-ed or read
+ * files on, and its latency by layer (no opcode table).
+ */
+void report_fuse__brief_text(FILE *out, const struct report *r)
+{
+	const struct trace *t = r->t;
+
+	if (!fuse_layer__active(&t->fuse))
+		return;
+	for (size_t i = 0; i < t->fuse.nr_conns; i++) {
+		const struct fuse_layers *fl = &r->fuse[i];
+		char rt[32];
+
+		if (!fl->opens && !fl->stats && !fl->reads)
+			continue;	/* none of the target's files: the full report's */
+		fprintf(out, "\nFUSE requests: ");
+		if (fl->mount) {
+			emit__safe(out, fl->mount->fstype);
+			fputc(' ', out);
+			emit__safe(out, fl->mount->source);
+			fprintf(out, " on ");
+			emit__safe(out, fl->mount->point);
+		} else {
+			fprintf(out, "unknown mount");
+		}
+		if (fl->round_trips < 0)
+			snprintf(rt, sizeof(rt), "no file opened on the mount");
+		else
+			snprintf(rt, sizeof(rt), "%.1f per file opened", fl->round_trips);
+		fprintf(out, "\n  target %llu requests (%s)\n", fl->reqs, rt);
+		text_layers(out, fl);
+	}
 }
 
 void report_fuse__text(FILE *out, const struct report *r)

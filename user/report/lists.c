@@ -14,6 +14,8 @@
 #include "report/report_int.h"
 
 #define PATH_COLS	60
+/* The brief table's path: 100 columns less the 48 of its cells. */
+#define BRIEF_PATH_COLS	(REPORT_BRIEF_COLS - 48)
 #define MIB		(1024.0 * 1024.0)
 
 /* ---- text ---- */
@@ -25,10 +27,10 @@ static void print_io_cells(FILE *out, __u64 size, __u64 opens, __u64 reads,
 {
 	char buf[32];
 
-	emit__cell(out, units__size(buf, sizeof(buf), size, false), 6);
+	emit__cell(out, units__size(buf, sizeof(buf), size, true), 9);
 	emit__cell_u64(out, opens, 6);
 	emit__cell_u64(out, reads, 8);
-	emit__cell(out, units__size(buf, sizeof(buf), read_bytes, false), 6);
+	emit__cell(out, units__size(buf, sizeof(buf), read_bytes, true), 9);
 	snprintf(buf, sizeof(buf), "%.1f", read_ns / 1e6);
 	emit__cell(out, buf, 9);
 	snprintf(buf, sizeof(buf), "%.1f", meta_ns / 1e6);
@@ -42,7 +44,7 @@ static void print_io_cells(FILE *out, __u64 size, __u64 opens, __u64 reads,
 
 static void print_io_header(FILE *out)
 {
-	fprintf(out, " %6s %6s %8s %6s %9s %9s %7s %4s\n",
+	fprintf(out, " %9s %6s %8s %9s %9s %9s %7s %4s\n",
 		"size", "opens", "reads", "read", "read ms", "meta ms", "mean", "seq");
 }
 
@@ -141,7 +143,7 @@ static void print_write_cells(FILE *out, __u64 writes, __u64 bytes, __u64 write_
 	char buf[32];
 
 	emit__cell_u64(out, writes, 7);
-	emit__cell(out, units__size(buf, sizeof(buf), bytes, false), 6);
+	emit__cell(out, units__size(buf, sizeof(buf), bytes, true), 9);
 	snprintf(buf, sizeof(buf), "%.1f", write_ns / 1e6);
 	emit__cell(out, buf, 9);
 	emit__cell_u64(out, fsyncs, 6);
@@ -155,7 +157,7 @@ static void print_write_cells(FILE *out, __u64 writes, __u64 bytes, __u64 write_
 
 static void print_write_header(FILE *out)
 {
-	fprintf(out, " %7s %6s %9s %6s %9s %7s %9s\n", "writes", "bytes", "write ms",
+	fprintf(out, " %7s %9s %9s %6s %9s %7s %9s\n", "writes", "bytes", "write ms",
 		"fsyncs", "fsync ms", "commits", "commit ms");
 }
 
@@ -316,6 +318,53 @@ int report_lists__text(FILE *out, const struct report *r, size_t top)
 	if (print_writers(out, l->threads, l->nr_threads, top))
 		return -ENOMEM;
 	return report_threads__text(out, &r->t->store, top);
+}
+
+/* The dataset's regular files, busiest first: not code, not a directory. */
+static bool is_dataset(const struct file_rec *f)
+{
+	return (f->flags & FILE_F_REG) && !file_rec__is_code(f);
+}
+
+/*
+ * The one screen's table: the top dataset files (code and libraries are
+ * one line of the key figures), in IEC units, within BRIEF_ROW columns.
+ */
+void report_lists__brief_text(FILE *out, const struct report *r, size_t top)
+{
+	const struct report_lists *l = &r->lists;
+	size_t n = 0, shown = 0;
+	char buf[32];
+
+	for (size_t i = 0; i < l->nr_files; i++)
+		n += is_dataset(l->files[i]);
+	if (!n)
+		return;
+	print_views(out, &r->t->views);
+	fprintf(out, "\ntop dataset files by I/O time (read + metadata)\n");
+	emit__left(out, "path", BRIEF_PATH_COLS);
+	fprintf(out, " %6s %8s %9s %8s %7s %4s\n", "opens", "reads", "read", "I/O", "mean", "seq");
+	for (size_t i = 0; i < l->nr_files && shown < top; i++) {
+		const struct file_rec *f = l->files[i];
+
+		if (!is_dataset(f))
+			continue;
+		shown++;
+		emit__path(out, f, BRIEF_PATH_COLS);
+		emit__cell_u64(out, f->c.opens, 6);
+		emit__cell_u64(out, f->c.reads, 8);
+		emit__cell(out, units__size(buf, sizeof(buf), f->c.read_bytes, true), 9);
+		emit__cell(out, units__ns(buf, sizeof(buf), report__io_ns(f)), 8);
+		emit__cell(out, f->c.reads ? units__ns(buf, sizeof(buf),
+			   (double)f->c.read_ns / f->c.reads) : "-", 7);
+		if (f->c.reads)
+			snprintf(buf, sizeof(buf), "%.0f%%", emit__pct(f->c.reads_seq, f->c.reads));
+		emit__cell(out, f->c.reads ? buf : "-", 4);
+		fputc('\n', out);
+	}
+	if (n > shown)
+		fprintf(out, "%s %zu more dataset %s\n", ELLIPSIS, n - shown,
+			n - shown == 1 ? "file" : "files");
 }
 
 /* ---- JSON ---- */

@@ -61,10 +61,11 @@ static void print_memory(FILE *out, const struct trace *t)
 		units__size(maps, sizeof(maps), t->maps_bytes, true));
 }
 
-void report_lost__text(FILE *out, const struct trace *t)
+void report_lost__text(FILE *out, const struct trace *t, bool full)
 {
 	print_lost(out, t);
-	print_memory(out, t);
+	if (full)
+		print_memory(out, t);
 }
 
 /* ---- JSON ---- */

@@ -61,7 +61,7 @@ void report_mounts__text(FILE *out, const struct report *r)
 		emit__cell_u64(out, ms[i].c.opens, 7);
 		emit__cell_u64(out, ms[i].c.stats, 7);
 		emit__cell_u64(out, ms[i].c.reads, 8);
-		emit__cell(out, units__size(buf[1], sizeof(buf[1]), ms[i].c.read_bytes, false), 9);
+		emit__cell(out, units__size(buf[1], sizeof(buf[1]), ms[i].c.read_bytes, true), 9);
 		emit__cell(out, units__ns(buf[2], sizeof(buf[2]), ms[i].c.read_ns), 9);
 		emit__cell(out, units__ns(buf[3], sizeof(buf[3]), ms[i].c.meta_ns), 9);
 		fputs("  ", out);

@@ -211,7 +211,7 @@ static void text_op(FILE *out, const struct nfs_op *op)
 	fprintf(out, "  %-14s", nfs_op__name(op, name, sizeof(name)));
 	emit__cell_u64(out, s.calls, 7);
 	emit__cell_u64(out, op->st[NFS_WHO_TARGET].calls, 7);
-	emit__cell(out, units__size(bytes, sizeof(bytes), s.bytes_recv, false), 8);
+	emit__cell(out, units__size(bytes, sizeof(bytes), s.bytes_recv, true), 8);
 	ns_cell(out, s.calls ? (double)s.queue_ns / s.calls : 0, 8);
 	ns_cell(out, h ? hist__quantile(h, 0.5) : 0, 8);
 	ns_cell(out, s.calls ? (double)s.rtt_ns / s.calls : 0, 8);
@@ -326,6 +326,30 @@ static void text_rpc(FILE *out, const struct nfs_rpc *r, const struct nfs_layers
 		text_op(out, &r->ops[i]);
 	if (mount)
 		text_layers(out, nl);
+}
+
+/*
+ * The one screen's: each NFS mount the target opened, stat-ed or read
+ * files on, its round trips per file and latency by layer (no procedure
+ * table).
+ */
+void report_nfs__brief_text(FILE *out, const struct report *r)
+{
+	const struct trace *t = r->t;
+
+	if (!nfs_layer__active(&t->nfs))
+		return;
+	for (size_t i = 0; i < t->nfs.nr_rpcs; i++) {
+		const struct nfs_layers *nl = &r->nfs[i];
+
+		if (!nl->mount || (!nl->opens && !nl->stats && !nl->reads))
+			continue;	/* none of the target's files: the full report's */
+		text_head(out, &t->nfs.rpcs[i], nl);
+		fprintf(out, "  target %llu calls: ", nl->calls);
+		text_round_trips(out, nl);
+		fputc('\n', out);
+		text_layers(out, nl);
+	}
 }
 
 void report_nfs__text(FILE *out, const struct report *r)

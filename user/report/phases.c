@@ -28,7 +28,7 @@ static const char *pct_or_dash(char *buf, size_t len, double share)
 	return units__pct(buf, len, share);
 }
 
-void report_phases__text(FILE *out, const struct findings *d)
+void report_phases__text(FILE *out, const struct findings *d, int detail)
 {
 	char a[16], b[16], c[16], r[16];
 	int unsplit;
@@ -54,8 +54,9 @@ void report_phases__text(FILE *out, const struct findings *d)
 				    ph->miss_share > 1 ? 1 : ph->miss_share),
 			pct_or_dash(c, sizeof(c), ph->util),
 			units__num(r, sizeof(r), ph->reads_per_s));
-		fprintf(out, "     %s\n", ph->headline);
-		for (int k = 0; k < ph->nr_top; k++)
+		if (detail >= 1)
+			fprintf(out, "     %s\n", ph->headline);
+		for (int k = 0; detail >= 2 && k < ph->nr_top; k++)
 			fprintf(out, "     %-4s %s\n", severity__name(ph->top[k].severity),
 				ph->top[k].summary);
 	}

@@ -12,6 +12,7 @@
 #ifndef REPORT_REPORT_H
 #define REPORT_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 struct findings;
@@ -20,9 +21,12 @@ struct trace;
 struct trace_snap;
 
 #define REPORT_TOP_DEFAULT	10
+#define REPORT_BRIEF_LINES	50
+#define REPORT_BRIEF_COLS	100
 
 struct report_opts {
 	int top;		/* rows of file/dir/thread tables, default 10 */
+	bool full;		/* every table (--full, -v); else one screen (brief.c) */
 };
 
 /*
@@ -34,7 +38,10 @@ int report__build(struct report **r, const struct trace *t, const struct finding
 void report__free(struct report *r);
 
 /*
- * Print the text report to out; o may be NULL for the defaults. Returns 0,
+ * Print the text report to out; o may be NULL for the defaults: one screen
+ * (at most REPORT_BRIEF_LINES lines of REPORT_BRIEF_COLS columns: the
+ * verdict, the loop, the key figures, the top dataset files, latency by
+ * layer), or every table with o->full. Returns 0,
  * -ENOMEM, or the -errno of a failed write (out is flushed).
  */
 int report__print_text(FILE *out, const struct report *r, const struct report_opts *o);

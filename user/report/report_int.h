@@ -28,22 +28,36 @@ struct json;
 
 /* ---- sections, text and JSON (docs/json.md names the keys) ---- */
 
+/* "iostorm: <target>, traced 60.0 s (stopped by ...)": both texts' first line. */
+void report_text__header(FILE *out, const struct trace *t);
+/* The one screen (brief.c); 0, -ENOMEM. */
+int report_brief__text(FILE *out, const struct report *r, size_t top);
+
 /* Totals, access pattern, latency and size distributions: "vfs", "latency", "sizes". */
 void report_vfs__text(FILE *out, const struct trace *t, const struct file_totals *tot);
 void report_vfs__json(struct json *j, const struct trace *t, const struct file_totals *tot);
+/* The one screen's key figures (brief.c): files, opens, reads, metadata, writes, code. */
+void report_vfs__brief_text(FILE *out, const struct trace *t, const struct file_totals *tot);
 /* Per device iostat -x figures, submitters, pattern, latency by layer: "block", "layers". */
 void report_block__text(FILE *out, const struct report *r);
+/* The one screen's: each device's reads, wait and %util (devices), latency by layer (layers). */
+void report_block__brief_text(FILE *out, const struct report *r, bool devices, bool layers);
 void report_block__json(struct json *j, const struct report *r);
 /* What the target did per mount ("mounts"), and the FUSE layer ("fuse"). */
 void report_mounts__text(FILE *out, const struct report *r);
 void report_mounts__json(struct json *j, const struct report *r);
 void report_fuse__text(FILE *out, const struct report *r);
+/* The one screen's FUSE and NFS: each mount's round trips and latency by layer. */
+void report_fuse__brief_text(FILE *out, const struct report *r);
+void report_nfs__brief_text(FILE *out, const struct report *r);
 void report_fuse__json(struct json *j, const struct report *r);
 /* The NFS layer ("nfs"): calls per RPC client and procedure, latency by layer. */
 void report_nfs__text(FILE *out, const struct report *r);
 void report_nfs__json(struct json *j, const struct report *r);
 /* The busiest files, directories, threads, and threads by name. 0 or -ENOMEM. */
 int report_lists__text(FILE *out, const struct report *r, size_t top);
+/* The one screen's: the top dataset files. */
+void report_lists__brief_text(FILE *out, const struct report *r, size_t top);
 int report_lists__json(struct json *j, const struct report *r);
 /* Threads rolled up by name: "thread_groups". 0 or -ENOMEM. */
 int report_threads__text(FILE *out, const struct store *s, size_t top);
@@ -54,13 +68,15 @@ int report_cgroups__json(struct json *j, const struct cgroups *c);
 /* The verdict line and the findings (f NULL: not judged): "verdict", "findings". */
 void report_findings__text(FILE *out, const struct findings *f);
 void report_findings__json(struct json *j, const struct findings *f);
-void report_phases__text(FILE *out, const struct findings *f);
+/* detail 2: each phase's verdict and most severe findings; 1: its verdict; 0: neither. */
+void report_phases__text(FILE *out, const struct findings *f, int detail);
 void report_phases__json(struct json *j, const struct findings *f);
 /* The training loop's wait for data: "stall". */
 void report_stall__text(FILE *out, const struct trace *t);
 void report_stall__json(struct json *j, const struct trace *t);
 /* What was lost, always, and the memory iostorm held: "lost", "store". */
-void report_lost__text(FILE *out, const struct trace *t);
+/* full: the memory line too. */
+void report_lost__text(FILE *out, const struct trace *t, bool full);
 void report_lost__json(struct json *j, const struct trace *t);
 /* The layers this kernel gave and the fallbacks taken: "kernel". */
 void report_kernel__text(FILE *out, const struct trace *t);

@@ -89,7 +89,7 @@ static void loop_text(FILE *out, const struct stall *s, bool lower)
 	if (s->rank_wait_ns)
 		fprintf(out, "waits for other ranks %s, ",
 			units__pct(g, sizeof(g), s->rank_wait_ns / w));
-	fprintf(out, "other waits %s, runnable %s\n",
+	fprintf(out, "other waits %s, waiting for a CPU %s\n",
 		units__pct(e, sizeof(e), s->other_wait_ns / w),
 		units__pct(f, sizeof(f), s->runnable_ns / w));
 }

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The text report, iostat/biolatency-like and one screen long: totals,
- * distributions, the busiest files, directories and threads, and always
- * the count of what was lost.
+ * The text report. By default one screen (brief.c); with --full (or -v)
+ * every table, iostat/biolatency-like: totals, distributions, the busiest
+ * files, directories and threads, and always the count of what was lost.
  */
 #include <errno.h>
 #include <stdio.h>
 #include "report/report_int.h"
 
-static void print_header(FILE *out, const struct trace *t)
+void report_text__header(FILE *out, const struct trace *t)
 {
 	static const char *const words[] = {
 		[STOP_DURATION] = "duration",
@@ -30,11 +30,15 @@ int report__print_text(FILE *out, const struct report *r, const struct report_op
 	const struct trace *t = r->t;
 	int err = 0;
 
-	print_header(out, t);
+	if (!o || !o->full) {
+		err = report_brief__text(out, r, top);
+		goto out_flush;
+	}
+	report_text__header(out, t);
 	report_kernel__text(out, r->t);
 	report_findings__text(out, r->f);
 	report_stall__text(out, t);
-	report_phases__text(out, r->f);
+	report_phases__text(out, r->f, 2);
 	if (trace__empty(t)) {
 		fprintf(out, "\nno file I/O by the target was seen\n");
 		report_block__text(out, r);
@@ -51,7 +55,8 @@ int report__print_text(FILE *out, const struct report *r, const struct report_op
 			err = report_cgroups__text(out, &t->cgroups, top);
 		fputc('\n', out);
 	}
-	report_lost__text(out, t);
+	report_lost__text(out, t, true);
+out_flush:
 	errno = 0;
 	if (fflush(out) || ferror(out))
 		return errno ? -errno : -EIO;

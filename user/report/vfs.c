@@ -207,23 +207,33 @@ static void print_writes(FILE *out, const struct trace *t, const struct file_tot
 			c[C_URING_WRITES], c[C_AIO_WRITES]);
 }
 
-static void print_totals(FILE *out, const struct trace *t, const struct file_totals *tot)
+/*
+ * "files": distinct files, and of them the dataset's (what 'iostorm diff'
+ * calls files: vfs.files less vfs.code.files) and the code's.
+ */
+static void print_files(FILE *out, const struct trace *t, const struct file_totals *tot)
+{
+	bool lower = trace__files_lower_bound(t);
+	const char *least = lower ? "at least " : "";
+
+	fprintf(out, "files     %s%llu distinct files", least, tot->files);
+	if (tot->code_files)
+		fprintf(out, " (%llu of the dataset, %llu code)",
+			tot->files > tot->code_files ? tot->files - tot->code_files : 0,
+			tot->code_files);
+	fprintf(out, ", %llu %s, %.1f files read/s%s\n",
+		tot->dirs, tot->dirs == 1 ? "directory" : "directories",
+		units__rate(tot->files_read, t->duration_s),
+		lower ? " (lower bounds: the kernel's files map was full, see lost)" : "");
+}
+
+static void print_reads(FILE *out, const struct trace *t)
 {
 	const __u64 *c = t->counters;
 	double d = t->duration_s;
 	char buf[32];
 
-	bool lower = trace__files_lower_bound(t);
-	const char *least = lower ? "at least " : "";
-
-	fprintf(out, "files     %s%llu distinct files, %llu %s, %.1f files read/s%s\n",
-		least, tot->files, tot->dirs, tot->dirs == 1 ? "directory" : "directories",
-		units__rate(tot->files_read, d),
-		lower ? " (lower bounds: the kernel's files map was full, see lost)" : "");
-	fprintf(out, "opens     %llu (%.1f/s)", c[C_OPENS], units__rate(c[C_OPENS], d));
-	if (c[C_OPEN_ERRORS])
-		print_open_errors(out, t);
-	fprintf(out, "\nreads     %llu (%.1f/s), %.1f MiB (%.1f MiB/s)", c[C_READS],
+	fprintf(out, "reads     %llu (%.1f/s), %.1f MiB (%.1f MiB/s)", c[C_READS],
 		units__rate(c[C_READS], d), c[C_READ_BYTES] / MIB,
 		units__rate(c[C_READ_BYTES] / MIB, d));
 	if (c[C_READS])
@@ -232,14 +242,64 @@ static void print_totals(FILE *out, const struct trace *t, const struct file_tot
 	if (c[C_READ_ERRORS])
 		fprintf(out, ", %llu errors", c[C_READ_ERRORS]);
 	fputc('\n', out);
-	print_interfaces(out, t);
-	print_async(out, t, tot);
+}
+
+static void print_metadata(FILE *out, const struct trace *t)
+{
+	const __u64 *c = t->counters;
+
 	fprintf(out, "metadata  stats %llu", c[C_STATS]);
 	if (c[C_STAT_ERRORS])
 		fprintf(out, " (%llu errors)", c[C_STAT_ERRORS]);
 	fprintf(out, ", closes %llu, getdents %llu; %.1f%% of read + metadata time\n",
 		c[C_CLOSES], c[C_GETDENTS],
 		emit__pct(c[C_META_NS], c[C_META_NS] + c[C_READ_NS]));
+}
+
+/* The writes on one line, for the one screen: how many, and the time they took. */
+static void print_writes_brief(FILE *out, const struct trace *t, const struct file_totals *tot)
+{
+	const __u64 *c = t->counters;
+	char bytes[32], w[32], f[32];
+
+	if (!c[C_WRITES] && !c[C_FSYNCS] && !c[C_COMMITS] && !c[C_RENAMES] &&
+	    !c[C_WRITE_ERRORS])
+		return;
+	fprintf(out, "writes    %llu to %llu %s, %s; %s in writes, fsyncs %llu (%s), commits %llu",
+		c[C_WRITES], tot->files_written, tot->files_written == 1 ? "file" : "files",
+		units__size(bytes, sizeof(bytes), c[C_WRITE_BYTES], true),
+		units__ns(w, sizeof(w), c[C_WRITE_NS]), c[C_FSYNCS],
+		units__ns(f, sizeof(f), c[C_FSYNC_NS]), c[C_COMMITS]);
+	if (c[C_WRITE_ERRORS])
+		fprintf(out, ", %llu errors", c[C_WRITE_ERRORS]);
+	fputc('\n', out);
+}
+
+/* The code on one line, for the one screen: what it cost, set apart. */
+static void print_code_brief(FILE *out, const struct file_totals *tot)
+{
+	char bytes[32], ns[32];
+
+	fprintf(out, "code      %llu files (modules, libraries, system files), %llu opens, "
+		"%llu reads, %s, %s\n", tot->code_files, tot->code_opens,
+		tot->code_reads, units__size(bytes, sizeof(bytes), tot->code_read_bytes, true),
+		units__ns(ns, sizeof(ns), tot->code_ns));
+}
+
+static void print_totals(FILE *out, const struct trace *t, const struct file_totals *tot)
+{
+	const __u64 *c = t->counters;
+	double d = t->duration_s;
+
+	print_files(out, t, tot);
+	fprintf(out, "opens     %llu (%.1f/s)", c[C_OPENS], units__rate(c[C_OPENS], d));
+	if (c[C_OPEN_ERRORS])
+		print_open_errors(out, t);
+	fputc('\n', out);
+	print_reads(out, t);
+	print_interfaces(out, t);
+	print_async(out, t, tot);
+	print_metadata(out, t);
 	print_writes(out, t, tot);
 	fprintf(out, "mappings  mmaps %llu, faults ", c[C_MMAPS]);
 	if (kernel__measured(&t->kernel, KL_FAULTS))
@@ -260,6 +320,29 @@ static void print_totals(FILE *out, const struct trace *t, const struct file_tot
 			emit__pct(tot->reads_consec, tot->reads),
 			emit__pct(tot->reads_seq, tot->reads),
 			emit__pct(tot->reads_random, tot->reads), tot->reads);
+}
+
+/*
+ * The key figures of the one screen, under the same names as the full
+ * report's lines: files, opens, reads, metadata, writes, mapped data, and
+ * the code on one line.
+ */
+void report_vfs__brief_text(FILE *out, const struct trace *t, const struct file_totals *tot)
+{
+	const __u64 *c = t->counters;
+
+	print_files(out, t, tot);
+	fprintf(out, "opens     %llu (%.1f/s)", c[C_OPENS], units__rate(c[C_OPENS], t->duration_s));
+	if (c[C_OPEN_ERRORS])
+		print_open_errors(out, t);
+	fputc('\n', out);
+	print_reads(out, t);
+	print_metadata(out, t);
+	print_writes_brief(out, t, tot);
+	if (tot->fault_reads)
+		print_mapped(out, t, tot);
+	if (tot->code_files)
+		print_code_brief(out, tot);
 }
 
 static void print_distributions(FILE *out, const struct trace *t)

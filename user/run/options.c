@@ -67,8 +67,11 @@ static const char usage[] =
 "                          %stall (the training loop's wait for data);\n"
 "                          to stderr when the JSON goes to stdout\n"
 "  -T, --top N             rows in the file, directory and thread tables (10)\n"
+"  -F, --full              every table of the text report (histograms, mounts,\n"
+"                          devices, directories, threads, cgroups); by default\n"
+"                          it is one screen: at most 50 lines of 100 columns\n"
 "  -q, --quiet             no text report (useful with --json -)\n"
-"  -v, --verbose           show libbpf's messages\n"
+"  -v, --verbose           show libbpf's messages, and the full text report\n"
 "\n"
 "Diagnosis:\n"
 "      --consumer TID|COMM[,...]  the training loop's thread, when iostorm's\n"
@@ -128,6 +131,7 @@ static const struct option long_opts[] = {
 	{ "html", required_argument, NULL, 'W' },
 	{ "top", required_argument, NULL, 'T' },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "full", no_argument, NULL, 'F' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "drain", required_argument, NULL, 'D' },
 	{ "map-files", required_argument, NULL, 'M' },
@@ -353,8 +357,12 @@ static int parse_one(struct options *o, int c, const char *arg)
 		return 0;
 	case 'J':
 		return parse_job(o, arg);
+	case 'F':
+		o->full = true;
+		return 0;
 	case 'v':
 		o->verbose = true;
+		o->full = true;
 		return 0;
 	case 'h':
 		fputs(usage, stdout);
@@ -405,7 +413,7 @@ int options__parse(struct options *o, int argc, char **argv)
 	opterr = 1;
 	for (;;) {
 		/* '+': stop at the first non-option, the start of COMMAND. */
-		while ((c = getopt_long(argc, argv, "+p:ad:i:j:T:qvhV", long_opts, NULL)) != -1) {
+		while ((c = getopt_long(argc, argv, "+p:ad:i:j:T:FqvhV", long_opts, NULL)) != -1) {
 			err = parse_one(o, c, optarg);
 			if (err)
 				return err;

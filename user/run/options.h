@@ -39,7 +39,8 @@ struct options {
 	long store_files;	/* --store-files: files kept in user space, 0 all, -1 default */
 	bool all;		/* -a given */
 	bool quiet;		/* -q: no text report (with --json -) */
-	bool verbose;		/* -v: libbpf's messages */
+	bool verbose;		/* -v: libbpf's messages (and full) */
+	bool full;		/* --full, -v: every table of the text report */
 	struct thresholds *thresholds;	/* defaults, then --threshold */
 	struct consumer_sel consumers[STALL_GIVEN_MAX];	/* --consumer; none: iostorm chooses */
 	int nr_consumers;

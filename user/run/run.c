@@ -622,7 +622,7 @@ static int write_html(const char *path, const struct report *r, const char *json
 /* The text, JSON and HTML reports of r; 0 or the first -errno. */
 static int print_reports(const struct options *o, const struct report *r)
 {
-	struct report_opts ro = { .top = o->top };
+	struct report_opts ro = { .top = o->top, .full = o->full };
 	bool json_ok = false;
 	int err = 0, e;
 

@@ -79,7 +79,7 @@ TEST(cause_cpu_starved)
 	CHECK_EQ_INT(c->severity, SEV_WARN);
 	CHECK(!get(&j, "cpu_bound"));
 	CHECK_STR(c->summary, "the loader is CPU-starved: its 4 threads (2 CPUs online) are "
-		  "on CPU 55% of their time, waiting for a CPU 38% (3.7 runnable on "
+		  "on CPU 55% of their time, waiting for a CPU 38% (3.7 of them ready to run on "
 		  "average), on I/O 1%; the busiest (pt_data_worker) on CPU or waiting for "
 		  "one 93%");
 	CHECK(!strncmp(j.headline, "VERDICT: the training loop waits for data 12% of its time "

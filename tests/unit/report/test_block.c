@@ -193,6 +193,7 @@ TEST(report_block_text)
 	struct trace *t = trace_fixture__block_sample();
 	struct findings *f = calloc(1, sizeof(*f));
 	struct thresholds th;
+	const struct report_opts full = { .full = true };
 	char *buf = NULL;
 	size_t len;
 	FILE *out;
@@ -202,7 +203,7 @@ TEST(report_block_text)
 	REQUIRE(findings__judge(f, t, &th) == 0);
 	out = open_memstream(&buf, &len);
 	REQUIRE(out);
-	text_printed(out, t, f, NULL);
+	text_printed(out, t, f, &full);
 	fclose(out);
 	REQUIRE(buf);
 	CHECK(strstr(buf, "block devices, iostat -x over 2.0 s") != NULL);
@@ -216,7 +217,7 @@ TEST(report_block_text)
 	buf = NULL;
 	out = open_memstream(&buf, &len);
 	REQUIRE(out);
-	text_printed(out, t, NULL, NULL);
+	text_printed(out, t, NULL, &full);
 	fclose(out);
 	REQUIRE(buf);
 	CHECK(strstr(buf, "latency by layer, reads") != NULL);

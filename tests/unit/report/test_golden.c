@@ -127,10 +127,10 @@ static void golden_check(const char *name, const struct text *got)
 	free(want.buf);
 }
 
-static int text_report(const struct trace *t, const struct findings *fs,
-		       struct text *out)
+static int text_with(const struct trace *t, const struct findings *fs,
+		     struct text *out, bool full)
 {
-	struct report_opts o = { .top = GOLDEN_TOP };
+	struct report_opts o = { .top = GOLDEN_TOP, .full = full };
 	FILE *f = open_memstream(&out->buf, &out->len);
 	int err;
 
@@ -138,6 +138,18 @@ static int text_report(const struct trace *t, const struct findings *fs,
 		return -ENOMEM;
 	err = text_printed(f, t, fs, &o);
 	return fclose(f) ? -ENOMEM : err;
+}
+
+/* The full text (--full): every table. */
+static int text_report(const struct trace *t, const struct findings *fs, struct text *out)
+{
+	return text_with(t, fs, out, true);
+}
+
+/* The default text: one screen. */
+static int brief_report(const struct trace *t, const struct findings *fs, struct text *out)
+{
+	return text_with(t, fs, out, false);
 }
 
 static int json_report(const struct trace *t, const struct findings *fs,
@@ -222,6 +234,7 @@ TEST(golden_reports)
 	thresholds__defaults(&th);
 	CHECK_EQ_INT(findings__judge(fs, t, &th), 0);
 	golden_render("report.txt", text_report, t, fs);
+	golden_render("report-brief.txt", brief_report, t, fs);
 	golden_render("report.json", json_report, t, fs);
 	golden_render("metrics.prom", prom_text, t, fs);
 	golden_render("report.html", html_page, t, fs);
@@ -275,6 +288,7 @@ TEST(golden_nfs)
 	thresholds__defaults(&th);
 	CHECK_EQ_INT(findings__judge(fs, t, &th), 0);
 	golden_render("nfs-report.txt", text_report, t, fs);
+	golden_render("nfs-report-brief.txt", brief_report, t, fs);
 	golden_render("nfs-report.json", json_report, t, fs);
 	golden_render("nfs-metrics.prom", prom_text, t, fs);
 	golden_render("nfs-report.html", html_page, t, fs);

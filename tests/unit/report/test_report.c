@@ -620,15 +620,17 @@ TEST(report_json_no_partial_file)
 	trace_free(t);
 }
 
+/* The text report, full (every table) unless o says otherwise. */
 static char *text_of(const struct trace *t, const struct report_opts *o)
 {
+	static const struct report_opts full = { .full = true };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
 	if (!f)
 		return NULL;
-	CHECK_EQ_INT(text_printed(f, t, NULL, o), 0);
+	CHECK_EQ_INT(text_printed(f, t, NULL, o ? o : &full), 0);
 	fclose(f);
 	if (getenv("UNIT_SHOW"))
 		fputs(buf, stdout);
@@ -638,7 +640,7 @@ static char *text_of(const struct trace *t, const struct report_opts *o)
 TEST(report_text_sample)
 {
 	struct trace *t = trace_sample();
-	struct report_opts o = { .top = 2 };
+	struct report_opts o = { .top = 2, .full = true };
 	char *s;
 
 	REQUIRE(t);
@@ -822,7 +824,7 @@ TEST(report_phases_unsplit)
 	}
 	f->phases[1].unsplit = true;
 	REQUIRE((out = open_memstream(&buf, &len)));
-	report_phases__text(out, f);
+	report_phases__text(out, f, 2);
 	json__init(&j, out, 0);
 	json__begin_object(&j);
 	report_phases__json(&j, f);
