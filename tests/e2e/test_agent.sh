@@ -33,12 +33,12 @@ test_agent_long_run_churn() {
 	"$WORKLOAD" churn churn --seconds $((secs - 10)) --tally churn.txt &
 	cpid=$!
 	sleep 60	# the old table is full by now
-	# The loop: one decoder spinning 2 ms a sample, 16 ms of compute a
+	# The loop: one decoder spinning 4 ms a sample, 16 ms of compute a
 	# batch of 8: it waits for about half its time, by its own clock. It
 	# is named (--consumer): on a shared node -a sees other jobs' loops.
 	cp "$WORKLOAD" trainloop
-	./trainloop pipeline data --readers 1 --decoders 1 --cpu-us 2000 --step-ms 16 \
-		--epochs 12 --names dec --tally "$PWD/t.txt" || fail "pipeline"
+	./trainloop pipeline data --readers 1 --decoders 1 --cpu-us 4000 --step-ms 16 \
+		--epochs 8 --names dec --tally "$PWD/t.txt" || fail "pipeline"
 	http_get "$port" /metrics >metrics.txt || fail "GET /metrics"
 	wait $cpid || fail "churn: $(cat churn.txt)"
 	rss1=$(rss_kib $ipid)
