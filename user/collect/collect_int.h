@@ -156,6 +156,9 @@ struct drain {
 	__u32 *exited;		/* tids that left their counters in the threads map */
 	size_t nr_exited;
 	size_t exited_cap;
+	__u32 *late;		/* tids whose entry came after their exit, in one walk */
+	size_t nr_late;
+	size_t late_cap;
 	__u32 *thread_gen;	/* the programs' set of thread counters (bpf/thread.bpf.h) */
 	struct bpf_link *threads_iter;	/* drain_threads: live threads' counters */
 	void *iter_buf;		/* ITER_BUF bytes the iterator is read into */

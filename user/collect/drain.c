@@ -259,7 +259,9 @@ void drain__free(struct drain *d)
 	free(d->wake_keys);
 	free(d->wake_vals);
 	free(d->exited);
+	free(d->late);
 	d->percpu = d->iter_buf = NULL;
+	d->late = NULL;
 	d->wake_keys = NULL;
 	d->wake_vals = NULL;
 	d->exited = NULL;
@@ -535,10 +537,37 @@ static int drain_wake_pairs(struct drain *d, struct trace *t)
 	return 0;
 }
 
+/*
+ * A walk over a per-thread table. A thread whose entries were deleted at
+ * its exit (th->gone has the table's bit) may get one again: an io_uring
+ * or AIO request charged to it completes later. That entry is added on,
+ * and deleted after the walk (tids in *late): a delete inside the walk
+ * would restart it.
+ */
 struct table_walk {
+	struct drain *d;
 	struct store *store;
+	__u32 bit;		/* THREAD_GONE_* of the table */
 	__u64 n;
 };
+
+/* th's entry is one made after its exit: to be added on and deleted. */
+static int table_walk__late(struct table_walk *w, __u32 tid)
+{
+	struct drain *d = w->d;
+
+	if (d->nr_late == d->late_cap) {
+		size_t cap = d->late_cap ? 2 * d->late_cap : 64;
+		__u32 *v = realloc(d->late, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		d->late = v;
+		d->late_cap = cap;
+	}
+	d->late[d->nr_late++] = tid;
+	return 0;
+}
 
 /* A thread's receive bursts, onto its record (none: it was evicted from the store). */
 static int add_recv(const void *key, void *value, void *ctx)
@@ -548,10 +577,15 @@ static int add_recv(const void *key, void *value, void *ctx)
 	struct thread_rec *th = store__find_thread(w->store, *(const __u32 *)key);
 
 	w->n++;
-	if (th) {
-		th->recv_cpu_ns = r->cpu_ns;
-		th->recv_runq_ns = r->runq_ns;
+	if (!th)
+		return 0;
+	if (th->gone & w->bit) {
+		th->recv_cpu_ns += r->cpu_ns;
+		th->recv_runq_ns += r->runq_ns;
+		return table_walk__late(w, th->tid);
 	}
+	th->recv_cpu_ns = r->cpu_ns;
+	th->recv_runq_ns = r->runq_ns;
 	return 0;
 }
 
@@ -561,10 +595,19 @@ static int add_writes(const void *key, void *value, void *ctx)
 	const struct write_thread *wt = value;
 	struct table_walk *w = ctx;
 	struct thread_rec *th = store__find_thread(w->store, *(const __u32 *)key);
+	const __u64 *add = (const __u64 *)&wt->w;
 
 	w->n++;
-	if (th)
-		th->w = wt->w;
+	if (!th)
+		return 0;
+	if (th->gone & w->bit) {
+		__u64 *sum = (__u64 *)&th->w;
+
+		for (size_t i = 0; i < sizeof(wt->w) / sizeof(__u64); i++)
+			sum[i] += add[i];
+		return table_walk__late(w, th->tid);
+	}
+	th->w = wt->w;
 	return 0;
 }
 
@@ -576,33 +619,44 @@ static int add_async_thread(const void *key, void *value, void *ctx)
 	struct thread_rec *th = store__find_thread(w->store, *(const __u32 *)key);
 
 	w->n++;
-	if (th) {
-		th->async_reads = a->reads;
-		th->async_depth = a->depth;
+	if (!th)
+		return 0;
+	if (th->gone & w->bit) {
+		th->async_reads += a->reads;
+		th->async_depth += a->depth;
+		return table_walk__late(w, th->tid);
 	}
+	th->async_reads = a->reads;
+	th->async_depth = a->depth;
 	return 0;
 }
 
-/* Walk per-thread table fd with fn; its fill is table k's. */
+/*
+ * Walk per-thread table fd with fn (its fill is table k's), then delete the
+ * entries made after their threads' exits, added on by the walk.
+ */
 static int thread_table_walk(struct drain *d, struct trace *t, int fd, enum kernel_table k,
-			     void *value, map_each_fn fn)
+			     __u32 bit, void *value, map_each_fn fn)
 {
-	struct table_walk w = { &t->store, 0 };
+	struct table_walk w = { d, &t->store, bit, 0 };
 	__u32 tid;
 	int err;
 
+	d->nr_late = 0;
 	err = map_each(fd, &tid, sizeof(tid), value, 0, fn, &w);
 	table_seen(d, t, k, w.n);
+	for (size_t i = 0; i < d->nr_late; i++)
+		bpf_map_delete_elem(fd, &d->late[i]);
 	return err;
 }
 
 /*
  * The per-thread tables (receive bursts, writes, async reads: cumulative,
  * by tid) onto the threads' records; then the entries of the threads that
- * exited since the last drain go, read for the last time: no program
- * writes a thread's entries once it passed sched_process_exit, and the
- * wait since has let those running finish. So the tables hold the live
- * threads, not every thread of the trace.
+ * exited since the last drain go, read for the last time (their records
+ * marked: an async request charged to one that completes later makes a new
+ * entry, added on at the next drain). So the tables hold the live threads,
+ * not every thread of the trace.
  */
 static int drain_thread_tables(struct drain *d, struct trace *t)
 {
@@ -610,19 +664,25 @@ static int drain_thread_tables(struct drain *d, struct trace *t)
 	struct write_thread wt;
 	struct recv_thread rt;
 	struct async_thread at;
+	struct thread_rec *th;
 	int err;
 
-	err = thread_table_walk(d, t, d->recv_fd, KT_RECV, &rt, add_recv);
+	err = thread_table_walk(d, t, d->recv_fd, KT_RECV, THREAD_GONE_RECV, &rt, add_recv);
 	if (!err)
-		err = thread_table_walk(d, t, d->writes_fd, KT_WRITES, &wt, add_writes);
+		err = thread_table_walk(d, t, d->writes_fd, KT_WRITES, THREAD_GONE_WRITES, &wt,
+					add_writes);
 	if (!err)
-		err = thread_table_walk(d, t, d->async_threads_fd, KT_ASYNC_THREADS, &at,
-					add_async_thread);
+		err = thread_table_walk(d, t, d->async_threads_fd, KT_ASYNC_THREADS,
+					THREAD_GONE_ASYNC, &at, add_async_thread);
 	if (err)
 		return err;
-	for (size_t i = 0; i < d->nr_exited; i++)
+	for (size_t i = 0; i < d->nr_exited; i++) {
+		th = store__find_thread(&t->store, d->exited[i]);
+		if (th)		/* else evicted: its entries mean nothing now */
+			th->gone = THREAD_GONE_RECV | THREAD_GONE_WRITES | THREAD_GONE_ASYNC;
 		for (size_t f = 0; f < sizeof(fds) / sizeof(fds[0]); f++)
 			bpf_map_delete_elem(fds[f], &d->exited[i]);	/* ENOENT: none */
+	}
 	d->nr_exited = 0;
 	return 0;
 }

@@ -74,7 +74,14 @@ struct thread_rec {
 	char group[COMM_LEN];	/* grouped under this name, when not its comm's:
 				 * set by stall.c (TensorFlow's "tf.data") */
 	__u64 cgid;		/* its cgroup v2 id at its last merge; 0: not known */
+	__u32 gone;		/* THREAD_GONE_*: its kernel table entries deleted
+				 * at its exit; a later one (an async request of
+				 * its completing) adds on (collect/drain.c) */
 };
+
+#define THREAD_GONE_RECV	1u
+#define THREAD_GONE_WRITES	2u
+#define THREAD_GONE_ASYNC	4u
 
 /* A file in a target's /proc/PID/maps, for naming faulted files (mapfiles.h). */
 struct mapped_file {
