@@ -8,7 +8,7 @@ struct opts opt = {
 	.threads = 1, .bufsize = 65536, .limit = ~0ULL,
 	.order = "random", .style_name = "posix", .shard_size = 256 << 20,
 	.readers = 2, .decoders = 2, .batch = 8, .step_ms = 1, .queue = 16, .epochs = 1,
-	.times = 5,
+	.times = 5, .seconds = 10, .rate = 200, .file_rate = 50,
 };
 
 static void usage(FILE *f)
@@ -27,6 +27,7 @@ static void usage(FILE *f)
 "           [--gate FIFO] [--tally FILE]\n"
 "       " PROG " mapread FILE --pages N [--threads T] [--gate FIFO] [--tally FILE]\n"
 "       " PROG " thread FILE [--times N] [--gate FIFO] [--tally FILE]\n"
+"       " PROG " churn DIR [--seconds S] [--rate R] [--file-rate F] [--tally FILE]\n"
 "\n"
 "gen writes DIR/dNNNN/fNNNNNNN.jpg (default D = N/100, sizes 40960..122880).\n"
 "read lists and shuffles the files, waits at the gate, then reads them in P\n"
@@ -53,6 +54,10 @@ static void usage(FILE *f)
 "  mapped pages=N resident=N (mincore, at the end)\n"
 "thread starts a second thread, which waits at the gate, then opens FILE and\n"
 "reads it to EOF N (5) times, while the main thread (the leader) waits for it.\n"
+"churn starts R (200) short threads a second for S (10) seconds, one in ten\n"
+"a process instead; F (50) of them a second write a new 1 KiB file in DIR\n"
+"and read it back; each sleeps 1 ms and ends. It adds a line to the tally:\n"
+"  churn threads=N procs=N files=N\n"
 "--gate FIFO waits for one byte from FIFO; --tally FILE writes the tally\n"
 "there instead of stdout, as (--tally-files adds the file lines):\n"
 "  total opens=N open_errors=N reads=N read_bytes=N stats=N closes=N mmaps=N files=N\n"
@@ -75,7 +80,7 @@ usage_error(const char *fmt, ...)
 
 /* ---- options */
 
-enum { GEN = 1, READ = 2, SCEN = 4, PACK = 8, PIPE = 16, MAPR = 32, THRD = 64 };
+enum { GEN = 1, READ = 2, SCEN = 4, PACK = 8, PIPE = 16, MAPR = 32, THRD = 64, CHRN = 128 };
 
 static const struct optdef {
 	const char *name;
@@ -97,7 +102,10 @@ static const struct optdef {
 	{ "order", READ | PIPE, 's', &opt.order, 0 },
 	{ "style", READ, 's', &opt.style_name, 0 },
 	{ "gate", READ | SCEN | PIPE | MAPR | THRD, 's', &opt.gate, 0 },
-	{ "tally", READ | SCEN | PIPE | MAPR | THRD, 's', &opt.tally, 0 },
+	{ "tally", READ | SCEN | PIPE | MAPR | THRD | CHRN, 's', &opt.tally, 0 },
+	{ "seconds", CHRN, 'n', &opt.seconds, 1 },
+	{ "rate", CHRN, 'n', &opt.rate, 1 },
+	{ "file-rate", CHRN, 'n', &opt.file_rate, 0 },
 	{ "times", THRD, 'n', &opt.times, 1 },
 	{ "tally-files", READ | SCEN, 'f', &opt.tally_files, 0 },
 	{ "cpu-us", READ | PIPE, 'n', &opt.cpu_us, 0 },
@@ -222,6 +230,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "thread"))
 		return cmd_thread(parse(THRD, argv + 2));
+	if (!strcmp(cmd, "churn"))
+		return cmd_churn(parse(CHRN, argv + 2));
 	if (!strcmp(cmd, "pipeline")) {
 		dir = parse(PIPE, argv + 2);
 		if (strcmp(opt.order, "random") && strcmp(opt.order, "sorted"))

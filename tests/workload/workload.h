@@ -8,6 +8,8 @@
  *   pipeline DIR ...		tf.data-like: readers -> decoders -> a training
  *				loop that times its own wait for the next batch
  *   thread FILE ...		a thread that is not the leader reads FILE
+ *   churn DIR ...		a node's churn: short threads and processes,
+ *				new small files written and read
  *
  * All that is not measured happens before the gate: listing the dataset
  * (opendir/readdir/stat), buffers, the shared tally and the tally file.
@@ -27,7 +29,7 @@
  * The path is absolute and last, as it may contain spaces.
  *
  * One file per mode (gen.c, read.c, scenario.c, pipeline.c, pack.c,
- * mapread.c, thread.c); tally.c counts and writes the tally and waits at the
+ * mapread.c, thread.c, churn.c); tally.c counts and writes the tally and waits at the
  * gate, files.c lists and writes datasets, workers.c runs threads and
  * processes, main.c holds the option table and the dispatch.
  */
@@ -72,6 +74,7 @@ struct opts {
 	u64 files, dirs, min_size, max_size, seed;
 	u64 threads, procs, bufsize, limit, cpu_us, shard_size;
 	u64 readers, decoders, batch, step_ms, queue, pages, times, epochs;
+	u64 seconds, rate, file_rate;
 	int tally_files;
 	const char *order, *style_name, *gate, *tally, *out, *names, *disk_stat;
 	enum style style;
@@ -129,5 +132,6 @@ int cmd_pipeline(const char *dir);
 int cmd_pack(const char *dir);
 int cmd_mapread(const char *file);
 int cmd_thread(const char *file);
+int cmd_churn(const char *dir);
 
 #endif
