@@ -40,6 +40,8 @@ TRACE_OBJS := $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(TRACE_SRCS))
 CORE_LIB := $(OUTPUT)/libiostorm-core.a
 DEGRADE := $(OUTPUT)/degrade
 UNIT_SRCS := $(wildcard tests/unit/*.c tests/unit/*/*.c)
+WORKLOAD_SRCS := $(wildcard tests/workload/*.c)
+WORKLOAD_OBJS := $(patsubst tests/%.c,$(OUTPUT)/tests/%.o,$(WORKLOAD_SRCS))
 
 CFLAGS ?= -g -O2
 CFLAGS += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE \
@@ -134,9 +136,15 @@ iostorm: $(TRACE_OBJS) $(CORE_LIB) $(LINK_DEPS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(filter %.o %.a,$^) $(LDLIBS) -o $@
 
-$(OUTPUT)/iostorm-workload: tests/workload.c | $(OUTPUT)
+# The test workload (tests/workload/: one file per mode).
+$(WORKLOAD_OBJS): $(OUTPUT)/tests/%.o: tests/%.c
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -pthread $< -o $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -pthread -c $< -o $@
+
+$(OUTPUT)/iostorm-workload: $(WORKLOAD_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) -pthread $^ -o $@
 
 # The FUSE test file system: libfuse3's low-level API (tests/e2e/test_fuse.sh).
 FUSE3_CFLAGS := $(shell $(PKG_CONFIG) --cflags fuse3 2>/dev/null)
@@ -314,4 +322,4 @@ clean:
 	$(Q)rm -rf $(OUTPUT) iostorm $(DIST_NAME).tar.gz
 
 -include $(wildcard $(OUTPUT)/bpf/*.d $(OUTPUT)/user/*.d $(OUTPUT)/user/*/*.d $(OUTPUT)/bench/*.d \
-	$(DEGRADE)/*.d $(DEGRADE)/user/*/*.d)
+	$(DEGRADE)/*.d $(DEGRADE)/user/*/*.d $(OUTPUT)/tests/workload/*.d)

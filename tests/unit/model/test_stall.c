@@ -750,7 +750,7 @@ TEST(stall_mapped_loop_attached_cold)
 }
 
 /*
- * A joiner of 64 readers (tests/workload.c read --threads 64, attached at
+ * A joiner of 64 readers (iostorm-workload read --threads 64, attached at
  * its gate, the numbers of a real run): 2 of its sleeps ended by readers'
  * exits, 38 ms at its gate. Whatever its share of the time left to it, it
  * is woken too seldom to be a loop.
