@@ -173,6 +173,9 @@ struct block_maps {
 	int missed_fd;		/* blk_missed: HASH blk_key (.who: blk_miss) -> count */
 };
 
+/* Entries read per batch from a hash map. */
+#define DRAIN_BATCH	4096
+
 int drain__init(struct drain *d, struct iostorm_bpf *skel);
 void drain__free(struct drain *d);
 /*
@@ -193,6 +196,11 @@ int drain__files(struct drain *d, struct trace *t);
  * period per early drain halved how fast they could come).
  */
 int drain__threads(struct drain *d, struct trace *t);
+/*
+ * Within drain__threads(), after the wait: the forks, the wake pairs of
+ * the interval just ended, the per-thread tables (drain_threads.c).
+ */
+int drain__side_tables(struct drain *d, struct trace *t);
 /* drain__threads() then drain__files(), the two flips served by one wait. */
 int drain__both(struct drain *d, struct trace *t);
 /*

@@ -24,7 +24,6 @@
 #include "model/mapfiles.h"
 #include "model/view.h"
 
-#define BATCH	4096
 #define ITER_BUF	(256 * sizeof(struct thread_out))
 
 static int map_pair__init(struct map_pair *g, struct bpf_map *outer, struct bpf_map *a,
@@ -36,8 +35,8 @@ static int map_pair__init(struct map_pair *g, struct bpf_map *outer, struct bpf_
 	g->active = 0;
 	g->key_size = bpf_map__key_size(a);
 	g->value_size = bpf_map__value_size(a);
-	g->keys = calloc(BATCH, g->key_size);
-	g->values = calloc(BATCH, g->value_size);
+	g->keys = calloc(DRAIN_BATCH, g->key_size);
+	g->values = calloc(DRAIN_BATCH, g->value_size);
 	if (!g->keys || !g->values)
 		return -ENOMEM;
 	return 0;
@@ -74,7 +73,7 @@ static int merge_thread(struct trace *t, const void *key, const void *value)
 /*
  * An exited thread's counters (the threads map holds only those): merged,
  * and its tid kept, for its entries in the per-thread tables to go once
- * read (drain_thread_tables()).
+ * read (drain_threads.c).
  */
 static int merge_exited(struct drain *d, struct trace *t, const void *key, const void *value)
 {
@@ -101,7 +100,7 @@ static int map_pair__empty(struct drain *d, struct map_pair *g, int fd, struct t
 	int err, last;
 
 	for (;;) {
-		__u32 n = BATCH;
+		__u32 n = DRAIN_BATCH;
 
 		last = bpf_map_lookup_and_delete_batch(fd, first ? NULL : &in, &out,
 						       g->keys, g->values, &n, NULL);
@@ -229,8 +228,8 @@ int drain__init(struct drain *d, struct iostorm_bpf *skel)
 	d->table_max[KT_RECV] = bpf_map__max_entries(skel->maps.recv_threads);
 	d->table_max[KT_WRITES] = bpf_map__max_entries(skel->maps.write_threads);
 	d->table_max[KT_ASYNC_THREADS] = bpf_map__max_entries(skel->maps.async_threads);
-	d->wake_keys = calloc(BATCH, sizeof(*d->wake_keys));
-	d->wake_vals = calloc(BATCH, sizeof(*d->wake_vals));
+	d->wake_keys = calloc(DRAIN_BATCH, sizeof(*d->wake_keys));
+	d->wake_vals = calloc(DRAIN_BATCH, sizeof(*d->wake_vals));
 	if (!d->wake_keys || !d->wake_vals)
 		return -ENOMEM;
 	d->thread_gen = &skel->bss->thread_gen;
@@ -440,253 +439,6 @@ static int drain_live_threads(struct drain *d, struct trace *t)
 	return err;
 }
 
-/* Kernel table k held n entries at this drain: its high-water mark. */
-static void table_seen(const struct drain *d, struct trace *t, enum kernel_table k, __u64 n)
-{
-	t->tables[k].max = d->table_max[k];
-	if (n > t->tables[k].high)
-		t->tables[k].high = n;
-}
-
-struct forks_walk {
-	int fd;
-	struct procs *procs;
-	__u64 n;
-};
-
-/*
- * A process's entry, taken out as it is read: an exec or an exit the
- * programs note between the walk's read and a delete would be lost.
- */
-static int add_fork(const void *key, void *value, void *ctx)
-{
-	struct forks_walk *w = ctx;
-
-	w->n++;
-	if (bpf_map_lookup_and_delete_elem(w->fd, key, value))
-		bpf_map_delete_elem(w->fd, key);	/* the walk's read stands */
-	return procs__note(w->procs, *(const __u32 *)key, value);
-}
-
-/*
- * The processes forked, exec'd or exited since the last drain, with their
- * parents and times; taken out of the map (the walk goes on from the start).
- */
-static int drain_forks(struct drain *d, struct trace *t)
-{
-	struct forks_walk w = { d->forks_fd, &t->procs, 0 };
-	struct proc_life ev;
-	__u32 tgid;
-	int err;
-
-	err = map_each(d->forks_fd, &tgid, sizeof(tgid), &ev, 0, add_fork, &w);
-	table_seen(d, t, KT_FORKS, w.n);
-	return err;
-}
-
-static bool store_holds(const void *store, __u32 tid)
-{
-	return store__find_thread(store, tid) != NULL;
-}
-
-/*
- * The (sleeper, waker) pairs of the interval that just ended (the set the
- * programs no longer write, after the wait) into t->wakes, and out of the
- * kernel's map; the pairs of the interval going on stay. Read in batches;
- * a bucket's entries are deleted once read, which leaves the walk's later
- * buckets as they were.
- */
-static int drain_wake_pairs(struct drain *d, struct trace *t)
-{
-	__u32 old = (*d->thread_gen & 1) ^ 1;
-	__u64 in = 0, out = 0, seen = 0;
-	bool first = true;
-	int err, last;
-
-	for (;;) {
-		__u32 n = BATCH, k = 0;
-
-		last = bpf_map_lookup_batch(d->wakes_fd, first ? NULL : &in, &out,
-					    d->wake_keys, d->wake_vals, &n, NULL);
-		if (last && errno != ENOENT)
-			return -errno;
-		seen += n;
-		for (__u32 i = 0; i < n; i++) {
-			const struct wake_key *key = &d->wake_keys[i];
-			const struct wake_stats *v = &d->wake_vals[i];
-
-			if (key->set != old)
-				continue;
-			err = wakes__add(&t->wakes, key->wakee, key->waker, v->wakeups,
-					 v->sleep_ns);
-			if (err)
-				return err;
-			d->wake_keys[k++] = *key;
-		}
-		if (k && bpf_map_delete_batch(d->wakes_fd, d->wake_keys, &k, NULL))
-			return -errno;
-		if (last)
-			break;
-		in = out;
-		first = false;
-	}
-	table_seen(d, t, KT_WAKES, seen);
-	if (seen > t->wakes.kernel_high)
-		t->wakes.kernel_high = seen;
-	wakes__prune(&t->wakes, store_holds, &t->store);
-	return 0;
-}
-
-/*
- * A walk over a per-thread table. A thread whose entries were deleted at
- * its exit (th->gone has the table's bit) may get one again: an io_uring
- * or AIO request charged to it completes later. That entry is added on,
- * and deleted after the walk (tids in *late): a delete inside the walk
- * would restart it.
- */
-struct table_walk {
-	struct drain *d;
-	struct store *store;
-	__u32 bit;		/* THREAD_GONE_* of the table */
-	__u64 n;
-};
-
-/* th's entry is one made after its exit: to be added on and deleted. */
-static int table_walk__late(struct table_walk *w, __u32 tid)
-{
-	struct drain *d = w->d;
-
-	if (d->nr_late == d->late_cap) {
-		size_t cap = d->late_cap ? 2 * d->late_cap : 64;
-		__u32 *v = realloc(d->late, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		d->late = v;
-		d->late_cap = cap;
-	}
-	d->late[d->nr_late++] = tid;
-	return 0;
-}
-
-/* A thread's receive bursts, onto its record (none: it was evicted from the store). */
-static int add_recv(const void *key, void *value, void *ctx)
-{
-	const struct recv_thread *r = value;
-	struct table_walk *w = ctx;
-	struct thread_rec *th = store__find_thread(w->store, *(const __u32 *)key);
-
-	w->n++;
-	if (!th)
-		return 0;
-	if (th->gone & w->bit) {
-		th->recv_cpu_ns += r->cpu_ns;
-		th->recv_runq_ns += r->runq_ns;
-		return table_walk__late(w, th->tid);
-	}
-	th->recv_cpu_ns = r->cpu_ns;
-	th->recv_runq_ns = r->runq_ns;
-	return 0;
-}
-
-/* A thread's writes, onto its record (none: it was evicted from the store). */
-static int add_writes(const void *key, void *value, void *ctx)
-{
-	const struct write_thread *wt = value;
-	struct table_walk *w = ctx;
-	struct thread_rec *th = store__find_thread(w->store, *(const __u32 *)key);
-	const __u64 *add = (const __u64 *)&wt->w;
-
-	w->n++;
-	if (!th)
-		return 0;
-	if (th->gone & w->bit) {
-		__u64 *sum = (__u64 *)&th->w;
-
-		for (size_t i = 0; i < sizeof(wt->w) / sizeof(__u64); i++)
-			sum[i] += add[i];
-		return table_walk__late(w, th->tid);
-	}
-	th->w = wt->w;
-	return 0;
-}
-
-/* A thread's async reads, onto its record (none: it was evicted from the store). */
-static int add_async_thread(const void *key, void *value, void *ctx)
-{
-	const struct async_thread *a = value;
-	struct table_walk *w = ctx;
-	struct thread_rec *th = store__find_thread(w->store, *(const __u32 *)key);
-
-	w->n++;
-	if (!th)
-		return 0;
-	if (th->gone & w->bit) {
-		th->async_reads += a->reads;
-		th->async_depth += a->depth;
-		return table_walk__late(w, th->tid);
-	}
-	th->async_reads = a->reads;
-	th->async_depth = a->depth;
-	return 0;
-}
-
-/*
- * Walk per-thread table fd with fn (its fill is table k's), then delete the
- * entries made after their threads' exits, added on by the walk.
- */
-static int thread_table_walk(struct drain *d, struct trace *t, int fd, enum kernel_table k,
-			     __u32 bit, void *value, map_each_fn fn)
-{
-	struct table_walk w = { d, &t->store, bit, 0 };
-	__u32 tid;
-	int err;
-
-	d->nr_late = 0;
-	err = map_each(fd, &tid, sizeof(tid), value, 0, fn, &w);
-	table_seen(d, t, k, w.n);
-	for (size_t i = 0; i < d->nr_late; i++)
-		bpf_map_delete_elem(fd, &d->late[i]);
-	return err;
-}
-
-/*
- * The per-thread tables (receive bursts, writes, async reads: cumulative,
- * by tid) onto the threads' records; then the entries of the threads that
- * exited since the last drain go, read for the last time (their records
- * marked: an async request charged to one that completes later makes a new
- * entry, added on at the next drain). So the tables hold the live threads,
- * not every thread of the trace.
- */
-static int drain_thread_tables(struct drain *d, struct trace *t)
-{
-	const int fds[] = { d->recv_fd, d->writes_fd, d->async_threads_fd };
-	struct write_thread wt;
-	struct recv_thread rt;
-	struct async_thread at;
-	struct thread_rec *th;
-	int err;
-
-	err = thread_table_walk(d, t, d->recv_fd, KT_RECV, THREAD_GONE_RECV, &rt, add_recv);
-	if (!err)
-		err = thread_table_walk(d, t, d->writes_fd, KT_WRITES, THREAD_GONE_WRITES, &wt,
-					add_writes);
-	if (!err)
-		err = thread_table_walk(d, t, d->async_threads_fd, KT_ASYNC_THREADS,
-					THREAD_GONE_ASYNC, &at, add_async_thread);
-	if (err)
-		return err;
-	for (size_t i = 0; i < d->nr_exited; i++) {
-		th = store__find_thread(&t->store, d->exited[i]);
-		if (th)		/* else evicted: its entries mean nothing now */
-			th->gone = THREAD_GONE_RECV | THREAD_GONE_WRITES | THREAD_GONE_ASYNC;
-		for (size_t f = 0; f < sizeof(fds) / sizeof(fds[0]); f++)
-			bpf_map_delete_elem(fds[f], &d->exited[i]);	/* ENOENT: none */
-	}
-	d->nr_exited = 0;
-	return 0;
-}
-
 /* The set of thread counters the programs write flips; the swap (a wait) follows. */
 static void threads_flip(struct drain *d)
 {
@@ -702,11 +454,7 @@ static int threads_empty(struct drain *d, struct trace *t, int fd)
 	if (!err)
 		err = map_pair__empty(d, &d->threads, fd, t);
 	if (!err)
-		err = drain_forks(d, t);
-	if (!err)
-		err = drain_wake_pairs(d, t);
-	if (!err)
-		err = drain_thread_tables(d, t);
+		err = drain__side_tables(d, t);
 	if (err)
 		return err;
 	cgroups__tick(&t->cgroups);
@@ -776,44 +524,5 @@ int drain__globals(struct drain *d, struct iostorm_bpf *skel, struct trace *t)
 	for (__u32 i = 0; i < H__MAX && !err; i++)
 		err = read_percpu(d, bpf_map__fd(skel->maps.hists), i,
 				  t->hists[i].slots, HIST_SLOTS);
-	return err;
-}
-
-static int add_async(const void *key, void *value, void *ctx)
-{
-	const struct async_rec *r = value;
-
-	if (r->op == AOP_READ)
-		*(__u64 *)ctx += 1;
-	return 0;
-}
-
-/*
- * A file's async reads, onto its record (none: it was evicted from the
- * store, or its reads were all lost to a full files map).
- */
-static int add_async_file(const void *key, void *value, void *ctx)
-{
-	const struct file_key *k = key;
-	struct file_rec *f = store__find(ctx, k->dev, k->ino);
-
-	return f ? store__set_async(ctx, f, value) : 0;
-}
-
-/* Threads' async reads came with every drain of the threads (drain_thread_tables()). */
-int drain__async(struct iostorm_bpf *skel, struct trace *t)
-{
-	struct async_file af;
-	struct async_key key;
-	struct file_key fk;
-	struct async_rec rec;
-	int err;
-
-	t->async_in_flight = 0;
-	err = map_each(bpf_map__fd(skel->maps.async_reqs), &key, sizeof(key), &rec, 0,
-		       add_async, &t->async_in_flight);
-	if (!err)
-		err = map_each(bpf_map__fd(skel->maps.async_files), &fk, sizeof(fk), &af,
-			       0, add_async_file, &t->store);
 	return err;
 }
