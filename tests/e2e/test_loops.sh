@@ -55,7 +55,7 @@ scrape_while() {
 		for p in "$@"; do kill -0 "$p" 2>/dev/null && alive=1; done
 		[ $alive = 1 ] || break
 		http_get "$port" /metrics >m.now 2>/dev/null || { sleep 0.5; continue; }
-		grep '^iostorm_loop_seconds_total{' m.now >>scrapes.txt
+		grep '^iostorm_loop_seconds_total{' m.now >>scrapes.txt || true
 		for p in "$@"; do
 			grep -q "^iostorm_loop_seconds_total{.*pid=\"$p\"," m.now && cp m.now "m.$p"
 		done

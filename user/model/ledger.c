@@ -20,6 +20,15 @@ static struct ledger_entry *entry_of(struct ledger *l, __u32 pid, __u64 start)
 	return NULL;
 }
 
+/* At the end, a loop's entry by its pid: its process may be gone. */
+static struct ledger_entry *entry_of_pid(struct ledger *l, __u32 pid)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		if (l->v[i].pid == pid)
+			return &l->v[i];
+	return NULL;
+}
+
 const struct ledger_entry *ledger__find(const struct ledger *l, __u32 pid)
 {
 	for (size_t i = 0; i < l->nr; i++)
@@ -62,10 +71,10 @@ static struct ledger_entry *entry_for(struct ledger *l, const struct trace *t,
 	struct loop_proc *pr = calloc(1, sizeof(*pr));
 	struct ledger_entry *e = NULL;
 
-	*gone = !pr || proc(st->tgid, pr, ctx);
+	*gone = !pr || (proc && proc(st->tgid, pr, ctx));
 	if (*gone)
 		goto out_free;
-	e = entry_of(l, st->tgid, pr->start);
+	e = proc ? entry_of(l, st->tgid, pr->start) : entry_of_pid(l, st->tgid);
 	if (e || l->nr >= ledger_max(l))
 		goto out_free;
 	e = &l->v[l->nr++];
@@ -81,9 +90,12 @@ out_free:
 /* Drop the entries whose process exited or was replaced, before new loops take room. */
 static int sweep(struct ledger *l, ledger_proc_fn proc, void *ctx)
 {
-	struct loop_proc *pr = malloc(sizeof(*pr));
+	struct loop_proc *pr;
 	size_t k = 0;
 
+	if (!proc)
+		return 0;	/* the trace is over: every entry stays */
+	pr = malloc(sizeof(*pr));
 	if (!pr)
 		return -ENOMEM;
 	for (size_t i = 0; i < l->nr; i++) {

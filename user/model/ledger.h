@@ -75,7 +75,10 @@ struct ledger {
  * (read with proc), made if new and there is room, given its latest split;
  * entries whose process has exited (proc says gone, or a new start) are
  * removed. The cgroup is t->cgroups' path for the loop's cgroup id where
- * resolved, else /proc's. 0 or -ENOMEM.
+ * resolved, else /proc's. proc NULL: the trace is over, every entry stays
+ * (a loop whose process exited in the last drain keeps its figures for
+ * the final outputs) and a loop with none gets one if there is room. 0 or
+ * -ENOMEM.
  */
 int ledger__update(struct ledger *l, const struct trace *t, ledger_proc_fn proc, void *ctx);
 /* The entry of process pid, or NULL. */

@@ -189,3 +189,26 @@ TEST(ledger_counters_never_go_down)
 	free(t->loops);
 	free(t);
 }
+
+/* The trace is over (proc NULL): an exited loop keeps its entry and figures. */
+TEST(ledger_final_keeps_exited)
+{
+	struct trace *t = calloc(1, sizeof(*t));
+	struct node n = { .pid = { 100, 200 }, .start = { 1, 1 } };
+
+	REQUIRE(t);
+	set_loops(t, (__u32[]){ 100 }, (__u64[]){ 10 }, 1);
+	CHECK_EQ_INT(ledger__update(&t->ledger, t, node_proc, &n), 0);
+	n.start[0] = 0;		/* 100 exited before the last drain */
+	set_loops(t, (__u32[]){ 100, 200 }, (__u64[]){ 12, 3 }, 2);
+	CHECK_EQ_INT(ledger__update(&t->ledger, t, NULL, NULL), 0);
+	REQUIRE(t->ledger.nr == 2);
+	CHECK_EQ_INT(t->ledger.v[0].pid, 100);
+	CHECK_EQ_U64(t->ledger.v[0].start, 1);
+	CHECK_EQ_U64(t->ledger.v[0].counted[LOOP_DATA_WAIT], 12);
+	CHECK_EQ_INT(t->ledger.v[1].pid, 200);
+	CHECK_EQ_U64(t->ledger.gone, 0);
+	ledger__free(&t->ledger);
+	free(t->loops);
+	free(t);
+}
