@@ -38,18 +38,24 @@ const struct ledger_entry *ledger__find(const struct ledger *l, __u32 pid)
 }
 
 /*
- * Label a new entry by its workload: the cgroup the kernel named the
- * loop's thread with (its path as the per-container families have it),
- * else /proc's; a Slurm job from a cgroup v1 path when the v2 one names
- * none.
+ * Label a new entry by its workload: the cgroup /proc says the process is
+ * in now (a job moved into its pod's cgroup just before its exec: the
+ * kernel's id for its first drain is still the cgroup it came from), the
+ * path as the per-container families have it; else, where /proc says
+ * nothing or gives it from another cgroup namespace ("/../.."), the cgroup
+ * the kernel named the loop's thread with. A Slurm job from a cgroup v1
+ * path when the v2 one names none.
  */
 static void label(struct ledger_entry *e, const struct trace *t, const struct stall *st,
 		  const struct loop_proc *pr)
 {
 	const struct cgroup_rec *r = st->cgid ? cgroups__find(&t->cgroups, st->cgid) : NULL;
+	bool own_ns = pr->cgroup[0] == '/' && strncmp(pr->cgroup, "/..", 3);
 	struct cgroup_name v1;
 
-	if (r && r->path)
+	if (own_ns)
+		snprintf(e->cgroup, sizeof(e->cgroup), "%s", pr->cgroup);
+	else if (r && r->path)
 		snprintf(e->cgroup, sizeof(e->cgroup), "%s", r->path);
 	else if (pr->cgroup[0])
 		snprintf(e->cgroup, sizeof(e->cgroup), "%s", pr->cgroup);

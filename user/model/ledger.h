@@ -74,8 +74,8 @@ struct ledger {
  * Take t->loops into l: each loop's entry found by its process's identity
  * (read with proc), made if new and there is room, given its latest split;
  * entries whose process has exited (proc says gone, or a new start) are
- * removed. The cgroup is t->cgroups' path for the loop's cgroup id where
- * resolved, else /proc's. proc NULL: the trace is over, every entry stays
+ * removed. The cgroup is /proc's (its path now), else t->cgroups' path
+ * for the loop's cgroup id where resolved. proc NULL: the trace is over, every entry stays
  * (a loop whose process exited in the last drain keeps its figures for
  * the final outputs) and a loop with none gets one if there is room. 0 or
  * -ENOMEM.
