@@ -55,7 +55,7 @@ scrape_while() {
 		for p in "$@"; do kill -0 "$p" 2>/dev/null && alive=1; done
 		[ $alive = 1 ] || break
 		http_get "$port" /metrics >m.now 2>/dev/null || { sleep 0.5; continue; }
-		grep '^iostorm_loop_seconds_total{' m.now >>scrapes.txt
+		grep '^iostorm_loop_seconds_total{' m.now >>scrapes.txt || true
 		for p in "$@"; do
 			grep -q "^iostorm_loop_seconds_total{.*pid=\"$p\"," m.now && cp m.now "m.$p"
 		done
@@ -63,7 +63,7 @@ scrape_while() {
 	done
 }
 
-# Two pods (kubelet cgroupfs naming) and a Slurm step on one node, traced
+# Two pods (kubelet cgroupfs and systemd naming) and a Slurm step on one node, traced
 # by one `iostorm -a --listen`: pod A's job reads a cold dataset behind a
 # 300-IOPS cap, pod B's a warm one and computes 20 ms a step, the Slurm
 # job (job_4242/step_0) a warm one too. Per job, its loop's series carry
@@ -72,8 +72,11 @@ scrape_while() {
 # jobs exit their series are gone and iostorm_loops_over_bound is 0.
 test_loops_node_pods_and_slurm() {
 	local ua=aaaa1111-2222-3333-4444-555555555555 ub=bbbb1111-2222-3333-4444-555555555555
-	local ca=0123456789abcdef0123 cb=fedcba9876543210fedc
-	local a=kubepods/burstable/pod$ua/$ca b=kubepods/burstable/pod$ub/$cb
+	local ca=0123456789abcdef0123 cb=fedcba9876543210fedcba9876543210
+	# Pod A named as kubelet's cgroupfs driver names it, pod B as its
+	# systemd driver does (the uid's dashes escaped, the runtime's scope).
+	local a=kubepods/burstable/pod$ua/$ca
+	local b=kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod${ub//-/_}.slice/cri-containerd-$cb.scope
 	local s=slurmstepd.scope/job_4242/step_0
 	storm_fs
 	capped_cgroup 300
@@ -100,7 +103,7 @@ test_loops_node_pods_and_slurm() {
 		--step-ms 20 --epochs 2
 	ps=$!
 	sleep 0.5
-	comm=$(cat /proc/$pa/comm)
+	comm=$(cat /proc/$pa/comm) || fail "job A ended at once: $(cat ta.txt)"
 	scrape_while "$port" $pa $pb $ps
 	wait $pa || fail "job A exit $?"
 	wait $pb || fail "job B exit $?"
@@ -122,6 +125,7 @@ test_loops_node_pods_and_slurm() {
 	expect_eq "pod A slurm_job" "$(loop_label "m.$pa" "$pa" slurm_job)" ""
 	expect_eq "pod B pod_uid" "$(loop_label "m.$pb" "$pb" pod_uid)" "$ub"
 	expect_eq "pod B container_id" "$(loop_label "m.$pb" "$pb" container_id)" "$cb"
+	expect_eq "pod B cgroup" "$(loop_label "m.$pb" "$pb" cgroup)" "${cgb#$CG2}"
 	expect_eq "Slurm job" "$(loop_label "m.$ps" "$ps" slurm_job)" 4242
 	expect_eq "Slurm job's pod_uid" "$(loop_label "m.$ps" "$ps" pod_uid)" ""
 	expect_eq "Slurm job's cgroup" "$(loop_label "m.$ps" "$ps" cgroup)" "${cgs#$CG2}"

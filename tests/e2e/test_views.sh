@@ -169,3 +169,28 @@ test_views_mixed() {
 	! grep "^/srv/data" report.txt || fail "a job path in the host's view"
 	expect_screen report.txt
 }
+
+# iostorm itself in a chroot (as in a container or after kubectl exec), with
+# the job in the same root: the host's paths are not in iostorm's root, but
+# every file the job read is at its own path there, same device and inode:
+# `path` names it (it was null), `job_path` as the job saw it.
+test_views_iostorm_in_chroot() {
+	command -v unshare >/dev/null || skip "no unshare"
+	views_root "$PWD/R"
+	mkdir -p R/sys R/iostorm-bin || fail "mkdir"
+	cp "$IOSTORM" R/iostorm-bin/iostorm || fail "cp iostorm"
+	unshare -m --propagation private sh -c "mount --bind /usr $PWD/R/usr &&
+		mount --rbind /sys $PWD/R/sys && mount -t proc proc $PWD/R/proc &&
+		mount --bind /dev $PWD/R/dev &&
+		exec chroot $PWD/R /iostorm-bin/iostorm -q -j /out.json -- \
+			/workload read /data/img --threads 2 --tally /tally" 2>err.txt ||
+		fail "iostorm in the chroot: $(cat err.txt)"
+	expect_eq "files the workload read" "$(tally R/tally files)" 60
+	local k rec jp n=0
+	for jp in $(jq -r '.files[] | select(.type == "file" and (.job_path // .path // "" | startswith("/data/img/"))) | .job_path // .path' R/out.json); do
+		rec=$(views_rec R/out.json "$jp")
+		[ "$(jq -r .path <<<"$rec")" = "$jp" ] || fail "$jp: path $(jq -r .path <<<"$rec")"
+		n=$((n + 1))
+	done
+	expect_eq "files named at their path in iostorm's root" "$n" 60
+}

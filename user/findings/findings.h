@@ -102,8 +102,9 @@ int findings__judge(struct findings *f, const struct trace *t,
  * stall_warn; else input_cause's cause (rules__cause_name(): "own_io",
  * "few_readers", "receiving", "loader_cpu_starved", "loader_cpu_bound",
  * "prefetch_short", "unclear"), or the storage finding that explains it
- * ("storage_bottleneck", "small_file_storm", ...), or "unclear". NULL: no
- * time in the window.
+ * ("storage_bottleneck", "small_file_storm", ...) where the loop's own side
+ * waits on I/O (the node's storage is not a warm loop's cause), or
+ * "unclear". NULL: no time in the window.
  */
 const char *findings__loop_cause(const struct evidence *node, const struct stall *win,
 				 double win_s, const struct thresholds *th);

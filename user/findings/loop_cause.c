@@ -27,12 +27,24 @@ static bool storage_id(const char *id)
 	return false;
 }
 
+/*
+ * Does the loop's side wait on I/O (its loader's working threads, or its
+ * own reads)? The node's storage findings are the whole node's: they
+ * explain a loop's wait only where its own side waits on I/O (a warm pod
+ * beside a cold one is not storage-bound because the node storms).
+ */
+static bool waits_on_io(const struct evidence *e, const double *th)
+{
+	return e->ld_io_share >= th[TH_IO_WAIT_WARN] ||
+	       (e->stall_share > 0 && e->stall_own_io_share >= th[TH_OWN_IO] * e->stall_share);
+}
+
 const char *findings__loop_cause(const struct evidence *node, const struct stall *win,
 				 double win_s, const struct thresholds *th)
 {
-	struct finding fs[FINDINGS_MAX];
+	struct finding fs[FINDINGS_MAX], rest[FINDINGS_MAX], f;
 	struct evidence e = *node;
-	int n;
+	int n, nr = 0;
 
 	e.duration_s = win_s;
 	e.stall_loops = 1;
@@ -49,8 +61,14 @@ const char *findings__loop_cause(const struct evidence *node, const struct stall
 	for (int i = 0; i < n; i++)
 		if (!strcmp(fs[i].id, "input_cause"))
 			return rules__cause_name(&fs[i]);
-	for (int i = 0; i < n; i++)
-		if (fs[i].severity >= SEV_WARN && storage_id(fs[i].id))
+	for (int i = 0; i < n; i++) {
+		if (fs[i].severity >= SEV_WARN && storage_id(fs[i].id) && waits_on_io(&e, th->v))
 			return fs[i].id;
+		if (!storage_id(fs[i].id))
+			rest[nr++] = fs[i];
+	}
+	/* Storage is not this loop's: its loader's own cause. */
+	if (rule__input_cause(&e, th->v, rest, nr, &f))
+		return rules__cause_name(&f);
 	return "unclear";
 }

@@ -20,6 +20,15 @@ static struct ledger_entry *entry_of(struct ledger *l, __u32 pid, __u64 start)
 	return NULL;
 }
 
+/* At the end, a loop's entry by its pid: its process may be gone. */
+static struct ledger_entry *entry_of_pid(struct ledger *l, __u32 pid)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		if (l->v[i].pid == pid)
+			return &l->v[i];
+	return NULL;
+}
+
 const struct ledger_entry *ledger__find(const struct ledger *l, __u32 pid)
 {
 	for (size_t i = 0; i < l->nr; i++)
@@ -29,18 +38,24 @@ const struct ledger_entry *ledger__find(const struct ledger *l, __u32 pid)
 }
 
 /*
- * Label a new entry by its workload: the cgroup the kernel named the
- * loop's thread with (its path as the per-container families have it),
- * else /proc's; a Slurm job from a cgroup v1 path when the v2 one names
- * none.
+ * Label a new entry by its workload: the cgroup /proc says the process is
+ * in now (a job moved into its pod's cgroup just before its exec: the
+ * kernel's id for its first drain is still the cgroup it came from), the
+ * path as the per-container families have it; else, where /proc says
+ * nothing or gives it from another cgroup namespace ("/../.."), the cgroup
+ * the kernel named the loop's thread with. A Slurm job from a cgroup v1
+ * path when the v2 one names none.
  */
 static void label(struct ledger_entry *e, const struct trace *t, const struct stall *st,
 		  const struct loop_proc *pr)
 {
 	const struct cgroup_rec *r = st->cgid ? cgroups__find(&t->cgroups, st->cgid) : NULL;
+	bool own_ns = pr->cgroup[0] == '/' && strncmp(pr->cgroup, "/..", 3);
 	struct cgroup_name v1;
 
-	if (r && r->path)
+	if (own_ns)
+		snprintf(e->cgroup, sizeof(e->cgroup), "%s", pr->cgroup);
+	else if (r && r->path)
 		snprintf(e->cgroup, sizeof(e->cgroup), "%s", r->path);
 	else if (pr->cgroup[0])
 		snprintf(e->cgroup, sizeof(e->cgroup), "%s", pr->cgroup);
@@ -62,10 +77,10 @@ static struct ledger_entry *entry_for(struct ledger *l, const struct trace *t,
 	struct loop_proc *pr = calloc(1, sizeof(*pr));
 	struct ledger_entry *e = NULL;
 
-	*gone = !pr || proc(st->tgid, pr, ctx);
+	*gone = !pr || (proc && proc(st->tgid, pr, ctx));
 	if (*gone)
 		goto out_free;
-	e = entry_of(l, st->tgid, pr->start);
+	e = proc ? entry_of(l, st->tgid, pr->start) : entry_of_pid(l, st->tgid);
 	if (e || l->nr >= ledger_max(l))
 		goto out_free;
 	e = &l->v[l->nr++];
@@ -81,9 +96,12 @@ out_free:
 /* Drop the entries whose process exited or was replaced, before new loops take room. */
 static int sweep(struct ledger *l, ledger_proc_fn proc, void *ctx)
 {
-	struct loop_proc *pr = malloc(sizeof(*pr));
+	struct loop_proc *pr;
 	size_t k = 0;
 
+	if (!proc)
+		return 0;	/* the trace is over: every entry stays */
+	pr = malloc(sizeof(*pr));
 	if (!pr)
 		return -ENOMEM;
 	for (size_t i = 0; i < l->nr; i++) {

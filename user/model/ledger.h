@@ -74,8 +74,11 @@ struct ledger {
  * Take t->loops into l: each loop's entry found by its process's identity
  * (read with proc), made if new and there is room, given its latest split;
  * entries whose process has exited (proc says gone, or a new start) are
- * removed. The cgroup is t->cgroups' path for the loop's cgroup id where
- * resolved, else /proc's. 0 or -ENOMEM.
+ * removed. The cgroup is /proc's (its path now), else t->cgroups' path
+ * for the loop's cgroup id where resolved. proc NULL: the trace is over, every entry stays
+ * (a loop whose process exited in the last drain keeps its figures for
+ * the final outputs) and a loop with none gets one if there is room. 0 or
+ * -ENOMEM.
  */
 int ledger__update(struct ledger *l, const struct trace *t, ledger_proc_fn proc, void *ctx);
 /* The entry of process pid, or NULL. */

@@ -610,19 +610,62 @@ static int cand_cmp(const void *pa, const void *pb)
  * before found (a loop is never on another's loader side), until they
  * settle. x->loop holds the result.
  */
-static int find_loops(struct stall_ctx *x, const struct stall_opts *o)
+/* Wakeups each thread took or gave (touch[], by index), over every pair. */
+static void count_touches(const struct stall_ctx *x, __u64 *touch)
+{
+	for (size_t k = 0; k < x->nr_wakes; k++) {
+		const struct wake_rec *w = &x->wakes[k];
+		long a = thread_idx(x->s, w->wakee), b = -1;
+
+		if ((w->waker & ~WAKER_FLAGS) != WAKER_OUTSIDE)
+			b = thread_idx(x->s, w->waker & ~WAKER_FLAGS);
+		if (a >= 0)
+			touch[a] += w->wakeups;
+		if (b >= 0)
+			touch[b] += w->wakeups;
+	}
+}
+
+/*
+ * On a node (-a) the store holds every process that ran since iostorm
+ * started (builds, shells: thousands), and judging one costs its four
+ * sides over every wakeup. A candidate there is alive (no exit seen) or a
+ * loop at the last measure, and could pass is_consumer() at all: woken or
+ * waking min_wakeups times, or reading as often (what each of its ways
+ * needs at least).
+ */
+static bool node_candidate(const struct stall_ctx *x, const struct trace *t, long i,
+			   const __u64 *touch, double min_wakeups)
+{
+	__u32 tgid = x->s->threads[i].tgid;
+
+	if (touch[i] + reads_of(&x->s->threads[i]) < min_wakeups)
+		return false;
+	if (!procs__exited(x->procs, tgid))
+		return true;
+	for (size_t k = 0; k < t->nr_loops; k++)
+		if (t->loops[k].tgid == tgid)
+			return true;
+	return false;
+}
+
+static int find_loops(struct stall_ctx *x, const struct trace *t, const struct stall_opts *o)
 {
 	const struct store *s = x->s;
 	size_t n = s->nr_threads, nc = 0;
 	struct cand *cands = malloc((n ? n : 1) * sizeof(*cands));
 	bool *next = calloc(n ? n : 1, sizeof(*next));
+	__u64 *touch = x->work ? calloc(n ? n : 1, sizeof(*touch)) : NULL;
 	int err = -ENOMEM;
 	__u64 w;
 
-	if (!cands || !next)
+	if (!cands || !next || (x->work && !touch))
 		goto out_free;
+	if (touch)
+		count_touches(x, touch);
 	for (size_t i = 0; i < n; i++)
-		if (s->threads[i].tid == s->threads[i].tgid && !x->tracer[i])
+		if (s->threads[i].tid == s->threads[i].tgid && !x->tracer[i] &&
+		    (!touch || node_candidate(x, t, i, touch, o->min_wakeups)))
 			cands[nc++] = (struct cand){ i, depth_of(x, s->threads[i].tgid) };
 	qsort(cands, nc, sizeof(*cands), cand_cmp);
 	for (int round = 0; round < LOOP_ROUNDS; round++) {
@@ -636,6 +679,7 @@ static int find_loops(struct stall_ctx *x, const struct stall_opts *o)
 	}
 	err = 0;
 out_free:
+	free(touch);
 	free(next);
 	free(cands);
 	return err;
@@ -1232,7 +1276,7 @@ int stall__measure(struct trace *t, const struct stall_opts *o)
 	mark_tf(&x);
 	if (o->nr_given)
 		missing = given_loops(&x, o);
-	else if (find_loops(&x, o))
+	else if (find_loops(&x, t, o))
 		goto out_free;
 	t->data_seen = t->data_seen || !o->launched || data_read(x.s);
 	if (!o->nr_given && loop_start(&x, t))

@@ -378,14 +378,22 @@ char *views__rehost(struct views *vw, __u32 view, const char *job, __u64 ino, __
 		if (below(v->xl[i].job, job) >= 0 &&
 		    (!best || strlen(v->xl[i].job) > strlen(best->job)))
 			best = &v->xl[i];
-	if (!best)
-		return NULL;
-	rest = below(best->job, job);
-	if (asprintf(&host, "%s%s", best->host, job + rest) < 0)
-		return NULL;
-	if (same_file(host, ino, dev, dev))
-		return host;
-	free(host);
+	if (best) {
+		rest = below(best->job, job);
+		if (asprintf(&host, "%s%s", best->host, job + rest) < 0)
+			return NULL;
+		if (same_file(host, ino, dev, dev))
+			return host;
+		free(host);
+	}
+	/*
+	 * iostorm in a container or a chroot (the DaemonSet's pod, kubectl
+	 * exec): the host's paths are not in its root, but the file may be, at
+	 * the job's path (a job in the same root): its own root's path, when
+	 * that names the same file.
+	 */
+	if (job[0] == '/' && same_file(job, ino, dev, dev))
+		return strdup(job);
 	return NULL;
 }
 

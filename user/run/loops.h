@@ -13,7 +13,6 @@
 #include <stdbool.h>
 #include <linux/types.h>
 #include "findings/findings.h"
-#include "findings/thresholds.h"
 #include "model/trace.h"
 
 #define LIVE_JUDGE_SHARE	0.1	/* of the main thread's time, at most */

@@ -235,9 +235,10 @@ static int session__open(struct session *s)
 
 /*
  * The training loops' wait for data, from the trace as last refreshed,
- * and the ledger of loops by identity the metrics label (model/ledger.h).
+ * and the ledger of loops by identity the metrics label (model/ledger.h);
+ * final: the trace is over, the loops that ended in it keep their entries.
  */
-static int measure_stall(struct session *s)
+static int measure_stall(struct session *s, bool final)
 {
 	const struct options *o = s->o;
 	struct stall_opts so = {
@@ -253,7 +254,8 @@ static int measure_stall(struct session *s)
 
 	int err = stall__measure(s->trace, &so);
 
-	return err ?: ledger__update(&s->trace->ledger, s->trace, ledger__proc, NULL);
+	return err ?: ledger__update(&s->trace->ledger, s->trace, final ? NULL : ledger__proc,
+				     NULL);
 }
 
 /*
@@ -300,7 +302,7 @@ static int start_window(struct session *s)
 	if (o->interval > 0)
 		err = collector__refresh(s->c, s->trace, REFRESH_FILES | REFRESH_GLOBALS, now);
 	if (!err && o->interval > 0)
-		err = measure_stall(s);
+		err = measure_stall(s, false);
 	/* Interval lines must not break a JSON or HTML report written to stdout. */
 	if (!err)
 		err = interval__start(&s->iv, json_on_stdout ? stderr : stdout, o->interval,
@@ -435,7 +437,7 @@ static int tick(struct session *s, __u64 now, __u64 start, __u64 *next_drain)
 		what |= REFRESH_BLOCK_HISTS;
 	err = collector__refresh(s->c, s->trace, what, now);
 	if (!err && what & REFRESH_GLOBALS)
-		err = measure_stall(s);
+		err = measure_stall(s, false);
 	if (!err && line)
 		err = interval__tick(&s->iv, s->trace, now);
 	if (!err && wants_timeline(s->o))
@@ -515,7 +517,7 @@ static int finish_tracing(struct session *s)
 		       strerror(ENOMEM));
 		return -ENOMEM;
 	}
-	err = measure_stall(s);
+	err = measure_stall(s, true);
 	if (err)
 		pr_err("cannot measure the training loop's wait: %s", strerror(-err));
 	return err;

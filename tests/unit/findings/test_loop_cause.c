@@ -66,7 +66,8 @@ TEST(loop_cause_by_the_rules)
 
 /*
  * On the storm scene (a cold small-file storm behind a capped device),
- * storage explains an input-bound loop's wait: the cause names it.
+ * storage explains an input-bound loop's wait when its loader waits on
+ * I/O: the cause names it; not another loop's, whose loader computes.
  */
 TEST(loop_cause_storage_explains)
 {
@@ -80,6 +81,9 @@ TEST(loop_cause_storage_explains)
 	c = findings__loop_cause(&node, &s, 10, &th);
 	REQUIRE(c);
 	CHECK(!strcmp(c, "storage_bottleneck") || !strcmp(c, "small_file_storm"));
+	/* A warm pod's loop on the same node: its loader computes, never waits on I/O. */
+	s = loop_of(6000, 0.9, 0.05, 0);
+	CHECK_STR(findings__loop_cause(&node, &s, 10, &th), "loader_cpu_bound");
 }
 
 /*

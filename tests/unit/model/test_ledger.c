@@ -189,3 +189,57 @@ TEST(ledger_counters_never_go_down)
 	free(t->loops);
 	free(t);
 }
+
+/* The trace is over (proc NULL): an exited loop keeps its entry and figures. */
+TEST(ledger_final_keeps_exited)
+{
+	struct trace *t = calloc(1, sizeof(*t));
+	struct node n = { .pid = { 100, 200 }, .start = { 1, 1 } };
+
+	REQUIRE(t);
+	set_loops(t, (__u32[]){ 100 }, (__u64[]){ 10 }, 1);
+	CHECK_EQ_INT(ledger__update(&t->ledger, t, node_proc, &n), 0);
+	n.start[0] = 0;		/* 100 exited before the last drain */
+	set_loops(t, (__u32[]){ 100, 200 }, (__u64[]){ 12, 3 }, 2);
+	CHECK_EQ_INT(ledger__update(&t->ledger, t, NULL, NULL), 0);
+	REQUIRE(t->ledger.nr == 2);
+	CHECK_EQ_INT(t->ledger.v[0].pid, 100);
+	CHECK_EQ_U64(t->ledger.v[0].start, 1);
+	CHECK_EQ_U64(t->ledger.v[0].counted[LOOP_DATA_WAIT], 12);
+	CHECK_EQ_INT(t->ledger.v[1].pid, 200);
+	CHECK_EQ_U64(t->ledger.gone, 0);
+	ledger__free(&t->ledger);
+	free(t->loops);
+	free(t);
+}
+
+/*
+ * A job moved into its pod's cgroup just before its exec: the kernel's id
+ * of its first drain is the cgroup it came from ("/"); /proc's path now is
+ * its pod's, and labels it. From another cgroup namespace ("/../..") /proc's
+ * path is not the families' form: the kernel's id's path labels it.
+ */
+TEST(ledger_label_from_proc)
+{
+	struct trace *t = calloc(1, sizeof(*t));
+	struct thread_stats cg = { .cgid = 1 };
+	struct node n = {
+		.pid = { 100, 200 }, .start = { 1, 1 },
+		.cgroup = { "/kubepods/burstable/pod" UID "/abc", "/../../kubepods/x" },
+	};
+
+	REQUIRE(t);
+	CHECK(!cgroups__add(&t->cgroups, &cg) &&
+	      !cgroup__set_path(cgroups__find(&t->cgroups, 1), "/"));
+	set_loops(t, (__u32[]){ 100, 200 }, (__u64[]){ 5, 5 }, 2);
+	t->loops[0].cgid = t->loops[1].cgid = 1;
+	CHECK_EQ_INT(ledger__update(&t->ledger, t, node_proc, &n), 0);
+	REQUIRE(t->ledger.nr == 2);
+	CHECK_STR(t->ledger.v[0].cgroup, "/kubepods/burstable/pod" UID "/abc");
+	CHECK_STR(t->ledger.v[0].name.pod_uid, UID);
+	CHECK_STR(t->ledger.v[1].cgroup, "/");
+	ledger__free(&t->ledger);
+	cgroups__free(&t->cgroups);
+	free(t->loops);
+	free(t);
+}

@@ -102,6 +102,30 @@ TEST(view_place_and_rehost)
 	CHECK(!views__rehost(&vw, 1, "/data/c1/y", yino + 1, key.dev));	/* another inode */
 	CHECK(!views__rehost(&vw, 1, "/other/y", yino, key.dev));
 
+	/*
+	 * iostorm in a chroot or a container: no host mount leads to the file,
+	 * but it is at the job's path in iostorm's own root (same inode):
+	 * that path, never one that names another file.
+	 */
+	{
+		char z[512];
+		struct file_key kz = {};
+
+		snprintf(z, sizeof(z), "%s/own-z", dir);
+		touch(z);
+		kz.dev = kdev_of(z, &kz.ino);
+		fs->flags = FILE_F_PATH | FILE_F_REG;
+		CHECK(!views__place(&vw, &kz, fs, strdup(z), &out));
+		CHECK_STR(out.host, z);
+		free(out.host);
+		free(out.job);
+		kz.ino++;
+		CHECK(!views__place(&vw, &kz, fs, strdup(z), &out));
+		CHECK(!out.host);
+		free(out.job);
+		fs->flags = FILE_F_PATH | FILE_F_ANCHOR | FILE_F_REG;
+	}
+
 	/* The anchor names another file: the stat() check refuses it. */
 	key.ino++;
 	fs->anchor_len = strlen("/c1/x");
