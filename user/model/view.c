@@ -427,11 +427,6 @@ int views__place(struct views *vw, const struct file_key *key,
 	}
 	if (out->host)
 		xlate_learn(v, job, out->host);
-	if (!out->host)
-	if (out->host && !strcmp(out->host, job)) {
-		free(job);
-		out->job = NULL;
-	}
 	return 0;
 }
 
