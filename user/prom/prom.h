@@ -18,7 +18,6 @@
 #include <stdio.h>
 
 struct findings;
-struct thresholds;
 struct trace;
 
 /* Not a port anyone expects: ebpf_exporter has 9435. Only documented. */
@@ -52,29 +51,19 @@ int prom__render(FILE *out, const struct trace *t, const struct findings *f,
  * Listen on addr_port and serve /metrics from an internal thread, 503 until
  * the first prom__publish(); addr_port NULL serves nothing (for --prom-file
  * alone: prom__publish() + prom__save()). job labels every sample, as for
- * prom__render(); th judges the live findings. Says what failed on stderr
+ * prom__render(). Says what failed on stderr
  * ("iostorm: cannot listen on '127.0.0.1:9436': Address already in use")
  * and returns -errno (-EINVAL
  * for a bad address, -EADDRINUSE, -EACCES, -EADDRNOTAVAIL...).
  */
-int prom__serve(struct prom_server **s, const char *addr_port, const char *job,
-		const struct thresholds *th);
+int prom__serve(struct prom_server **s, const char *addr_port, const char *job);
 
 /*
- * Render t and make it what scrapes (and prom__save()) get from now on.
- * With f, the findings of a finished trace. Without (the live path, after
- * each refresh), the findings, which sort every file (~1.9 s for 1.28M
- * files), are judged again only when that keeps them under 10% of the
- * caller's time, else the last ones are shown. Returns 0 or -errno.
+ * Render t with the findings f (judged by the caller: live, run/loops.h;
+ * at the end, the run's) and make it what scrapes (and prom__save()) get
+ * from now on. Returns 0 or -errno.
  */
 int prom__publish(struct prom_server *s, const struct trace *t, const struct findings *f);
-
-/*
- * As prom__publish() without f, but with the findings last judged (none
- * before the first judgement): for a caller that cannot wait for a sort
- * of every file now. Returns 0 or -errno.
- */
-int prom__publish_quick(struct prom_server *s, const struct trace *t);
 
 /*
  * Write the last published snapshot to path atomically, as

@@ -4,8 +4,8 @@
  * the caller's thread renders the text and swaps in one response object
  * under a lock (prom__publish()); every scrape queues that same response,
  * which libmicrohttpd counts references to, so a thousand scrapes cost one
- * copy of the text. prom__save() writes it for --prom-file. The live
- * findings it shows are judged again only when that is cheap enough. See
+ * copy of the text. prom__save() writes it for --prom-file. It prints
+ * what it is given: the live findings are judged in run/ (run/loops.h). See
  * prom.h and docs/metrics.md, which says why each limit below is what it is.
  */
 #include <errno.h>
@@ -44,46 +44,6 @@ typedef int mhd_result;
 #define LISTEN_BACKLOG	1024		/* a reconnect storm waits, not refused */
 #define FDS_SPARE	256		/* iostorm's own: BPF maps, links, files */
 
-/* ---- the live findings ---- */
-
-/* The findings of a trace still going on, and what judging it cost. */
-struct prom_findings {
-	struct findings f;
-	double at;		/* CLOCK_MONOTONIC seconds of the judgement */
-	double cost;		/* seconds it took */
-};
-
-#define PROM_JUDGE_SHARE	0.1	/* of the main thread's time, at most */
-
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* Judge t's findings by th into fs, and time it. 0 or -errno. */
-static int prom_findings__judge(struct prom_findings *fs, const struct trace *t,
-				const struct thresholds *th)
-{
-	int err;
-
-	fs->at = mono_s();
-	err = findings__judge(&fs->f, t, th);
-	fs->cost = mono_s() - fs->at;
-	return err;
-}
-
-/*
- * Judging sorts every file (~1.9 s for 1.28M files): a live publish judges
- * again only when that keeps it under PROM_JUDGE_SHARE of the time.
- */
-static bool prom_findings__stale(const struct prom_findings *fs)
-{
-	return fs->at == 0 || mono_s() - fs->at >= fs->cost / PROM_JUDGE_SHARE;
-}
-
 struct prom_server {
 	struct MHD_Daemon *mhd;	/* NULL: no HTTP, snapshots for prom__save() only */
 	pthread_mutex_t lock;	/* guards resp against the server thread */
@@ -91,8 +51,6 @@ struct prom_server {
 	const char *text;	/* resp's body (resp frees it): the caller's thread only */
 	size_t len;
 	char *job;
-	struct thresholds th;		/* for the live findings */
-	struct prom_findings findings;	/* judged again when stale */
 };
 
 static mhd_result respond(struct MHD_Connection *c, unsigned int status, char *body,
@@ -241,8 +199,7 @@ static struct MHD_Daemon *start_daemon(struct prom_server *s, int fd)
 	return d;
 }
 
-int prom__serve(struct prom_server **out, const char *addr_port, const char *job,
-		const struct thresholds *th)
+int prom__serve(struct prom_server **out, const char *addr_port, const char *job)
 {
 	struct sockaddr_storage sa;
 	struct prom_server *s;
@@ -261,7 +218,6 @@ int prom__serve(struct prom_server **out, const char *addr_port, const char *job
 		pr_err("out of memory");
 		goto out_free_server;
 	}
-	s->th = *th;
 	pthread_mutex_init(&s->lock, NULL);
 	if (!addr_port)
 		goto out_done;
@@ -312,8 +268,7 @@ static struct MHD_Response *metrics_response(char *text, size_t len)
 	return r;
 }
 
-/* Render t with the findings f and make it the snapshot. */
-static int publish(struct prom_server *s, const struct trace *t, const struct findings *f)
+int prom__publish(struct prom_server *s, const struct trace *t, const struct findings *f)
 {
 	struct MHD_Response *r, *old;
 	char *text = NULL;
@@ -343,22 +298,6 @@ static int publish(struct prom_server *s, const struct trace *t, const struct fi
 	if (old)
 		MHD_destroy_response(old);	/* freed when its last scrape is sent */
 	return 0;
-}
-
-int prom__publish(struct prom_server *s, const struct trace *t, const struct findings *f)
-{
-	int err = 0;
-
-	if (!f && prom_findings__stale(&s->findings))
-		err = prom_findings__judge(&s->findings, t, &s->th);
-	if (err)
-		return err;
-	return publish(s, t, f ? f : &s->findings.f);
-}
-
-int prom__publish_quick(struct prom_server *s, const struct trace *t)
-{
-	return publish(s, t, &s->findings.f);
 }
 
 /* Only the caller's thread changes text, and resp keeps it: no lock needed. */

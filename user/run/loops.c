@@ -31,15 +31,14 @@ static int judge_node(struct live *lv, const struct trace *t, const struct thres
 	return err;
 }
 
-int live__judge(struct live *lv, struct trace *t, const struct thresholds *th, __u64 now_ns)
+int live__judge(struct live *lv, struct trace *t, const struct thresholds *th, __u64 now_ns,
+		bool quick)
 {
 	struct stall w;
 	int err;
 
-	if (!t->ledger.nr)
-		return 0;
-	err = judge_node(lv, t, th);
-	if (err)
+	err = quick ? 0 : judge_node(lv, t, th);
+	if (err || !lv->node)
 		return err;
 	for (size_t i = 0; i < t->ledger.nr; i++) {
 		struct ledger_entry *e = &t->ledger.v[i];
@@ -53,6 +52,13 @@ int live__judge(struct live *lv, struct trace *t, const struct thresholds *th, _
 			      now_ns);
 	}
 	return 0;
+}
+
+const struct findings *live__findings(const struct live *lv)
+{
+	static const struct findings none;
+
+	return lv->node ? lv->node : &none;
 }
 
 void live__judge_run(struct trace *t, const struct findings *f, const struct thresholds *th)

@@ -229,7 +229,7 @@ static int session__open(struct session *s)
 		return err;
 	s->trace->maps_bytes = collector__maps_bytes(s->c);	/* again at the end */
 	if (o->listen || o->prom_file)
-		err = prom__serve(&s->prom, o->listen, o->job, o->thresholds);
+		err = prom__serve(&s->prom, o->listen, o->job);
 	return err;
 }
 
@@ -364,9 +364,10 @@ static int start_tracing(struct session *s)
 }
 
 /*
- * Metrics while tracing, from a refreshed trace: best effort, the trace
- * goes on. In a storm the findings are not judged again (that sorts every
- * file: 0.3 s for 300k), since no drain could run meanwhile.
+ * Metrics while tracing, from a refreshed trace, with the findings judged
+ * live (run/loops.h: not again in a storm, since a sort of every file,
+ * 0.3 s for 300k, leaves no drain room to run): best effort, the trace
+ * goes on.
  */
 static void publish_metrics(struct session *s)
 {
@@ -374,8 +375,7 @@ static void publish_metrics(struct session *s)
 
 	if (!s->prom)
 		return;
-	err = s->storm ? prom__publish_quick(s->prom, s->trace) :
-			 prom__publish(s->prom, s->trace, s->live.node);
+	err = prom__publish(s->prom, s->trace, live__findings(&s->live));
 	if (err) {
 		pr_err("cannot publish metrics: %s", strerror(-err));
 		return;
@@ -446,7 +446,7 @@ static int tick(struct session *s, __u64 now, __u64 start, __u64 *next_drain)
 		return err;
 	s->trace->duration_s = (now - start) / 1e9;
 	if (s->prom)
-		err = live__judge(&s->live, s->trace, s->o->thresholds, now);
+		err = live__judge(&s->live, s->trace, s->o->thresholds, now, s->storm);
 	if (err)
 		return err;
 	/* The refresh took tens of ms: a storm may need a drain before the rest. */

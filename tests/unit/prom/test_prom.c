@@ -605,11 +605,11 @@ TEST(prom_server)
 	REQUIRE(s.t);
 	port = free_port(addr, sizeof(addr));
 	REQUIRE(port > 0);
-	REQUIRE(prom__serve(&srv, addr, "j", defaults()) == 0);
+	REQUIRE(prom__serve(&srv, addr, "j") == 0);
 	resp = http_get(port, "/metrics");
 	CHECK_EQ_INT(status_of(resp), 503);
 	free(resp);
-	CHECK_EQ_INT(prom__publish(srv, s.t, NULL), 0);
+	CHECK_EQ_INT(prom__publish(srv, s.t, judged(s.t)), 0);
 	resp = http_get(port, "/metrics");
 	want = render(s.t, "j");
 	REQUIRE(resp && want);
@@ -625,7 +625,7 @@ TEST(prom_server)
 	saved = dup(2);
 	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	dup2(null, 2);
-	err = prom__serve(&again, addr, NULL, defaults());
+	err = prom__serve(&again, addr, NULL);
 	dup2(saved, 2);
 	close(saved);
 	close(null);
@@ -633,7 +633,7 @@ TEST(prom_server)
 	CHECK(!again);
 	prom__stop(srv);
 	/* Stopped: the port is free again. */
-	CHECK_EQ_INT(prom__serve(&again, addr, NULL, defaults()), 0);
+	CHECK_EQ_INT(prom__serve(&again, addr, NULL), 0);
 	prom__stop(again);
 	prom__stop(NULL);
 	free(want);
@@ -650,10 +650,10 @@ TEST(prom_save)
 	REQUIRE(s.t);
 	REQUIRE(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/iostorm.prom", dir);
-	REQUIRE(prom__serve(&srv, NULL, "j", defaults()) == 0);
+	REQUIRE(prom__serve(&srv, NULL, "j") == 0);
 	CHECK_EQ_INT(prom__save(srv, path), -ENODATA);
 	CHECK(access(path, F_OK) && errno == ENOENT);
-	CHECK_EQ_INT(prom__publish(srv, s.t, NULL), 0);
+	CHECK_EQ_INT(prom__publish(srv, s.t, judged(s.t)), 0);
 	CHECK_EQ_INT(prom__save(srv, path), 0);
 	want = render(s.t, "j");
 	got = slurp(path);
