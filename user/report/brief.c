@@ -182,24 +182,24 @@ static void print_part(FILE *out, const struct report *r, enum part p, int level
 	switch (p) {
 	case P_HEAD:
 		report_text__header(out, t);
-		report_kernel__text(out, t);
+		report_kernel__text(out, r);
 		break;
 	case P_VERDICT:
 		print_verdict(out, r->f, level);
 		break;
 	case P_LOOP:
-		report_stall__text(out, t);
+		report_stall__text(out, r);
 		break;
 	case P_PHASES:
 		if (level < 2)
-			report_phases__text(out, r->f, 1 - level);
+			report_phases__text(out, r, 1 - level);
 		break;
 	case P_FIGURES:
 		if (trace__empty(t))
 			fprintf(out, "\nno file I/O by the target was seen\n");
 		else if (level < 1) {
 			fputc('\n', out);
-			report_vfs__brief_text(out, t, &r->tot);
+			report_vfs__brief_text(out, r);
 		}
 		break;
 	case P_FILES:
@@ -218,7 +218,7 @@ static void print_part(FILE *out, const struct report *r, enum part p, int level
 		break;
 	case P_LOST:
 		fputc('\n', out);
-		report_lost__text(out, t, false);
+		report_lost__text(out, r, false);
 		break;
 	case P_HINT:
 		fprintf(out, "every table (histograms, mounts, devices, files, directories, "

@@ -36,6 +36,12 @@ int report__build(struct report **out, const struct trace *t, const struct findi
 		goto out_free_report;
 	for (size_t i = 0; i < t->nfs.nr_rpcs; i++)
 		nfs_layers__measure(t, &t->nfs.rpcs[i], &r->nfs[i]);
+	trace__file_sizes(&t->store, &r->file_sizes);
+	if (report__groups(&t->store, &r->groups, &r->nr_groups))
+		goto out_free_report;
+	r->cgroups = cgroups__sorted(&t->cgroups, &r->nr_cgroups);
+	if (!r->cgroups)
+		goto out_free_report;
 	*out = r;
 	return 0;
 out_free_report:
@@ -49,6 +55,8 @@ void report__free(struct report *r)
 		return;
 	free(r->fuse);
 	free(r->nfs);
+	free(r->groups);
+	free(r->cgroups);
 	free(r->mounts);
 	report__lists_free(&r->lists);
 	free(r);

@@ -40,13 +40,12 @@ static void text_row(FILE *out, const struct cgroup_rec *r)
 	fputc('\n', out);
 }
 
-int report_cgroups__text(FILE *out, const struct cgroups *c, size_t top)
+void report_cgroups__text(FILE *out, const struct report *r, size_t top)
 {
-	size_t n;
-	struct cgroup_rec **v = cgroups__sorted(c, &n);
+	const struct cgroups *c = &r->t->cgroups;
+	struct cgroup_rec **v = r->cgroups;
+	size_t n = r->nr_cgroups;
 
-	if (!v)
-		return -ENOMEM;
 	if (worth_text(v, n)) {
 		fprintf(out, "\ncgroups that did I/O (containers), paths under the cgroup2 mount\n");
 		fprintf(out, "%8s %8s %9s %8s  %s\n", "opens", "reads", "MiB", "I/O s", "cgroup");
@@ -58,8 +57,6 @@ int report_cgroups__text(FILE *out, const struct cgroups *c, size_t top)
 			fprintf(out, "%llu cgroups summed into \"other\" (more than %zu)\n",
 				(unsigned long long)c->folded, c->max ? c->max : CGROUPS_MAX);
 	}
-	free(v);
-	return 0;
 }
 
 static void json_rec(struct json *j, const struct cgroup_rec *r)
@@ -89,19 +86,12 @@ static void json_rec(struct json *j, const struct cgroup_rec *r)
 	json__end_object(j);
 }
 
-int report_cgroups__json(struct json *j, const struct cgroups *c)
+void report_cgroups__json(struct json *j, const struct report *r)
 {
-	size_t n;
-	struct cgroup_rec **v = cgroups__sorted(c, &n);
-
-	if (!v)
-		return -ENOMEM;
 	json__key(j, "cgroups");
 	json__begin_array(j);
-	for (size_t i = 0; i < n; i++)
-		json_rec(j, v[i]);
+	for (size_t i = 0; i < r->nr_cgroups; i++)
+		json_rec(j, r->cgroups[i]);
 	json__end_array(j);
-	json__kv_u64(j, "cgroups_folded", c->folded);
-	free(v);
-	return 0;
+	json__kv_u64(j, "cgroups_folded", r->t->cgroups.folded);
 }

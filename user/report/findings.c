@@ -8,8 +8,10 @@
 #include "lib/json.h"
 #include "report/report_int.h"
 
-void report_findings__text(FILE *out, const struct findings *d)
+void report_findings__text(FILE *out, const struct report *r)
 {
+	const struct findings *d = r->f;
+
 	if (!d || !d->done)
 		return;
 	fprintf(out, "\n%s\n", d->headline);
@@ -42,8 +44,9 @@ static void write_finding(struct json *j, const struct finding *f)
 	json__end_object(j);
 }
 
-void report_findings__json(struct json *j, const struct findings *d)
+void report_findings__json(struct json *j, const struct report *r)
 {
+	const struct findings *d = r->f;
 	bool done = d && d->done;
 
 	json__key(j, "verdict");

@@ -31,22 +31,21 @@ static int write_report(FILE *out, const struct report *r)
 		json__i64(&j, t->exit_status);
 	else
 		json__null(&j);
-	report_kernel__json(&j, r->t);
-	report_findings__json(&j, r->f);
-	report_phases__json(&j, r->f);
-	report_stall__json(&j, t);
-	report_vfs__json(&j, t, &r->tot);
+	report_kernel__json(&j, r);
+	report_findings__json(&j, r);
+	report_phases__json(&j, r);
+	report_stall__json(&j, r);
+	report_vfs__json(&j, r);
 	report_mounts__json(&j, r);
 	report_block__json(&j, r);
 	report_fuse__json(&j, r);
 	report_nfs__json(&j, r);
 	err = report_lists__json(&j, r);
-	if (!err)
-		err = report_cgroups__json(&j, &t->cgroups);
 	if (err)
 		return err;
-	report_lost__json(&j, t);
-	report_timeline__json(&j, &t->timeline);
+	report_cgroups__json(&j, r);
+	report_lost__json(&j, r);
+	report_timeline__json(&j, r);
 	json__end_object(&j);
 	return json__end(&j);
 }

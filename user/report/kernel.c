@@ -8,8 +8,9 @@
 #include "lib/json.h"
 #include "report/report_int.h"
 
-void report_kernel__text(FILE *out, const struct trace *t)
+void report_kernel__text(FILE *out, const struct report *r)
 {
+	const struct trace *t = r->t;
 	const struct kernel_reach *k = &t->kernel;
 	const char *sep = "";
 
@@ -44,8 +45,9 @@ static void fallbacks_json(struct json *j, const char *key, __u32 bits)
 	json__end_array(j);
 }
 
-void report_kernel__json(struct json *j, const struct trace *t)
+void report_kernel__json(struct json *j, const struct report *r)
 {
+	const struct trace *t = r->t;
 	const struct kernel_reach *k = &t->kernel;
 
 	json__key(j, "kernel");

@@ -317,7 +317,8 @@ int report_lists__text(FILE *out, const struct report *r, size_t top)
 	print_threads(out, l->threads, l->nr_threads, top);
 	if (print_writers(out, l->threads, l->nr_threads, top))
 		return -ENOMEM;
-	return report_threads__text(out, &r->t->store, top);
+	report_threads__text(out, r, top);
+	return 0;
 }
 
 /* The dataset's regular files, busiest first: not code, not a directory. */
@@ -547,5 +548,6 @@ int report_lists__json(struct json *j, const struct report *r)
 	for (i = 0; i < l->nr_threads; i++)
 		write_thread(j, l->threads[i], &t->kernel);
 	json__end_array(j);
-	return report_threads__json(j, &t->store);
+	report_threads__json(j, r);
+	return 0;
 }

@@ -61,8 +61,10 @@ static void print_memory(FILE *out, const struct trace *t)
 		units__size(maps, sizeof(maps), t->maps_bytes, true));
 }
 
-void report_lost__text(FILE *out, const struct trace *t, bool full)
+void report_lost__text(FILE *out, const struct report *r, bool full)
 {
+	const struct trace *t = r->t;
+
 	print_lost(out, t);
 	if (full)
 		print_memory(out, t);
@@ -70,8 +72,10 @@ void report_lost__text(FILE *out, const struct trace *t, bool full)
 
 /* ---- JSON ---- */
 
-void report_lost__json(struct json *j, const struct trace *t)
+void report_lost__json(struct json *j, const struct report *r)
 {
+	const struct trace *t = r->t;
+
 	json__key(j, "lost");
 	json__begin_object(j);
 	json__kv_u64(j, "total", trace__lost_total(t));

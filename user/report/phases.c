@@ -28,9 +28,10 @@ static const char *pct_or_dash(char *buf, size_t len, double share)
 	return units__pct(buf, len, share);
 }
 
-void report_phases__text(FILE *out, const struct findings *d, int detail)
+void report_phases__text(FILE *out, const struct report *r, int detail)
 {
-	char a[16], b[16], c[16], r[16];
+	const struct findings *d = r->f;
+	char a[16], b[16], c[16], rps[16];
 	int unsplit;
 
 	if (!d || !d->done || d->nr_phases < 2)
@@ -53,7 +54,7 @@ void report_phases__text(FILE *out, const struct findings *d, int detail)
 			pct_or_dash(b, sizeof(b), ph->miss_share < 0 ? -1 :
 				    ph->miss_share > 1 ? 1 : ph->miss_share),
 			pct_or_dash(c, sizeof(c), ph->util),
-			units__num(r, sizeof(r), ph->reads_per_s));
+			units__num(rps, sizeof(rps), ph->reads_per_s));
 		if (detail >= 1)
 			fprintf(out, "     %s\n", ph->headline);
 		for (int k = 0; detail >= 2 && k < ph->nr_top; k++)
@@ -73,8 +74,9 @@ static void kv_share(struct json *j, const char *key, double v)
 	}
 }
 
-void report_phases__json(struct json *j, const struct findings *d)
+void report_phases__json(struct json *j, const struct report *r)
 {
+	const struct findings *d = r->f;
 	bool done = d && d->done;
 
 	json__key(j, "phases");

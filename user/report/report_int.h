@@ -34,10 +34,10 @@ void report_text__header(FILE *out, const struct trace *t);
 int report_brief__text(FILE *out, const struct report *r, size_t top);
 
 /* Totals, access pattern, latency and size distributions: "vfs", "latency", "sizes". */
-void report_vfs__text(FILE *out, const struct trace *t, const struct file_totals *tot);
-void report_vfs__json(struct json *j, const struct trace *t, const struct file_totals *tot);
+void report_vfs__text(FILE *out, const struct report *r);
+void report_vfs__json(struct json *j, const struct report *r);
 /* The one screen's key figures (brief.c): files, opens, reads, metadata, writes, code. */
-void report_vfs__brief_text(FILE *out, const struct trace *t, const struct file_totals *tot);
+void report_vfs__brief_text(FILE *out, const struct report *r);
 /* Per device iostat -x figures, submitters, pattern, latency by layer: "block", "layers". */
 void report_block__text(FILE *out, const struct report *r);
 /* The one screen's: each device's reads, wait and %util (devices), latency by layer (layers). */
@@ -60,29 +60,29 @@ int report_lists__text(FILE *out, const struct report *r, size_t top);
 void report_lists__brief_text(FILE *out, const struct report *r, size_t top);
 int report_lists__json(struct json *j, const struct report *r);
 /* Threads rolled up by name: "thread_groups". 0 or -ENOMEM. */
-int report_threads__text(FILE *out, const struct store *s, size_t top);
-int report_threads__json(struct json *j, const struct store *s);
+void report_threads__text(FILE *out, const struct report *r, size_t top);
+void report_threads__json(struct json *j, const struct report *r);
 /* The cgroups that did I/O and their containers: "cgroups", "cgroups_folded". 0 or -ENOMEM. */
-int report_cgroups__text(FILE *out, const struct cgroups *c, size_t top);
-int report_cgroups__json(struct json *j, const struct cgroups *c);
+void report_cgroups__text(FILE *out, const struct report *r, size_t top);
+void report_cgroups__json(struct json *j, const struct report *r);
 /* The verdict line and the findings (f NULL: not judged): "verdict", "findings". */
-void report_findings__text(FILE *out, const struct findings *f);
-void report_findings__json(struct json *j, const struct findings *f);
+void report_findings__text(FILE *out, const struct report *r);
+void report_findings__json(struct json *j, const struct report *r);
 /* detail 2: each phase's verdict and most severe findings; 1: its verdict; 0: neither. */
-void report_phases__text(FILE *out, const struct findings *f, int detail);
-void report_phases__json(struct json *j, const struct findings *f);
+void report_phases__text(FILE *out, const struct report *r, int detail);
+void report_phases__json(struct json *j, const struct report *r);
 /* The training loop's wait for data: "stall". */
-void report_stall__text(FILE *out, const struct trace *t);
-void report_stall__json(struct json *j, const struct trace *t);
+void report_stall__text(FILE *out, const struct report *r);
+void report_stall__json(struct json *j, const struct report *r);
 /* What was lost, always, and the memory iostorm held: "lost", "store". */
 /* full: the memory line too. */
-void report_lost__text(FILE *out, const struct trace *t, bool full);
-void report_lost__json(struct json *j, const struct trace *t);
+void report_lost__text(FILE *out, const struct report *r, bool full);
+void report_lost__json(struct json *j, const struct report *r);
 /* The layers this kernel gave and the fallbacks taken: "kernel". */
-void report_kernel__text(FILE *out, const struct trace *t);
-void report_kernel__json(struct json *j, const struct trace *t);
+void report_kernel__text(FILE *out, const struct report *r);
+void report_kernel__json(struct json *j, const struct report *r);
 /* The run over time, JSON only: "timeline". */
-void report_timeline__json(struct json *j, const struct timeline *tl);
+void report_timeline__json(struct json *j, const struct report *r);
 
 /* ---- ranking (rank.c) ---- */
 
@@ -123,6 +123,20 @@ void report__lists_free(struct report_lists *l);
 
 /* ---- the report, built once (build.c) ---- */
 
+/* Threads summed by name (store__thread_group()): report/threads.c. */
+struct thread_group {
+	char name[COMM_LEN];	/* comm without a trailing number: "tf_data_" */
+	__u32 threads;
+	__u64 opens;
+	__u64 reads;
+	__u64 read_bytes;
+	__u64 io_ns;		/* read + metadata syscall time */
+	__u64 cpu_ns;
+	__u64 io_wait_ns;
+	__u64 runq_ns;
+	__u64 sleep_ns;
+};
+
 struct report {
 	const struct trace *t;
 	const struct findings *f;	/* NULL: not judged */
@@ -133,7 +147,15 @@ struct report {
 	struct layers layers;		/* latency by layer; its verdict is f's */
 	struct fuse_layers *fuse;	/* one per t->fuse.conns[], in its order */
 	struct nfs_layers *nfs;		/* one per t->nfs.rpcs[], in its order */
+	struct hist file_sizes;		/* the regular files' sizes */
+	struct thread_group *groups;	/* busiest first (on CPU + I/O wait) */
+	size_t nr_groups;
+	struct cgroup_rec **cgroups;	/* busiest first (cgroups__sorted()) */
+	size_t nr_cgroups;
 };
+
+/* Thread groups busiest first (on-CPU + I/O wait time); free() *groups. */
+int report__groups(const struct store *s, struct thread_group **groups, size_t *n);
 
 /* ---- emitters (emit.c) ---- */
 

@@ -94,8 +94,9 @@ static void loop_text(FILE *out, const struct stall *s, bool lower)
 		units__pct(f, sizeof(f), s->runnable_ns / w));
 }
 
-void report_stall__text(FILE *out, const struct trace *t)
+void report_stall__text(FILE *out, const struct report *r)
 {
+	const struct trace *t = r->t;
 	const struct stall *s = &t->stall;
 	bool lower = trace__data_wait_lower_bound(t);
 	char a[16], b[16];
@@ -220,8 +221,9 @@ static void workload_json(struct json *j, const struct trace *t, const struct st
 		json__null(j);
 }
 
-void report_stall__json(struct json *j, const struct trace *t)
+void report_stall__json(struct json *j, const struct report *r)
 {
+	const struct trace *t = r->t;
 	const struct stall *s = &t->stall;
 
 	json__key(j, "stall");

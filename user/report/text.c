@@ -35,27 +35,27 @@ int report__print_text(FILE *out, const struct report *r, const struct report_op
 		goto out_flush;
 	}
 	report_text__header(out, t);
-	report_kernel__text(out, r->t);
-	report_findings__text(out, r->f);
-	report_stall__text(out, t);
-	report_phases__text(out, r->f, 2);
+	report_kernel__text(out, r);
+	report_findings__text(out, r);
+	report_stall__text(out, r);
+	report_phases__text(out, r, 2);
 	if (trace__empty(t)) {
 		fprintf(out, "\nno file I/O by the target was seen\n");
 		report_block__text(out, r);
 		fputc('\n', out);
 	} else {
 		fputc('\n', out);
-		report_vfs__text(out, t, &r->tot);
+		report_vfs__text(out, r);
 		report_mounts__text(out, r);
 		report_block__text(out, r);
 		report_fuse__text(out, r);
 		report_nfs__text(out, r);
 		err = report_lists__text(out, r, top);
 		if (!err)
-			err = report_cgroups__text(out, &t->cgroups, top);
+			report_cgroups__text(out, r, top);
 		fputc('\n', out);
 	}
-	report_lost__text(out, t, true);
+	report_lost__text(out, r, true);
 out_flush:
 	errno = 0;
 	if (fflush(out) || ferror(out))

@@ -10,18 +10,6 @@
 #include "lib/json.h"
 #include "report/report_int.h"
 
-struct thread_group {
-	char name[COMM_LEN];	/* comm without a trailing number: "tf_data_" */
-	__u32 threads;
-	__u64 opens;
-	__u64 reads;
-	__u64 read_bytes;
-	__u64 io_ns;		/* read + metadata syscall time */
-	__u64 cpu_ns;
-	__u64 io_wait_ns;
-	__u64 runq_ns;
-	__u64 sleep_ns;
-};
 
 static int group_cmp(const void *pa, const void *pb)
 {
@@ -46,9 +34,7 @@ static void group_add(struct thread_group *g, const struct thread_rec *th)
 	g->sleep_ns += th->sleep_ns;
 }
 
-/* Groups busiest first (on-CPU + I/O wait time); free() *groups. */
-static int build_groups(const struct store *s, struct thread_group **groups,
-			 size_t *n)
+int report__groups(const struct store *s, struct thread_group **groups, size_t *n)
 {
 	struct thread_group *v = calloc(s->nr_threads ? s->nr_threads : 1, sizeof(*v));
 	char name[COMM_LEN];
@@ -72,16 +58,13 @@ static int build_groups(const struct store *s, struct thread_group **groups,
 	return 0;
 }
 
-int report_threads__text(FILE *out, const struct store *s, size_t top)
+void report_threads__text(FILE *out, const struct report *r, size_t top)
 {
-	struct thread_group *g = NULL;
-	size_t n = 0;
-	int err = build_groups(s, &g, &n);
+	const struct thread_group *g = r->groups;
+	size_t n = r->nr_groups;
 
-	if (err || !n) {
-		free(g);
-		return err;
-	}
+	if (!n)
+		return;
 	fprintf(out, "\ntime by thread name (on CPU, I/O wait, waiting for a CPU, asleep)\n");
 	fprintf(out, "%-16s %7s %8s %9s %9s %6s %6s %6s %6s\n", "name", "threads",
 		"reads", "MiB", "CPU s", "cpu%", "io%", "runq%", "sleep%");
@@ -96,20 +79,13 @@ int report_threads__text(FILE *out, const struct store *s, size_t top)
 	}
 	if (n > top)
 		fprintf(out, "… %zu more thread names\n", n - top);
-	free(g);
-	return 0;
 }
 
-int report_threads__json(struct json *j, const struct store *s)
+void report_threads__json(struct json *j, const struct report *r)
 {
-	struct thread_group *g = NULL;
-	size_t n = 0;
-	int err = build_groups(s, &g, &n);
+	const struct thread_group *g = r->groups;
+	size_t n = r->nr_groups;
 
-	if (err) {
-		free(g);
-		return err;
-	}
 	json__key(j, "thread_groups");
 	json__begin_array(j);
 	for (size_t i = 0; i < n; i++) {
@@ -127,6 +103,4 @@ int report_threads__json(struct json *j, const struct store *s)
 		json__end_object(j);
 	}
 	json__end_array(j);
-	free(g);
-	return 0;
 }

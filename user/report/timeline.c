@@ -94,8 +94,9 @@ static void point_json(struct json *j, const struct tl_point *p)
 	json__end_object(j);
 }
 
-void report_timeline__json(struct json *j, const struct timeline *tl)
+void report_timeline__json(struct json *j, const struct report *r)
 {
+	const struct timeline *tl = &r->t->timeline;
 	int depth = j->pretty_depth;
 
 	json__key(j, "timeline");

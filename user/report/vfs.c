@@ -327,8 +327,10 @@ static void print_totals(FILE *out, const struct trace *t, const struct file_tot
  * report's lines: files, opens, reads, metadata, writes, mapped data, and
  * the code on one line.
  */
-void report_vfs__brief_text(FILE *out, const struct trace *t, const struct file_totals *tot)
+void report_vfs__brief_text(FILE *out, const struct report *r)
 {
+	const struct trace *t = r->t;
+	const struct file_totals *tot = &r->tot;
 	const __u64 *c = t->counters;
 
 	print_files(out, t, tot);
@@ -345,10 +347,9 @@ void report_vfs__brief_text(FILE *out, const struct trace *t, const struct file_
 		print_code_brief(out, tot);
 }
 
-static void print_distributions(FILE *out, const struct trace *t)
+static void print_distributions(FILE *out, const struct trace *t, const struct hist *sizes)
 {
 	const struct hist *h = t->hists;
-	struct hist sizes;
 	__u64 rows[64], n;
 
 	n = hist__count(&h[H_READ_LAT]);
@@ -389,20 +390,19 @@ static void print_distributions(FILE *out, const struct trace *t)
 		fprintf(out, "fsync latency (%llu):", n);
 		emit__lat_quantiles(out, &h[H_FSYNC_LAT]);
 	}
-	trace__file_sizes(&t->store, &sizes);
-	n = hist__count(&sizes);
+	n = hist__count(sizes);
 	if (n) {
 		fprintf(out, "\nfile size, %llu regular files\n", n);
-		hist__log2_rows(&sizes, 1, rows);
+		hist__log2_rows(sizes, 1, rows);
 		emit__log2_rows(out, rows, "bytes", true);
-		emit__size_quantiles(out, &sizes);
+		emit__size_quantiles(out, sizes);
 	}
 }
 
-void report_vfs__text(FILE *out, const struct trace *t, const struct file_totals *tot)
+void report_vfs__text(FILE *out, const struct report *r)
 {
-	print_totals(out, t, tot);
-	print_distributions(out, t);
+	print_totals(out, r->t, &r->tot);
+	print_distributions(out, r->t, &r->file_sizes);
 }
 
 /* ---- JSON ---- */
@@ -558,10 +558,9 @@ static void write_vfs(struct json *j, const struct trace *t, const struct file_t
 	json__end_object(j);
 }
 
-static void write_hists(struct json *j, const struct trace *t)
+static void write_hists(struct json *j, const struct trace *t, const struct hist *sizes)
 {
 	const struct hist *h = t->hists;
-	struct hist sizes;
 
 	json__key(j, "latency");
 	json__begin_object(j);
@@ -575,17 +574,16 @@ static void write_hists(struct json *j, const struct trace *t)
 	emit__json_hist(j, "write", &h[H_WRITE_LAT], "ns");
 	emit__json_hist(j, "fsync", &h[H_FSYNC_LAT], "ns");
 	json__end_object(j);
-	trace__file_sizes(&t->store, &sizes);
 	json__key(j, "sizes");
 	json__begin_object(j);
 	emit__json_hist(j, "read", &h[H_READ_SIZE], "bytes");
-	emit__json_hist(j, "file", &sizes, "bytes");
+	emit__json_hist(j, "file", sizes, "bytes");
 	emit__json_hist(j, "async_depth", &h[H_ASYNC_DEPTH], "requests");
 	json__end_object(j);
 }
 
-void report_vfs__json(struct json *j, const struct trace *t, const struct file_totals *tot)
+void report_vfs__json(struct json *j, const struct report *r)
 {
-	write_vfs(j, t, tot);
-	write_hists(j, t);
+	write_vfs(j, r->t, &r->tot);
+	write_hists(j, r->t, &r->file_sizes);
 }

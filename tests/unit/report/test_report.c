@@ -824,10 +824,10 @@ TEST(report_phases_unsplit)
 	}
 	f->phases[1].unsplit = true;
 	REQUIRE((out = open_memstream(&buf, &len)));
-	report_phases__text(out, f, 2);
+	report_phases__text(out, &(struct report){ .f = f }, 2);
 	json__init(&j, out, 0);
 	json__begin_object(&j);
-	report_phases__json(&j, f);
+	report_phases__json(&j, &(struct report){ .f = f });
 	json__end_object(&j);
 	REQUIRE(!json__end(&j));
 	REQUIRE(!fclose(out));
@@ -877,7 +877,7 @@ TEST(report_node_loops)
 	t->stall = t->loops[0];
 	f = open_memstream(&buf, &len);
 	REQUIRE(f);
-	report_stall__text(f, t);
+	report_stall__text(f, &(struct report){ .t = t });
 	fclose(f);
 	CHECK_HAS(buf, "  loop 0, pod aaaa, cause storage_bottleneck: python3 (tid 100");
 	CHECK_HAS(buf, "  loop 1, Slurm job 4242, cause none: python3 (tid 101");
