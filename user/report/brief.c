@@ -181,7 +181,7 @@ static void print_part(FILE *out, const struct report *r, enum part p, int level
 
 	switch (p) {
 	case P_HEAD:
-		report_text__header(out, t);
+		report_header__text(out, r);
 		report_kernel__text(out, r);
 		break;
 	case P_VERDICT:

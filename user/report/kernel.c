@@ -1,12 +1,30 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The kernel's layers: which were measured, which were not and why, and
- * the fallbacks taken ("kernel"). The text says only what is missing or
- * different, under the header; the JSON always holds every layer.
+ * The text's header (target, duration, why it stopped), then the kernel's
+ * layers: which were measured, which were not and why, and the fallbacks
+ * taken ("kernel"). The text says only what is missing or different, under
+ * the header; the JSON always holds every layer.
  */
 #include <stdio.h>
 #include "lib/json.h"
 #include "report/report_int.h"
+
+void report_header__text(FILE *out, const struct report *r)
+{
+	const struct trace *t = r->t;
+	static const char *const words[] = {
+		[STOP_DURATION] = "duration",
+		[STOP_SIGNAL] = "signal",
+		[STOP_TARGET_EXIT] = "target exit",
+	};
+	const char *why = "unknown";
+
+	if (t->stopped_by >= 0 && t->stopped_by <= STOP_TARGET_EXIT)
+		why = words[t->stopped_by];
+	fprintf(out, "iostorm: ");
+	emit__safe(out, t->target);
+	fprintf(out, ", traced %.1f s (stopped by %s)\n", t->duration_s, why);
+}
 
 void report_kernel__text(FILE *out, const struct report *r)
 {

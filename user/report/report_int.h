@@ -29,7 +29,7 @@ struct json;
 /* ---- sections, text and JSON (docs/json.md names the keys) ---- */
 
 /* "iostorm: <target>, traced 60.0 s (stopped by ...)": both texts' first line. */
-void report_text__header(FILE *out, const struct trace *t);
+void report_header__text(FILE *out, const struct report *r);
 /* The one screen (brief.c); 0, -ENOMEM. */
 int report_brief__text(FILE *out, const struct report *r, size_t top);
 

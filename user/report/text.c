@@ -8,22 +8,6 @@
 #include <stdio.h>
 #include "report/report_int.h"
 
-void report_text__header(FILE *out, const struct trace *t)
-{
-	static const char *const words[] = {
-		[STOP_DURATION] = "duration",
-		[STOP_SIGNAL] = "signal",
-		[STOP_TARGET_EXIT] = "target exit",
-	};
-	const char *why = "unknown";
-
-	if (t->stopped_by >= 0 && t->stopped_by <= STOP_TARGET_EXIT)
-		why = words[t->stopped_by];
-	fprintf(out, "iostorm: ");
-	emit__safe(out, t->target);
-	fprintf(out, ", traced %.1f s (stopped by %s)\n", t->duration_s, why);
-}
-
 int report__print_text(FILE *out, const struct report *r, const struct report_opts *o)
 {
 	size_t top = o && o->top > 0 ? o->top : REPORT_TOP_DEFAULT;
@@ -34,7 +18,7 @@ int report__print_text(FILE *out, const struct report *r, const struct report_op
 		err = report_brief__text(out, r, top);
 		goto out_flush;
 	}
-	report_text__header(out, t);
+	report_header__text(out, r);
 	report_kernel__text(out, r);
 	report_findings__text(out, r);
 	report_stall__text(out, r);
