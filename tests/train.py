@@ -4,7 +4,13 @@ ImageFolder JPEGs decoded with PIL, fed by a DataLoader. It times its own wait
 for each batch (time.perf_counter around next()) and writes one line:
 
   loop steps=N wait_ns=N wall_ns=N wait_share=F io_ns=N io_share=F
-       saves=N save_bytes=N save_ns=N save_share=F
+       saves=N save_bytes=N save_ns=N save_share=F asleep_ns=N asleep_share=F
+
+asleep_ns is the part of wait_ns the loop spent off CPU and not waiting for
+one: the kernel's own account of the thread (/proc/thread-self/schedstat:
+time on CPU and time runnable) taken out of each next(). Under CPU
+contention a batch that is ready still costs the loop runnable time in
+next(), which a clock around next() counts as waiting for data.
 
 io_ns is the time this process spent in open() + read() of images (so with
 --workers 0 the loop's own file I/O, apart from decoding). save_ns is the
@@ -240,21 +246,24 @@ def train(args):
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
     loss_fn = torch.nn.CrossEntropyLoss()
     saver = Saver(args)
-    steps = wait = 0
+    steps = wait = asleep = 0
     for epoch in range(1, args.epochs + 1):
         it = iter(loader)           # the workers start here (each epoch: not persistent)
         if epoch == args.gate_epoch:
             gate(args)
-            steps = wait = 0        # the loop's clock runs from the gate on
+            steps = wait = asleep = 0   # the loop's clock runs from the gate on
             IO_NS[0] = 0
             t_start = time.perf_counter()
         while args.steps == 0 or steps < args.steps:
             t0 = time.perf_counter()
+            s0 = on_cpu_or_runnable_ns()
             try:
                 x, y = next(it)
             except StopIteration:
                 break
-            wait += time.perf_counter() - t0
+            dt = time.perf_counter() - t0
+            wait += dt
+            asleep += max(0.0, dt - (on_cpu_or_runnable_ns() - s0) / 1e9)
             opt.zero_grad()
             loss = loss_fn(model(x) , y % 10)
             loss.backward()
@@ -273,11 +282,20 @@ def train(args):
         IO_NS[0], IO_NS[0] / 1e9 / wall if wall else 0)
     line += " saves=%d save_bytes=%d save_ns=%d save_share=%.4f\n" % (
         saver.n, saver.bytes(), saver.ns, saver.ns / 1e9 / wall if wall else 0)
+    line = line[:-1] + " asleep_ns=%d asleep_share=%.4f\n" % (
+        asleep * 1e9, asleep / wall if wall else 0)
     if args.tally:
         with open(args.tally, "w") as f:
             f.write(line)
     else:
         sys.stdout.write(line)
+
+
+def on_cpu_or_runnable_ns():
+    """This thread's time on CPU plus its time runnable, by the kernel."""
+    with open("/proc/thread-self/schedstat") as f:
+        cpu, runq = f.read().split()[:2]
+    return int(cpu) + int(runq)
 
 
 def main():

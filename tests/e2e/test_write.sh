@@ -12,6 +12,10 @@ save_share() {
 	sed -n 's/.*save_share=\([0-9.]*\).*/\1/p' "$1" | tail -n1
 }
 
+asleep_share() {
+	sed -n 's/.*asleep_share=\([0-9.]*\).*/\1/p' "$1" | tail -n1
+}
+
 # write_cap BYTES_PER_S: a cgroup v1 blkio group capping writes to the loop
 # device at BYTES_PER_S, as a network volume's throughput cap. Sets CG.
 write_cap() {
@@ -51,7 +55,18 @@ check_saves() {
 	expect_eq "commits under mnt/ckpt" "$(sum_under "$1" "$dir" commits)" "$n"
 	expect_eq "lost" "$(jqr "$1" .lost.total)" 0
 	expect_near "write share" "$(jqr "$1" .stall.write_share)" "$(save_share "$2")" 0.05
-	expect_near "stall share (data)" "$(jqr "$1" .stall.share)" "$(loop_share "$2")" 0.05
+	# The data wait lies between the loop's time asleep in next() (the
+	# kernel's schedstat of the thread: train.py's asleep_share) and its
+	# whole time in next() (its clock), within 5 points of each: receiving
+	# a batch is data wait on CPU, and a busy machine adds runnable time in
+	# next() (7.4% against 10.2% quiet, 4.5% against 10.5% beside a qemu
+	# guest: a fast saver's run) that is no wait for data.
+	local share
+	share=$(jqr "$1" .stall.share)
+	expect_cmp "stall share (data) >= asleep in next() - 0.05" "$share" '>=' \
+		"$(awk -v a="$(asleep_share "$2")" 'BEGIN { print a - 0.05 }')"
+	expect_cmp "stall share (data) <= in next() + 0.05" "$share" '<=' \
+		"$(awk -v w="$(loop_share "$2")" 'BEGIN { print w + 0.05 }')"
 }
 
 # Saved in line, to storage capped at 20 MiB/s of writes: the loop waits on
