@@ -280,10 +280,9 @@ def train(args):
     line = "loop steps=%d wait_ns=%d wall_ns=%d wait_share=%.4f io_ns=%d io_share=%.4f" % (
         steps, wait * 1e9, wall * 1e9, wait / wall if wall else 0,
         IO_NS[0], IO_NS[0] / 1e9 / wall if wall else 0)
-    line += " saves=%d save_bytes=%d save_ns=%d save_share=%.4f\n" % (
+    line += " saves=%d save_bytes=%d save_ns=%d save_share=%.4f" % (
         saver.n, saver.bytes(), saver.ns, saver.ns / 1e9 / wall if wall else 0)
-    line = line[:-1] + " asleep_ns=%d asleep_share=%.4f\n" % (
-        asleep * 1e9, asleep / wall if wall else 0)
+    line += " asleep_ns=%d asleep_share=%.4f\n" % (asleep * 1e9, asleep / wall if wall else 0)
     if args.tally:
         with open(args.tally, "w") as f:
             f.write(line)
