@@ -64,7 +64,7 @@ test_stall_pure_reader_no_consumer() {
 	"$IOSTORM" -q -j out.json -- "$WORKLOAD" read "$PWD/data" --threads 4 \
 		--tally /dev/null 2>stderr.txt || fail "iostorm exit $?: $(cat stderr.txt)"
 	expect_eq "consumer found" "$(jqr out.json .stall.found)" false
-	jqr out.json .stall.why | grep -q "^no consumer found" || fail "$(jqr out.json .stall.why)"
+	jqr out.json .stall.why | grep -q "^no training loop found" || fail "$(jqr out.json .stall.why)"
 	expect_eq "input_bound" "$(finding out.json input_bound)" none
 }
 

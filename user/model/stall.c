@@ -1231,13 +1231,13 @@ static void no_loop(struct trace *t, bool given)
 	memset(&t->stall, 0, sizeof(t->stall));
 	t->stall.how = CONSUMER_NONE;
 	snprintf(t->stall.why, sizeof(t->stall.why), "%s", given ?
-		 "no consumer found: the thread given with --consumer did not run" :
-		 faults ? "no consumer found: no thread computes while the loader feeds it "
-			  "(a pure reader?): data stall not measured (--consumer TID|COMM names "
-			  "a loop iostorm missed)" :
-		 "no consumer found: no thread computes while the loader feeds it (a pure "
-		 "reader, or one of mapped data: faults not measured here): data stall not "
-		 "measured (--consumer TID|COMM names a loop iostorm missed)");
+		 "no training loop found: the thread given with --consumer did not run" :
+		 faults ? "no training loop found: no thread computes while the loader feeds "
+			  "it (a pure reader?): data stall not measured (--consumer "
+			  "TID|COMM names a loop iostorm missed)" :
+		 "no training loop found: no thread computes while the loader feeds it "
+		 "(a pure reader, or one of mapped data: faults not measured here): data "
+		 "stall not measured (--consumer TID|COMM names a loop iostorm missed)");
 }
 
 int stall__measure(struct trace *t, const struct stall_opts *o)

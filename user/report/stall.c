@@ -103,7 +103,7 @@ void report_stall__text(FILE *out, const struct report *r)
 
 	if (s->how == CONSUMER_NONE) {
 		if (s->why[0])		/* empty: not measured at all */
-			fprintf(out, "training loop: %s\n", s->why);
+			fprintf(out, "%s\n", s->why);
 		return;
 	}
 	if (t->nr_loops <= 1) {

@@ -172,7 +172,7 @@ TEST(stall_pure_reader)
 	}
 	CHECK_EQ_INT(measure(&s, t, &opts), 0);
 	CHECK_EQ_INT(s.how, CONSUMER_NONE);
-	CHECK(!strncmp(s.why, "no consumer found", 17));
+	CHECK(!strncmp(s.why, "no training loop found", 22));
 	CHECK(strstr(s.why, "(--consumer TID|COMM names a loop iostorm missed)"));
 	trace_free(t);
 }
