@@ -136,6 +136,16 @@ struct file_table {
 	__u32 *gen;			/* file_gen, in the mapped .bss */
 };
 
+/* A growing list of thread ids (tids__push()). */
+struct tids {
+	__u32 *v;
+	size_t n;
+	size_t cap;
+};
+
+/* Append tid to l. 0 or -ENOMEM. */
+int tids__push(struct tids *l, __u32 tid);
+
 struct drain {
 	struct file_table files;
 	struct map_pair threads;
@@ -153,12 +163,8 @@ struct drain {
 	int writes_fd;
 	int async_threads_fd;
 	__u64 table_max[KT__MAX];	/* the tables' max_entries (enum kernel_table) */
-	__u32 *exited;		/* tids that left their counters in the threads map */
-	size_t nr_exited;
-	size_t exited_cap;
-	__u32 *late;		/* tids whose entry came after their exit, in one walk */
-	size_t nr_late;
-	size_t late_cap;
+	struct tids exited;	/* tids that left their counters in the threads map */
+	struct tids late;	/* tids whose entry came after their exit, in one walk */
 	__u32 *thread_gen;	/* the programs' set of thread counters (bpf/thread.bpf.h) */
 	struct bpf_link *threads_iter;	/* drain_threads: live threads' counters */
 	void *iter_buf;		/* ITER_BUF bytes the iterator is read into */

@@ -70,6 +70,21 @@ static int merge_thread(struct trace *t, const void *key, const void *value)
 	return err ? err : cgroups__add(&t->cgroups, value);
 }
 
+int tids__push(struct tids *l, __u32 tid)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 256;
+		__u32 *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = tid;
+	return 0;
+}
+
 /*
  * An exited thread's counters (the threads map holds only those): merged,
  * and its tid kept, for its entries in the per-thread tables to go once
@@ -79,17 +94,7 @@ static int merge_exited(struct drain *d, struct trace *t, const void *key, const
 {
 	const struct thread_key *k = key;
 
-	if (d->nr_exited == d->exited_cap) {
-		size_t cap = d->exited_cap ? 2 * d->exited_cap : 256;
-		__u32 *v = realloc(d->exited, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		d->exited = v;
-		d->exited_cap = cap;
-	}
-	d->exited[d->nr_exited++] = k->tid;
-	return merge_thread(t, key, value);
+	return tids__push(&d->exited, k->tid) ?: merge_thread(t, key, value);
 }
 
 /* Empty one inner map of exited threads into the store, in batches; ENOENT ends the map. */
@@ -257,13 +262,13 @@ void drain__free(struct drain *d)
 	free(d->percpu);
 	free(d->wake_keys);
 	free(d->wake_vals);
-	free(d->exited);
-	free(d->late);
+	free(d->exited.v);
+	free(d->late.v);
 	d->percpu = d->iter_buf = NULL;
-	d->late = NULL;
+	d->late = (struct tids){};
 	d->wake_keys = NULL;
 	d->wake_vals = NULL;
-	d->exited = NULL;
+	d->exited = (struct tids){};
 }
 
 /* Sum a per-CPU array slot of n __u64 values into out[]. */

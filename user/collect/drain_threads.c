@@ -124,24 +124,6 @@ struct table_walk {
 	__u64 n;
 };
 
-/* th's entry is one made after its exit: to be added on and deleted. */
-static int table_walk__late(struct table_walk *w, __u32 tid)
-{
-	struct drain *d = w->d;
-
-	if (d->nr_late == d->late_cap) {
-		size_t cap = d->late_cap ? 2 * d->late_cap : 64;
-		__u32 *v = realloc(d->late, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		d->late = v;
-		d->late_cap = cap;
-	}
-	d->late[d->nr_late++] = tid;
-	return 0;
-}
-
 /* A thread's receive bursts, onto its record (none: it was evicted from the store). */
 static int add_recv(const void *key, void *value, void *ctx)
 {
@@ -155,7 +137,7 @@ static int add_recv(const void *key, void *value, void *ctx)
 	if (th->gone & w->bit) {
 		th->recv_cpu_ns += r->cpu_ns;
 		th->recv_runq_ns += r->runq_ns;
-		return table_walk__late(w, th->tid);
+		return tids__push(&w->d->late, th->tid);
 	}
 	th->recv_cpu_ns = r->cpu_ns;
 	th->recv_runq_ns = r->runq_ns;
@@ -178,7 +160,7 @@ static int add_writes(const void *key, void *value, void *ctx)
 
 		for (size_t i = 0; i < sizeof(wt->w) / sizeof(__u64); i++)
 			sum[i] += add[i];
-		return table_walk__late(w, th->tid);
+		return tids__push(&w->d->late, th->tid);
 	}
 	th->w = wt->w;
 	return 0;
@@ -197,7 +179,7 @@ static int add_async_thread(const void *key, void *value, void *ctx)
 	if (th->gone & w->bit) {
 		th->async_reads += a->reads;
 		th->async_depth += a->depth;
-		return table_walk__late(w, th->tid);
+		return tids__push(&w->d->late, th->tid);
 	}
 	th->async_reads = a->reads;
 	th->async_depth = a->depth;
@@ -215,11 +197,11 @@ static int thread_table_walk(struct drain *d, struct trace *t, int fd, enum kern
 	__u32 tid;
 	int err;
 
-	d->nr_late = 0;
+	d->late.n = 0;
 	err = map_each(fd, &tid, sizeof(tid), value, 0, fn, &w);
 	table_seen(d, t, k, w.n);
-	for (size_t i = 0; i < d->nr_late; i++)
-		bpf_map_delete_elem(fd, &d->late[i]);
+	for (size_t i = 0; i < d->late.n; i++)
+		bpf_map_delete_elem(fd, &d->late.v[i]);
 	return err;
 }
 
@@ -249,14 +231,14 @@ static int drain_thread_tables(struct drain *d, struct trace *t)
 					THREAD_GONE_ASYNC, &at, add_async_thread);
 	if (err)
 		return err;
-	for (size_t i = 0; i < d->nr_exited; i++) {
-		th = store__find_thread(&t->store, d->exited[i]);
+	for (size_t i = 0; i < d->exited.n; i++) {
+		th = store__find_thread(&t->store, d->exited.v[i]);
 		if (th)		/* else evicted: its entries mean nothing now */
 			th->gone = THREAD_GONE_RECV | THREAD_GONE_WRITES | THREAD_GONE_ASYNC;
 		for (size_t f = 0; f < sizeof(fds) / sizeof(fds[0]); f++)
-			bpf_map_delete_elem(fds[f], &d->exited[i]);	/* ENOENT: none */
+			bpf_map_delete_elem(fds[f], &d->exited.v[i]);	/* ENOENT: none */
 	}
-	d->nr_exited = 0;
+	d->exited.n = 0;
 	return 0;
 }
 
