@@ -89,6 +89,50 @@ cg_series() {
 	sed -n "s|^$2{cgroup=\"$3\",[^}]*} ||p" "$1" | grep . || echo 0
 }
 
+# ship_image: the image to test (IOSTORM_IMAGE, or make image's tag), or a
+# skip where podman, runc or the image are missing. Sets IMAGE.
+ship_image() {
+	command -v podman >/dev/null && command -v runc >/dev/null ||
+		skip "podman or runc not installed (scripts/deps.sh --test installs them)"
+	local version
+	version=$("$IOSTORM" --version | sed -n '1s/^iostorm //p')
+	IMAGE=${IOSTORM_IMAGE:-localhost/iostorm:$version}
+	ship_podman image exists "$IMAGE" || skip "no image $IMAGE: make image"
+	grep -q "image: .*/iostorm:$version " "$ROOT/docs/deploy/iostorm-daemonset.yaml" ||
+		fail "the DaemonSet does not name iostorm:$version"
+}
+
+# ship_exporter NAME PORT: IMAGE run by podman as the DaemonSet says (its
+# settings, its args on PORT, host network) as container NAME, removed at
+# exit; returns once it traces.
+ship_exporter() {
+	local name=$1 port=$2 manifest=$ROOT/docs/deploy/iostorm-daemonset.yaml i
+	local -a opts args
+	mapfile -t opts < <(manifest_run_opts "$manifest")
+	echo "  DaemonSet settings: ${opts[*]}"
+	[[ " ${opts[*]} " == *" --pid=host "* ]] && [[ " ${opts[*]} " == *" --cap-add="* ]] &&
+		[[ " ${opts[*]} " == *":/sys/kernel/btf:ro "* ]] &&
+		[[ " ${opts[*]} " == *":/sys/fs/cgroup:ro "* ]] || fail "settings not found in $manifest"
+	mapfile -t args < <(sed -n 's/^ *args: \[\(.*\)\]/\1/p' "$manifest" | tr -d '"' |
+		tr ',' '\n' | sed "s/^ *//; s/:9436\$/:$port/")
+	expect_eq "exporter args" "${args[*]}" "-a -q --listen 0.0.0.0:$port"
+	on_exit "ship_podman rm -f -t 0 $name >/dev/null 2>&1 || true"
+	ship_podman run -d --name "$name" --network=host "${SHIP_ULIMITS[@]}" "${opts[@]}" \
+		"$IMAGE" "${args[@]}" >"$name.id" || fail "podman run $IMAGE"
+	for ((i = 0; i < 100; i++)); do
+		ship_podman logs "$name" 2>&1 | grep -q "Ctrl-C to stop" && return 0
+		[ "$(ship_podman inspect -f '{{.State.Running}}' "$name")" = true ] ||
+			fail "the exporter exited: $(ship_podman logs "$name" 2>&1 | tail -5)"
+		sleep 0.2
+	done
+	fail "the exporter did not start: $(ship_podman logs "$name" 2>&1 | tail -5)"
+}
+
+# v2_cgroup PID: the process's cgroup v2 path.
+v2_cgroup() {
+	sed -n 's/^0::\(.*\)/\1/p' "/proc/$1/cgroup"
+}
+
 # The image as the DaemonSet runs it, under podman with runc: the exporter
 # (the manifest's args on a free port, host network) sees a second
 # container, built from busybox-static, read 200 files of 16 KiB with dd,
@@ -97,44 +141,21 @@ cg_series() {
 # exactly the reads, bytes and opens of the reading (what the container
 # did before it, runc's set-up included, is taken off by a scrape before).
 test_ship_image_as_daemonset() {
-	command -v podman >/dev/null && command -v runc >/dev/null ||
-		skip "podman or runc not installed (scripts/deps.sh --test installs them)"
+	ship_image
 	[ -x /bin/busybox ] && is_static /bin/busybox || skip "no static /bin/busybox (busybox-static)"
-	local manifest=$ROOT/docs/deploy/iostorm-daemonset.yaml version image
-	version=$("$IOSTORM" --version | sed -n '1s/^iostorm //p')
-	image=${IOSTORM_IMAGE:-localhost/iostorm:$version}
-	ship_podman image exists "$image" || skip "no image $image: make image"
-	grep -q "image: .*/iostorm:$version " "$manifest" ||
-		fail "the DaemonSet does not name iostorm:$version"
-	local -a opts args
-	mapfile -t opts < <(manifest_run_opts "$manifest")
-	echo "  DaemonSet settings: ${opts[*]}"
-	[[ " ${opts[*]} " == *" --pid=host "* ]] && [[ " ${opts[*]} " == *" --cap-add="* ]] &&
-		[[ " ${opts[*]} " == *":/sys/kernel/btf:ro "* ]] &&
-		[[ " ${opts[*]} " == *":/sys/fs/cgroup:ro "* ]] || fail "settings not found in $manifest"
 	local port n=200 size=16384 exp rdr
 	port=$(free_port)
-	mapfile -t args < <(sed -n 's/^ *args: \[\(.*\)\]/\1/p' "$manifest" | tr -d '"' |
-		tr ',' '\n' | sed "s/^ *//; s/:9436\$/:$port/")
-	expect_eq "exporter args" "${args[*]}" "-a -q --listen 0.0.0.0:$port"
+	exp=iostorm-ship-exp-$$
+	rdr=iostorm-ship-rdr-$$
 	# The reader's image: busybox-static alone, FROM scratch.
 	mkdir bb && cp /bin/busybox bb/ &&
 		printf 'FROM scratch\nCOPY busybox /bin/busybox\nENTRYPOINT ["/bin/busybox"]\n' >bb/Containerfile
 	local bbimg=localhost/iostorm-test-busybox:$$
 	ship_podman build -q --layers=false -t "$bbimg" bb >/dev/null || fail "podman build busybox"
-	exp=iostorm-ship-exp-$$
-	rdr=iostorm-ship-rdr-$$
-	# shellcheck disable=SC2064 # names, now
-	trap "ship_podman rm -f -t 0 $exp $rdr >/dev/null 2>&1; ship_podman rmi -f $bbimg >/dev/null 2>&1; true" EXIT
-	ship_podman run -d --name "$exp" --network=host "${SHIP_ULIMITS[@]}" "${opts[@]}" \
-		"$image" "${args[@]}" >exp.id || fail "podman run $image"
+	on_exit "ship_podman rmi -f $bbimg >/dev/null 2>&1 || true"
+	on_exit "ship_podman rm -f -t 0 $rdr >/dev/null 2>&1 || true"
+	ship_exporter "$exp" "$port"
 	local i
-	for ((i = 0; i < 100; i++)); do
-		ship_podman logs "$exp" 2>&1 | grep -q "Ctrl-C to stop" && break
-		[ "$(ship_podman inspect -f '{{.State.Running}}' "$exp")" = true ] ||
-			fail "the exporter exited: $(ship_podman logs "$exp" 2>&1 | tail -5)"
-		sleep 0.2
-	done
 	"$WORKLOAD" gen data --files $n --dirs 4 --min-size $size --max-size $size >/dev/null ||
 		fail "gen"
 	mkdir gates
@@ -156,7 +177,7 @@ test_ship_image_as_daemonset() {
 	local id cg
 	id=$(ship_podman inspect -f '{{.Id}}' "$rdr")
 	expect_eq "podman's id is the one run printed" "$id" "$(cat rdr.id)"
-	cg=$(sed -n 's/^0::\(.*\)/\1/p' "/proc/$(ship_podman inspect -f '{{.State.Pid}}' "$rdr")/cgroup")
+	cg=$(v2_cgroup "$(ship_podman inspect -f '{{.State.Pid}}' "$rdr")")
 	echo "  reader container $id, cgroup v2 $cg"
 	sleep 2.5	# two drains: what the container did so far is in the series
 	http_get "$port" /metrics >before.txt || fail "GET /metrics: $(cat http.out)"
@@ -187,4 +208,58 @@ test_ship_image_as_daemonset() {
 	ship_podman wait "$rdr" >/dev/null
 	ship_podman stop -t 5 "$exp" >/dev/null
 	expect_eq "the exporter's exit status on SIGTERM" "$(ship_podman inspect -f '{{.State.ExitCode}}' "$exp")" 0
+}
+
+# A training loop in a container of its own, seen by the image as the
+# DaemonSet runs it: tests/workload's pipeline (2 readers, 2 decoders,
+# 1 ms a step) in an image of the workload binary and the libraries it
+# loads, FROM scratch, reading a cold dataset of 1,200 files of 16-40 KB
+# behind a 300-IOPS cap (podman's --device-read-iops on the loop device,
+# as a cloud volume's limit). On /metrics, scraped while it runs, the
+# loop's series carry podman's id as container_id, the container's cgroup
+# and the workload's comm, and its data-wait share is within 5 points of
+# the loop's own clock; the loop waits more than half its time (the cap
+# holds).
+test_ship_image_loop_in_container() {
+	ship_image
+	local port exp job wlimg lib
+	port=$(free_port)
+	exp=iostorm-ship-exp-$$
+	job=iostorm-ship-job-$$
+	wlimg=localhost/iostorm-test-workload:$$
+	# The workload's image: the binary and what ldd says it loads (nothing
+	# when it is static).
+	mkdir wl && cp "$WORKLOAD" wl/iostorm-workload
+	for lib in $(ldd "$WORKLOAD" 2>/dev/null | grep -o '/[^ ]*'); do
+		cp -L --parents "$lib" wl/ || fail "copy $lib"
+	done
+	printf 'FROM scratch\nCOPY . /\nENTRYPOINT ["/iostorm-workload"]\n' >wl/Containerfile
+	ship_podman build -q --layers=false -t "$wlimg" wl >/dev/null || fail "podman build the workload"
+	on_exit "ship_podman rmi -f $wlimg >/dev/null 2>&1 || true"
+	on_exit "ship_podman rm -f -t 0 $job >/dev/null 2>&1 || true"
+	storm_fs
+	drop_caches
+	ship_exporter "$exp" "$port"
+	mkdir out
+	ship_podman run -d --name "$job" "${SHIP_ULIMITS[@]}" --device-read-iops "$LOOP:300" \
+		-v "$PWD/mnt/data:/data:ro" -v "$PWD/out:/out" "$wlimg" pipeline /data \
+		--readers 2 --decoders 2 --cpu-us 100 --step-ms 1 --tally /out/t.txt >job.id ||
+		fail "podman run the workload"
+	local id pid cg
+	id=$(cat job.id)
+	pid=$(ship_podman inspect -f '{{.State.Pid}}' "$job")
+	[ "$pid" -gt 0 ] 2>/dev/null || fail "the workload ended at once: $(ship_podman logs "$job" 2>&1 | tail -3)"
+	cg=$(v2_cgroup "$pid")
+	echo "  workload container $id, pid $pid, cgroup v2 $cg"
+	scrape_while "$port" "$pid"
+	expect_eq "the workload's exit status" "$(ship_podman wait "$job")" 0
+	grep '^loop' out/t.txt || fail "no loop line: $(cat out/t.txt)"
+	[ -f "m.$pid" ] || fail "no iostorm_loop_seconds_total series of pid $pid: $(grep '^iostorm_loop' m.now)"
+	grep "^iostorm_loop_seconds_total{.*pid=\"$pid\"," "m.$pid" | sed 's/^/    /'
+	expect_eq "the loop's container_id" "$(loop_label "m.$pid" "$pid" container_id)" "$id"
+	expect_eq "the loop's cgroup" "$(loop_label "m.$pid" "$pid" cgroup)" "$cg"
+	expect_eq "the loop's comm" "$(loop_label "m.$pid" "$pid" comm)" iostorm-workloa
+	expect_near "the loop's share vs its own clock" "$(loop_share_of "m.$pid" "$pid")" \
+		"$(loop_share out/t.txt)" 0.05
+	expect_cmp "its own share" "$(loop_share out/t.txt)" '>=' 0.5
 }
