@@ -402,10 +402,13 @@ int features__probe(struct kernel_reach *k, __u32 forced)
 	} else {
 		layer_set(k, KL_NFS, true, "rpc_task_begin/end, rpc_stats_latency, nfs_*");
 	}
-	layer_set(k, KL_SCHED, true, k->fallbacks & (1U << KF_PREV_STATE) ?
-		  "sched_switch with the task's state (the way before 5.18), sched_waking, "
-		  "irq/softirq/timer entry/exit" :
-		  "sched_switch, sched_waking, irq/softirq/timer entry/exit");
+	if (k->fallbacks & (1U << KF_NO_SCHED))
+		layer_set(k, KL_SCHED, false, "forced off by IOSTORM_FALLBACKS");
+	else
+		layer_set(k, KL_SCHED, true, k->fallbacks & (1U << KF_PREV_STATE) ?
+			  "sched_switch with the task's state (the way before 5.18), "
+			  "sched_waking, irq/softirq/timer entry/exit" :
+			  "sched_switch, sched_waking, irq/softirq/timer entry/exit");
 	btf__free(btf);
 	return 0;
 }
@@ -421,7 +424,7 @@ int features__forced(__u32 *bits)
 		return 0;
 	if (kernel__parse_fallbacks(s, bits, &bad, &len)) {
 		pr_err("IOSTORM_FALLBACKS: unknown fallback '%.*s' (known: core_read, block_rq, "
-		       "prev_state, page_arg, no_faults, no_fuse, no_uring, no_nfs, all)", len, bad);
+		       "prev_state, page_arg, no_faults, no_fuse, no_uring, no_nfs, no_sched, all)", len, bad);
 		return -EINVAL;
 	}
 	return 0;

@@ -24,6 +24,7 @@ static const char *const fallback_names[KF__MAX] = {
 	[KF_NO_FUSE] = "no_fuse",
 	[KF_NO_URING] = "no_uring",
 	[KF_NO_NFS] = "no_nfs",
+	[KF_NO_SCHED] = "no_sched",
 };
 
 const char *kernel__layer_name(enum kernel_layer l)
@@ -54,7 +55,7 @@ int kernel__parse_fallbacks(const char *s, __u32 *bits, const char **bad, int *b
 		int f = fallback_of(p, len);
 
 		if (len == 3 && !strncmp(p, "all", 3))
-			*bits |= (1U << KF__MAX) - 1;
+			*bits |= ((1U << KF__MAX) - 1) & ~(1U << KF_NO_SCHED);
 		else if (f >= 0)
 			*bits |= 1U << f;
 		else if (len) {

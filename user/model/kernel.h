@@ -38,6 +38,13 @@ enum kernel_fallback {
 	KF_NO_FUSE,		/* no FUSE tracepoints or BTF: FUSE not measured */
 	KF_NO_URING,		/* no io_uring tracepoints with the request: not measured */
 	KF_NO_NFS,		/* no NFS client (sunrpc, nfs) loaded or no tracepoints: not measured */
+	/*
+	 * The scheduler programs left out, so no training loop is found: no
+	 * kernel needs it; forced, it measures what loop finding costs a node
+	 * (scripts/bench-node.sh). Not in "all": the fallbacks' runs check
+	 * the loop's wait too.
+	 */
+	KF_NO_SCHED,
 	KF__MAX,
 };
 
@@ -74,7 +81,8 @@ const char *kernel__layer_name(enum kernel_layer l);
 /* "core_read", "block_rq", ...: IOSTORM_FALLBACKS's words. */
 const char *kernel__fallback_name(enum kernel_fallback f);
 /*
- * Parse a comma-separated list of fallback names, or "all", into bits of
+ * Parse a comma-separated list of fallback names, or "all" (every one but
+ * no_sched), into bits of
  * enum kernel_fallback. 0, or -EINVAL with *bad pointing at the unknown
  * name in s (its length in *bad_len).
  */

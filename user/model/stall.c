@@ -1250,6 +1250,17 @@ int stall__measure(struct trace *t, const struct stall_opts *o)
 	size_t n = t->store.nr_threads;
 	int err = -ENOMEM, missing = 0;
 
+	/* No scheduler programs (IOSTORM_FALLBACKS=no_sched): no wait to split. */
+	if (!kernel__measured(&t->kernel, KL_SCHED)) {
+		t->nr_loops = 0;
+		t->data_seen = t->data_seen || !o->launched || data_read(&t->store);
+		memset(&t->stall, 0, sizeof(t->stall));
+		t->stall.how = CONSUMER_NONE;
+		snprintf(t->stall.why, sizeof(t->stall.why), "no training loop looked for: the scheduler "
+			 "programs are not loaded (%.180s)",
+			 t->kernel.layers[KL_SCHED].why);
+		return 0;
+	}
 	x.wakes = malloc((t->wakes.n ? t->wakes.n : 1) * sizeof(*x.wakes));
 	x.loader = calloc(n ? n : 1, sizeof(*x.loader));
 	x.writer = calloc(n ? n : 1, sizeof(*x.writer));

@@ -21,8 +21,8 @@ static const char usage[] =
 "the BPF programs load here. -v prints libbpf's and the verifier's log.\n"
 "\n"
 "IOSTORM_FALLBACKS=core_read,block_rq,prev_state,page_arg,no_faults,no_fuse,no_uring,\n"
-"no_nfs\n"
-"(or all) forces older kernels' paths on a newer one, for testing them.\n"
+"no_nfs (or all) forces older kernels' paths on a newer one, for testing them;\n"
+"no_sched leaves the scheduler programs out (no training loop is looked for).\n"
 "\n"
 "Exit status: 0 when iostorm can trace here, 1 when it cannot (the reason\n"
 "is printed), 2 on a bad command line.\n";

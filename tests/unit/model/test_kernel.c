@@ -20,6 +20,8 @@ TEST(kernel_parse_fallbacks)
 	CHECK(!kernel__parse_fallbacks("block_rq,prev_state,", &bits, &bad, &len));
 	CHECK_EQ_U64(bits, BIT(KF_BLOCK_RQ) | BIT(KF_PREV_STATE));
 	CHECK(!kernel__parse_fallbacks("all", &bits, &bad, &len));
+	CHECK_EQ_U64(bits, (BIT(KF__MAX) - 1) & ~BIT(KF_NO_SCHED));
+	CHECK(!kernel__parse_fallbacks("all,no_sched", &bits, &bad, &len));
 	CHECK_EQ_U64(bits, BIT(KF__MAX) - 1);
 	CHECK(!kernel__parse_fallbacks("no_fuse,,no_faults", &bits, &bad, &len));
 	CHECK_EQ_U64(bits, BIT(KF_NO_FUSE) | BIT(KF_NO_FAULTS));

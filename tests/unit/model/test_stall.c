@@ -97,6 +97,26 @@ static struct trace *pipeline(void)
 	return t;
 }
 
+/* No scheduler programs (IOSTORM_FALLBACKS=no_sched): no loop, and the reason. */
+TEST(stall_sched_not_measured)
+{
+	struct trace *t = pipeline();
+	struct stall s;
+
+	REQUIRE(t);
+	t->kernel.probed = true;
+	t->kernel.layers[KL_SYSCALLS].measured = true;
+	snprintf(t->kernel.layers[KL_SCHED].why, sizeof(t->kernel.layers[KL_SCHED].why),
+		 "forced off by IOSTORM_FALLBACKS");
+	CHECK_EQ_INT(measure(&s, t, &opts), 0);
+	CHECK_EQ_INT(s.how, CONSUMER_NONE);
+	CHECK_EQ_INT(t->nr_loops, 0);
+	CHECK_STR(s.why, "no training loop looked for: the scheduler programs are not loaded "
+		  "(forced off by IOSTORM_FALLBACKS)");
+	CHECK(stall__share(&s) < 0);
+	trace_free(t);
+}
+
 TEST(stall_pipeline_split)
 {
 	struct trace *t = pipeline();
