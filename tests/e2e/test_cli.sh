@@ -84,7 +84,8 @@ test_cli_json_disk_full() {
 }
 
 # iostorm check: every layer named, yes or no with a reason, the programs
-# verified; a forced fallback shows, and an unknown one is refused.
+# verified; a forced fallback shows, no_sched (not in all) leaves the
+# scheduler programs out, and an unknown one is refused.
 test_cli_check() {
 	local l
 	"$IOSTORM" check >check.txt || fail "check: exit $?: $(cat check.txt)"
@@ -100,6 +101,14 @@ test_cli_check() {
 	! grep -q "^  handle_sys_exit " forced.txt || fail "both VFS builds loaded"
 	grep -q "^fallbacks: core_read (forced) no_faults (forced)$" forced.txt ||
 		fail "fallbacks line: $(grep fallbacks forced.txt)"
+	# no_sched: the scheduler programs out; not in all.
+	IOSTORM_FALLBACKS=no_sched "$IOSTORM" check >nosched.txt || fail "no_sched: exit $?"
+	grep -qE "^  sched +no +forced off by IOSTORM_FALLBACKS" nosched.txt || fail "sched not off"
+	! grep -qE "^  (handle|compat)_sched_(switch|waking) " nosched.txt ||
+		fail "a scheduler program loaded: $(grep _sched_ nosched.txt)"
+	grep -qE "^  handle_sched_switch " check.txt || fail "no handle_sched_switch by default"
+	IOSTORM_FALLBACKS=all "$IOSTORM" check >all.txt || fail "all: exit $?"
+	grep -qE "^  sched +yes " all.txt || fail "all forced sched off"
 	expect_fail 1 "IOSTORM_FALLBACKS: unknown fallback 'nope'" \
 		env IOSTORM_FALLBACKS=core_read,nope "$IOSTORM" check
 }
