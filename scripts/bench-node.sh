@@ -140,8 +140,9 @@ steps_per_s() {
 		awk '{ printf "%.1f\n", $1 / ($2 / 1e9) }'
 }
 mean() { awk '{ s += $1; n++ } END { if (n) printf "%.1f\n", s / n; else print "-" }'; }
-median() { sort -n | awk '{ v[NR] = $1 } END { if (!NR) { print "-"; exit }
-	printf "%.1f\n", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# median [FORMAT]: of the numbers on stdin, one a line.
+median() { sort -n | awk -v f="${1:-%.1f}" '{ v[NR] = $1 } END { if (!NR) { print "-"; exit }
+	printf f "\n", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "node: $(nproc) CPUs, kernel $(uname -r), $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "two pipelines (--epochs $epochs --cpu-us $cpu_us) and a neighbour ($nb_what)"
@@ -159,7 +160,7 @@ done
 
 # Per round, on / off of each figure; the median over the rounds.
 echo
-echo "on / off, median of $rounds rounds (per round: $(for ((r = 1; r <= rounds; r++)); do printf '%s ' "$r"; done| sed 's/ $//'))"
+echo "on / off, the median of $rounds rounds (each round's)"
 ratio_of() {	# FIGURE-COMMAND: per round, on's / off's
 	local r a b
 	for ((r = 1; r <= rounds; r++)); do
@@ -171,12 +172,12 @@ j1() { steps_per_s "$1.j1"; }
 j2() { steps_per_s "$1.j2"; }
 nb() { mean <"$1.nb"; }
 for f in j1:"job 1 steps/s" j2:"job 2 steps/s" nb:"neighbour"; do
-	printf '  %-16s %s  (rounds: %s)\n' "${f#*:}" "$(ratio_of "${f%%:*}" | median)" \
+	printf '  %-16s %s  (%s)\n' "${f#*:}" "$(ratio_of "${f%%:*}" | median %.3f)" \
 		"$(ratio_of "${f%%:*}" | tr '\n' ' ' | sed 's/ $//')"
 done
 printf '  %-16s %s%% on, %s%% off (of one CPU, median)\n' "iostorm CPU" \
-	"$(for ((r = 1; r <= rounds; r++)); do awk '{ print $1 * 100 }' "$tmp/r$r-on.cpu"; done | median)" \
-	"$(for ((r = 1; r <= rounds; r++)); do awk '{ print $1 * 100 }' "$tmp/r$r-off.cpu"; done | median)"
+	"$(for ((r = 1; r <= rounds; r++)); do awk '{ print $1 * 100 }' "$tmp/r$r-on.cpu"; done | median %.2f)" \
+	"$(for ((r = 1; r <= rounds; r++)); do awk '{ print $1 * 100 }' "$tmp/r$r-off.cpu"; done | median %.2f)"
 
 # The programs' cost with loop finding, bpf_stats on, pooled over the samples.
 for ((s = 1; s <= samples; s++)); do
