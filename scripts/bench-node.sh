@@ -99,7 +99,7 @@ run_case() {
 	fi
 	ipid=$!
 	pids+=("$ipid")
-	until grep -q "Ctrl-C to stop" "$out.err"; do
+	until grep -qs "Ctrl-C to stop" "$out.err"; do
 		kill -0 "$ipid" 2>/dev/null || { cat "$out.err" >&2; exit 1; }
 		sleep 0.05
 	done
