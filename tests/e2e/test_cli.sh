@@ -113,6 +113,27 @@ test_cli_check() {
 		env IOSTORM_FALLBACKS=core_read,nope "$IOSTORM" check
 }
 
+# IOSTORM_FALLBACKS=no_sched (what bench-node.sh measures loop finding
+# against): a pipeline traced with no scheduler programs still counts its
+# opens, reads and bytes exactly, and the report says no loop was looked
+# for, not that none was found.
+test_cli_no_sched_traces() {
+	gen_data 400 4
+	IOSTORM_FALLBACKS=no_sched "$IOSTORM" -q --json out.json -- "$WORKLOAD" pipeline \
+		"$PWD/data" --readers 2 --decoders 2 --step-ms 1 --tally "$PWD/tally.txt" \
+		2>stderr.txt || fail "iostorm exit $?: $(cat stderr.txt)"
+	local dir=$PWD/data/ k
+	for k in opens reads read_bytes; do
+		expect_eq "$k" "$(sum_under out.json "$dir" $k)" "$(tally tally.txt $k)"
+	done
+	expect_eq "sched measured" "$(jqr out.json .kernel.layers.sched.measured)" false
+	expect_eq "forced" "$(jqr out.json '.kernel.forced | join(",")')" no_sched
+	expect_eq "loop found" "$(jqr out.json .stall.found)" false
+	expect_eq "why" "$(jqr out.json .stall.why)" \
+		"no training loop looked for: the scheduler programs are not loaded (forced off by IOSTORM_FALLBACKS)"
+	expect_eq "lost" "$(jqr out.json .lost.total)" 0
+}
+
 # `-p "$(pgrep -f ...)"`: a job's main process and its forked workers, as
 # pgrep prints them (one a line), quoted or not: every one traced.
 test_cli_pids_from_pgrep() {
