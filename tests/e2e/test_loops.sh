@@ -153,6 +153,12 @@ test_loops_node_pods_and_slurm() {
 		END { print n + 0 }' scrapes.txt)" 0
 	expect_eq "loops over the bound" \
 		"$(sed -n 's/^iostorm_loops_over_bound //p' end.txt)" 0
+	# The per-cgroup families name the Slurm job as its loop's series do:
+	# its storage figures sum by slurm_job beside its loop's cause.
+	local sopens
+	sopens=$(sed -n "s|^iostorm_cgroup_opens_total{cgroup=\"${cgs#$CG2}\",.*slurm_job=\"4242\"} ||p" end.txt)
+	expect_cmp "the Slurm job's cgroup's opens, by slurm_job" "$sopens" '>=' 2400
+	expect_cmp "the Slurm job's cgroup's opens, by slurm_job" "$sopens" '<=' 2450
 	kill -INT $ipid
 	wait $ipid || fail "iostorm exit $?"
 	# The JSON report's loops name the same workloads (exited loops too).
