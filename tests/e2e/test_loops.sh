@@ -178,6 +178,7 @@ test_loops_node_pods_and_slurm() {
 	# cgroups read: every file of its data set once an epoch (the opens,
 	# the bytes), and no more than its program's own libraries besides.
 	local w e files bytes
+	jq .stall out.json >stall.json || fail "jq .stall"	# the report is large with -a
 	for j in a b s; do
 		pid=$(eval echo \$p$j)
 		case $j in
@@ -185,31 +186,31 @@ test_loops_node_pods_and_slurm() {
 		b) w=".kind == \"pod\" and .pod_uid == \"$ub\""; e=4; files=mnt/warm ;;
 		s) w=".kind == \"slurm_job\" and .slurm_job == \"4242\""; e=2; files=mnt/warm ;;
 		esac
-		w=".stall as \$s | [.stall.workloads[] | select($w)]"
-		expect_eq "JSON: job $j's workloads" "$(jqr out.json "$w | length")" 1
+		w=". as \$s | [.workloads[] | select($w)]"
+		expect_eq "JSON: job $j's workloads" "$(jqr stall.json "$w | length")" 1
 		expect_eq "JSON: job $j's workload's pids" \
-			"$(jqr out.json "$w[0].pids | map(tostring) | join(\",\")")" "$pid"
+			"$(jqr stall.json "$w[0].pids | map(tostring) | join(\",\")")" "$pid"
 		expect_eq "JSON: job $j's workload's loops name its loop" \
-			"$(jqr out.json "$w[0].loops | map(\$s.loops[.].consumer.pid | tostring) | join(\",\")")" "$pid"
+			"$(jqr stall.json "$w[0].loops | map(\$s.loops[.].consumer.pid | tostring) | join(\",\")")" "$pid"
 		expect_eq "JSON: job $j's workload's share is its loop's" \
-			"$(jqr out.json "$w[0] | (.share_max == \$s.loops[.loops[0]].share)")" true
+			"$(jqr stall.json "$w[0] | (.share_max == \$s.loops[.loops[0]].share)")" true
 		expect_eq "JSON: job $j's workload's cause is its loop's" \
-			"$(jqr out.json "$w[0] | (.cause == \$s.loops[.loops[0]].cause)")" true
-		expect_eq "JSON: job $j's cgroup" "$(jqr out.json "$w[0].cgroup")" \
+			"$(jqr stall.json "$w[0] | (.cause == \$s.loops[.loops[0]].cause)")" true
+		expect_eq "JSON: job $j's cgroup" "$(jqr stall.json "$w[0].cgroup")" \
 			"$(eval echo \${cg$j#$CG2})"
 		bytes=$(find "$files" -type f -printf '%s\n' | awk -v e=$e '{ s += $1 } END { print s * e }')
 		local opens rb
-		opens=$(jqr out.json "$w[0].storage.opens")
-		rb=$(jqr out.json "$w[0].storage.read_bytes")
+		opens=$(jqr stall.json "$w[0].storage.opens")
+		rb=$(jqr stall.json "$w[0].storage.read_bytes")
 		echo "  job $j: opens $opens (files $((1200 * e))), read_bytes $rb (data $bytes)," \
-			"$(jqr out.json "$w[0].storage | \"\\(.reads_per_s) reads/s, \\(.read_avg_s) s a read\"")"
+			"$(jqr stall.json "$w[0].storage | \"\\(.reads_per_s) reads/s, \\(.read_avg_s) s a read\"")"
 		expect_cmp "JSON: job $j's opens" "$opens" '>=' $((1200 * e))
 		expect_cmp "JSON: job $j's opens" "$opens" '<=' $((1200 * e + 50))
 		expect_cmp "JSON: job $j's bytes read" "$rb" '>=' "$bytes"
 		expect_cmp "JSON: job $j's bytes read" "$rb" '<=' $((bytes + 1048576))
-		expect_cmp "JSON: job $j's reads" "$(jqr out.json "$w[0].storage.reads")" '>=' $((1200 * e))
+		expect_cmp "JSON: job $j's reads" "$(jqr stall.json "$w[0].storage.reads")" '>=' $((1200 * e))
 	done
-	expect_eq "JSON: pod B's container" "$(jqr out.json "[.stall.workloads[] |
+	expect_eq "JSON: pod B's container" "$(jqr stall.json "[.workloads[] |
 		select(.pod_uid == \"$ub\") | .container_ids[]] | join(\",\")")" "$cb"
 	# The text report: a line per workload, pod A's (the most waiting) first,
 	# its loop under it; one screen.
