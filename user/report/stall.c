@@ -110,7 +110,7 @@ static int workloads_of(const struct trace *t, struct workload **out, size_t *wo
 		return -ENOMEM;
 	for (size_t i = 0; i < t->nr_loops; i++) {
 		const struct stall *s = &t->loops[i];
-		struct cgroup_name n;
+		struct cgroup_name n = {};	/* a process's: no names */
 		const char *path = loop_workload(t, s, &n);
 		enum work_kind kind = !path ? WORK_PROCESS : n.pod_uid[0] ? WORK_POD :
 				      n.slurm_job[0] ? WORK_SLURM : WORK_CGROUP;
@@ -199,7 +199,7 @@ static void work_text(FILE *out, const struct trace *t, const struct workload *w
 		return;
 	}
 	if (!io->opens && !io->reads && !io->stats) {
-		fprintf(out, "; its cgroups did no file I/O seen\n");
+		fprintf(out, "; no file I/O seen in its cgroups\n");
 		return;
 	}
 	fprintf(out, "; its I/O: %s opens (%s/s), %s reads (%s/s) of %s, %s a read, "
