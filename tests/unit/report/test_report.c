@@ -952,6 +952,25 @@ TEST(report_node_loops)
 	CHECK_HAS(buf, "  loop 0, pod aaaa, cause storage_bottleneck: python3 (tid 100");
 	CHECK_HAS(buf, "  loop 1, pod aaaa, cause few_readers: python3 (tid 101");
 	free(buf);
+	/* A loop whose cgroup is not known: a workload of its own, its process. */
+	t->loops[1].cgid = 0;
+	t->nr_loops = 3;
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	REQUIRE(f);
+	report_stall__text(f, &(struct report){ .t = t });
+	json__init(&j, f, 0);
+	json__begin_object(&j);
+	report_stall__json(&j, &(struct report){ .t = t });
+	json__end_object(&j);
+	REQUIRE(!json__end(&j));
+	fclose(f);
+	CHECK_HAS(buf, "\n  pid 101: 1 loop, it waits for data 30% (cause few_readers); its cgroup "
+		  "is not known\n    loop 1, cause few_readers: python3 (tid 101,");
+	CHECK_HAS(buf, "{\"kind\":\"process\",\"pod_uid\":\"\",\"slurm_job\":\"\",\"cgroup\":null,"
+		  "\"container_ids\":[],\"loops\":[1],\"pids\":[101],\"share_max\":0.3,"
+		  "\"cause\":\"few_readers\",\"storage\":null}");
+	free(buf);
 	cgroups__free(&t->cgroups);
 	free(t->loops);
 	free(t);
