@@ -89,7 +89,7 @@ test_loops_node_pods_and_slurm() {
 	cat mnt/warm/*/* >/dev/null
 	local port ipid pa pb ps comm
 	port=$(free_port)
-	"$IOSTORM" -a -q --listen "127.0.0.1:$port" -j out.json 2>err.txt &
+	"$IOSTORM" -a --listen "127.0.0.1:$port" -j out.json >report.txt 2>err.txt &
 	ipid=$!
 	on_exit "{ kill $ipid; wait $ipid; } 2>/dev/null || true"
 	wait_for err.txt "Ctrl-C to stop" 30
@@ -153,6 +153,12 @@ test_loops_node_pods_and_slurm() {
 		END { print n + 0 }' scrapes.txt)" 0
 	expect_eq "loops over the bound" \
 		"$(sed -n 's/^iostorm_loops_over_bound //p' end.txt)" 0
+	# The per-cgroup families name the Slurm job as its loop's series do:
+	# its storage figures sum by slurm_job beside its loop's cause.
+	local sopens
+	sopens=$(sed -n "s|^iostorm_cgroup_opens_total{cgroup=\"${cgs#$CG2}\",.*slurm_job=\"4242\"} ||p" end.txt)
+	expect_cmp "the Slurm job's cgroup's opens, by slurm_job" "$sopens" '>=' 2400
+	expect_cmp "the Slurm job's cgroup's opens, by slurm_job" "$sopens" '<=' 2450
 	kill -INT $ipid
 	wait $ipid || fail "iostorm exit $?"
 	# The JSON report's loops name the same workloads (exited loops too).
@@ -168,6 +174,57 @@ test_loops_node_pods_and_slurm() {
 	cause=$(jqr out.json "$q.pod_uid == \"$ua\") | .cause")
 	[ "$cause" != null ] && [ "$cause" != none ] || fail "JSON: pod A's cause: $cause"
 	echo "  JSON causes: A $cause, B $(jqr out.json "$q.pod_uid == \"$ub\") | .cause"), Slurm $(jqr out.json "$q.slurm_job == \"4242\") | .cause")"
+	# The loops grouped by workload: each job's, with its loop and what its
+	# cgroups read: every file of its data set once an epoch (the opens,
+	# the bytes), and no more than its program's own libraries besides.
+	local w e files bytes
+	jq .stall out.json >stall.json || fail "jq .stall"	# the report is large with -a
+	for j in a b s; do
+		pid=$(eval echo \$p$j)
+		case $j in
+		a) w=".kind == \"pod\" and .pod_uid == \"$ua\""; e=1; files=mnt/data ;;
+		b) w=".kind == \"pod\" and .pod_uid == \"$ub\""; e=4; files=mnt/warm ;;
+		s) w=".kind == \"slurm_job\" and .slurm_job == \"4242\""; e=2; files=mnt/warm ;;
+		esac
+		w=". as \$s | [.workloads[] | select($w)]"
+		expect_eq "JSON: job $j's workloads" "$(jqr stall.json "$w | length")" 1
+		expect_eq "JSON: job $j's workload's pids" \
+			"$(jqr stall.json "$w[0].pids | map(tostring) | join(\",\")")" "$pid"
+		expect_eq "JSON: job $j's workload's loops name its loop" \
+			"$(jqr stall.json "$w[0].loops | map(\$s.loops[.].consumer.pid | tostring) | join(\",\")")" "$pid"
+		expect_eq "JSON: job $j's workload's share is its loop's" \
+			"$(jqr stall.json "$w[0] | (.share_max == \$s.loops[.loops[0]].share)")" true
+		expect_eq "JSON: job $j's workload's cause is its loop's" \
+			"$(jqr stall.json "$w[0] | (.cause == \$s.loops[.loops[0]].cause)")" true
+		expect_eq "JSON: job $j's cgroup" "$(jqr stall.json "$w[0].cgroup")" \
+			"$(eval echo \${cg$j#$CG2})"
+		bytes=$(find "$files" -type f -printf '%s\n' | awk -v e=$e '{ s += $1 } END { print s * e }')
+		local opens rb
+		opens=$(jqr stall.json "$w[0].storage.opens")
+		rb=$(jqr stall.json "$w[0].storage.read_bytes")
+		echo "  job $j: opens $opens (files $((1200 * e))), read_bytes $rb (data $bytes)," \
+			"$(jqr stall.json "$w[0].storage | \"\\(.reads_per_s) reads/s, \\(.read_avg_s) s a read\"")"
+		expect_cmp "JSON: job $j's opens" "$opens" '>=' $((1200 * e))
+		expect_cmp "JSON: job $j's opens" "$opens" '<=' $((1200 * e + 50))
+		expect_cmp "JSON: job $j's bytes read" "$rb" '>=' "$bytes"
+		expect_cmp "JSON: job $j's bytes read" "$rb" '<=' $((bytes + 1048576))
+		expect_cmp "JSON: job $j's reads" "$(jqr stall.json "$w[0].storage.reads")" '>=' $((1200 * e))
+	done
+	expect_eq "JSON: pod B's container" "$(jqr stall.json "[.workloads[] |
+		select(.pod_uid == \"$ub\") | .container_ids[]] | join(\",\")")" "$cb"
+	# The text report: a line per workload, pod A's (the most waiting) first,
+	# its loop under it; one screen.
+	cat report.txt
+	expect_screen report.txt
+	local la lb ls
+	la=$(grep -n "^  pod $ua: 1 loop, it waits for data [0-9.]*% (cause [a-z_]*); its" report.txt | cut -d: -f1)
+	lb=$(grep -n "^  pod $ub: 1 loop, it waits for data" report.txt | cut -d: -f1)
+	ls=$(grep -n "^  Slurm job 4242: 1 loop, it waits for data" report.txt | cut -d: -f1)
+	[ -n "$la" ] && [ -n "$lb" ] && [ -n "$ls" ] || fail "report.txt: no line for each workload (A '$la', B '$lb', Slurm '$ls')"
+	expect_cmp "pod A's line before pod B's" "$la" '<' "$lb"
+	expect_cmp "pod A's line before the Slurm job's" "$la" '<' "$ls"
+	grep -q "^training loops: [0-9]* (one per process: data-parallel ranks) in [0-9]* workloads" report.txt ||
+		fail "report.txt: no workloads in its loops' line"
 }
 
 # The rules evaluated by a real Prometheus (docs/prometheus/iostorm-rules.yml,

@@ -29,6 +29,7 @@
 #define TGID		4242
 #define CG_TRAINER	7001			/* cgroup ids of the two containers */
 #define CG_LOADER	7002
+#define CG_SLURM	7003			/* fixture__node_trace()'s Slurm job */
 
 /* The metadata calls of a network file system: slow opens and stats. */
 #define OPEN_NS		(800 * US)
@@ -938,6 +939,67 @@ int fixture__trace(struct trace *t)
 	fill_meta_hists(t);
 	err = fill_async(t) ?: fill_stall(t) ?: fill_timeline(t);
 	if (err)
+		fixture__free(t);
+	return err;
+}
+
+/*
+ * A second rank of the trainer's pod (pid 4343, its own container) and a
+ * Slurm job's loop (pid 5151, job 4242), with the Slurm job's cgroup: the
+ * run's own loop stays the one that waits most.
+ */
+#define RANK2		4343
+#define SLURM_LOOP	5151
+#define CG_RANK2	7004
+
+static int add_node_loops(struct trace *t)
+{
+	struct stall *v = realloc(t->loops, 3 * sizeof(*v));
+	struct thread_stats rank = { .tgid = RANK2, .cgid = CG_RANK2, .opens = 40, .reads = 80,
+				     .read_bytes = 20 * MIB, .read_ns = 60 * MS, .stats = 40,
+				     .meta_ns = 30 * MS };
+	/* The Slurm job reads 6000 small files over the minute, 3 ms a read. */
+	struct thread_stats job = { .tgid = SLURM_LOOP, .cgid = CG_SLURM, .opens = 6000,
+				    .reads = 12000, .read_bytes = 6000 * 96 * KIB,
+				    .read_ns = 6000 * 3 * MS, .stats = 6000, .meta_ns = 4 * SEC };
+	int err;
+
+	if (!v)
+		return -ENOMEM;
+	t->loops = v;
+	v[1] = v[2] = v[0];
+	v[1].how = v[2].how = CONSUMER_FED;
+	snprintf(v[1].why, sizeof(v[1].why), "a process main thread the loader feeds");
+	snprintf(v[2].why, sizeof(v[2].why), "a process main thread the loader feeds");
+	v[1].tid = v[1].tgid = SLURM_LOOP;
+	v[1].cgid = CG_SLURM;
+	v[1].data_wait_ns = 11 * SEC;		/* 18%, the rest computing */
+	v[1].loader_wait_ns = 11 * SEC;
+	v[1].on_cpu_ns += 3400 * MS + v[1].write_wait_ns;	/* no saves */
+	v[1].write_wait_ns = v[1].own_write_ns = v[1].writer_wait_ns = 0;
+	v[1].writer_wakeups = v[1].writer_threads = 0;
+	v[1].cause = "small_file_storm";
+	v[2].tid = v[2].tgid = RANK2;
+	v[2].cgid = CG_RANK2;
+	v[2].data_wait_ns = 3 * SEC;		/* 5%: it waits for rank 0 instead */
+	v[2].loader_wait_ns = 3 * SEC;
+	v[2].rank_wait_ns = 11400 * MS;
+	v[2].cause = "none";
+	t->nr_loops = 3;
+	err = cgroups__add(&t->cgroups, &rank) ?: cgroups__add(&t->cgroups, &job);
+	return err ?: cgroup__set_path(cgroups__find(&t->cgroups, CG_RANK2),
+				       "/kubepods.slice/kubepods-burstable.slice/"
+				       "kubepods-burstable-pod8f2c1d4e_97ab_4c1e_b7a2_5d3e9f0a1b2c.slice/"
+				       "cri-containerd-5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f.scope") ?:
+		cgroup__set_path(cgroups__find(&t->cgroups, CG_SLURM),
+				 "/system.slice/slurmstepd.scope/job_4242/step_0");
+}
+
+int fixture__node_trace(struct trace *t)
+{
+	int err = fixture__trace(t);
+
+	if (!err && (err = add_node_loops(t)))
 		fixture__free(t);
 	return err;
 }

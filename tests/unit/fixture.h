@@ -16,6 +16,13 @@
 
 /* Fill t (its old contents ignored); 0 or -ENOMEM, then t holds nothing. */
 int fixture__trace(struct trace *t);
+/*
+ * The same trace as a node's (-a) would show it: two more training loops,
+ * a second rank in the trainer's pod (its own container) and a Slurm job's
+ * (job 4242, its own cgroup and I/O), each with its cause; the run's loop
+ * still waits most. For the loops grouped by workload. 0 or -ENOMEM.
+ */
+int fixture__node_trace(struct trace *t);
 /* Free what fixture__trace() allocated. */
 void fixture__free(struct trace *t);
 /*

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Per container: the cgroups that did I/O, labelled by their path under the
- * cgroup2 mount and, parsed from it, container_id and pod_uid (empty where
- * the path has none), as ebpf_exporter's users join them with
- * kube-state-metrics. Bounded by the cgroup table (model/cgroup.h): at most
+ * cgroup2 mount and, parsed from it, container_id, pod_uid and slurm_job
+ * (empty where the path has none), as ebpf_exporter's users join them with
+ * kube-state-metrics, and as a loop's workload is named
+ * (iostorm_loop_cause): a pod's or a Slurm job's storage figures sum by
+ * that label beside its loops' causes. Bounded by the cgroup table (model/cgroup.h): at most
  * its max series per family plus one, cgroup="other", that sums the rest;
  * iostorm_cgroups_folded_total counts the cgroups summed there.
  */
@@ -45,10 +47,11 @@ static __u64 value_of(const struct cgroup_rec *r, int f)
 static void sample(struct prom *p, int f, const struct cgroup_rec *r)
 {
 	char id[32];
-	struct label l[3] = {
+	struct label l[4] = {
 		{ "cgroup", r->path },
 		{ "container_id", r->name.container_id },
 		{ "pod_uid", r->name.pod_uid },
+		{ "slurm_job", r->name.slurm_job },
 	};
 
 	if (r->cgid == CGROUP_OTHER) {
@@ -58,9 +61,9 @@ static void sample(struct prom *p, int f, const struct cgroup_rec *r)
 		l[0].value = id;
 	}
 	if (f == F_READ_S || f == F_META_S)
-		prom__sample_secs(p, fams[f].name, l, 3, value_of(r, f));
+		prom__sample_secs(p, fams[f].name, l, 4, value_of(r, f));
 	else
-		prom__sample_u64(p, fams[f].name, l, 3, value_of(r, f));
+		prom__sample_u64(p, fams[f].name, l, 4, value_of(r, f));
 }
 
 void prom__render_cgroups(struct prom *p, const struct trace *t)

@@ -47,9 +47,10 @@ static const struct {
 	{ P_BLOCK, 1 },		/* the devices: latency by layer alone */
 	{ P_FILES, 2 },		/* gone */
 	{ P_REMOTE, 1 },	/* gone */
-	{ P_LOOP, 1 },		/* several loops: the line that sums them up */
+	{ P_LOOP, 1 },		/* several loops: their workloads' lines, no loop's */
 	{ P_PHASES, 2 },	/* gone */
 	{ P_BLOCK, 2 },		/* gone */
+	{ P_LOOP, 2 },		/* several loops: the line that sums them up */
 	{ P_VERDICT, 3 },	/* the verdict alone */
 	{ P_FIGURES, 1 },	/* gone */
 };
@@ -188,7 +189,7 @@ static void print_part(FILE *out, const struct report *r, enum part p, int level
 		print_verdict(out, r->f, level);
 		break;
 	case P_LOOP:
-		report_stall__text(out, r);
+		report_stall__brief_text(out, r, level);
 		break;
 	case P_PHASES:
 		if (level < 2)
@@ -250,13 +251,6 @@ static int part__render(struct part_text *pt, const struct report *r, enum part 
 	print_part(m, r, p, level, top);
 	if (fclose(m))
 		return -ENOMEM;
-	/* Several loops cut to the line that sums them up. */
-	if (p == P_LOOP && level >= 1) {
-		char *nl = memchr(pt->buf, '\n', pt->len);
-
-		if (nl)
-			pt->len = nl + 1 - pt->buf;
-	}
 	pt->lines = wrap_text(NULL, pt->buf, pt->len, REPORT_BRIEF_COLS);
 	return 0;
 }

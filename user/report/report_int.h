@@ -73,6 +73,12 @@ void report_phases__text(FILE *out, const struct report *r, int detail);
 void report_phases__json(struct json *j, const struct report *r);
 /* The training loop's wait for data: "stall". */
 void report_stall__text(FILE *out, const struct report *r);
+/*
+ * The one screen's (brief.c): level 0 as report_stall__text(); 1 with
+ * several loops, the line that sums them up and, where they span several
+ * workloads, each workload's line; 2 the line that sums them up.
+ */
+void report_stall__brief_text(FILE *out, const struct report *r, int level);
 void report_stall__json(struct json *j, const struct report *r);
 /* What was lost, always, and the memory iostorm held: "lost", "store". */
 /* full: the memory line too. */

@@ -4,10 +4,13 @@
  * consumer and how it was chosen, its time split, and who woke it; every
  * loop when several processes run one (data-parallel ranks).
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "lib/json.h"
 #include "lib/units.h"
+#include "model/counters.h"
 #include "report/report_int.h"
 
 /*
@@ -39,7 +42,120 @@ static const char *loop_cause(const struct trace *t, const struct stall *s)
 	return s->cause ? s->cause : e ? e->cause : NULL;
 }
 
+/* ---- workloads ---- */
+
+/* What names a workload: a pod, else a Slurm job, else a cgroup, else a process. */
+enum work_kind { WORK_POD, WORK_SLURM, WORK_CGROUP, WORK_PROCESS };
+
+static const char *const work_kind_names[] = {
+	[WORK_POD] = "pod", [WORK_SLURM] = "slurm_job", [WORK_CGROUP] = "cgroup",
+	[WORK_PROCESS] = "process",
+};
+
+/*
+ * One workload of the node and its loops (ranks), in the order of t->loops
+ * (the most waiting first): its first loop names it. Its storage facts
+ * are the sums of the cgroup records it owns (every cgroup of its pod, of
+ * its Slurm job, or its cgroup): what its loaders read, wherever they run.
+ */
+struct workload {
+	enum work_kind kind;
+	const struct stall *first;	/* its worst loop */
+	const char *path;		/* first's cgroup; NULL for a process */
+	struct cgroup_name name;	/* parsed from it */
+	size_t nr_loops;
+	size_t cgroups;			/* records summed into io */
+	struct io_counters io;
+};
+
+static bool same_workload(const struct workload *w, enum work_kind kind, const char *path,
+			  const struct cgroup_name *n, const struct stall *s)
+{
+	if (w->kind != kind)
+		return false;
+	switch (kind) {
+	case WORK_POD: return !strcmp(w->name.pod_uid, n->pod_uid);
+	case WORK_SLURM: return !strcmp(w->name.slurm_job, n->slurm_job);
+	case WORK_CGROUP: return !strcmp(w->path, path);
+	default: return w->first->tgid == s->tgid;
+	}
+}
+
+/* Does cgroup record r belong to workload w? */
+static bool owns(const struct workload *w, const struct cgroup_rec *r)
+{
+	if (r->cgid == CGROUP_OTHER || !r->path)
+		return false;
+	switch (w->kind) {
+	case WORK_POD: return !strcmp(r->name.pod_uid, w->name.pod_uid);
+	case WORK_SLURM:
+		/* A v1 Slurm job: its loop's own v2 cgroup at least. */
+		return !strcmp(r->name.slurm_job, w->name.slurm_job) || !strcmp(r->path, w->path);
+	case WORK_CGROUP: return !strcmp(r->path, w->path);
+	default: return false;
+	}
+}
+
+/*
+ * The workloads of t's loops into *out (free() it), each loop's workload
+ * into work_of[] (nr_loops of them); how many, or -ENOMEM.
+ */
+static int workloads_of(const struct trace *t, struct workload **out, size_t *work_of)
+{
+	struct workload *v = calloc(t->nr_loops ? t->nr_loops : 1, sizeof(*v));
+	const struct cgroups *c = &t->cgroups;
+	size_t nr = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->nr_loops; i++) {
+		const struct stall *s = &t->loops[i];
+		struct cgroup_name n = {};	/* a process's: no names */
+		const char *path = loop_workload(t, s, &n);
+		enum work_kind kind = !path ? WORK_PROCESS : n.pod_uid[0] ? WORK_POD :
+				      n.slurm_job[0] ? WORK_SLURM : WORK_CGROUP;
+		size_t k;
+
+		for (k = 0; k < nr && !same_workload(&v[k], kind, path, &n, s); k++)
+			;
+		if (k == nr) {
+			v[nr++] = (struct workload){ .kind = kind, .first = s, .path = path,
+						     .name = n };
+		}
+		v[k].nr_loops++;
+		work_of[i] = k;
+	}
+	for (size_t k = 0; k < nr; k++)
+		for (size_t i = 0; i < c->nr; i++)
+			if (owns(&v[k], &c->recs[i])) {
+				io_counters__add(&v[k].io, &c->recs[i].io);
+				v[k].cgroups++;
+			}
+	*out = v;
+	return nr;
+}
+
 /* ---- text ---- */
+
+/* A workload's name: its pod, Slurm job, cgroup, or process. */
+static void work_name(FILE *out, const struct workload *w)
+{
+	switch (w->kind) {
+	case WORK_POD:
+		fprintf(out, "pod %s", w->name.pod_uid);
+		break;
+	case WORK_SLURM:
+		fprintf(out, "Slurm job %s", w->name.slurm_job);
+		break;
+	case WORK_CGROUP:
+		fprintf(out, "cgroup ");
+		emit__safe(out, w->path);
+		break;
+	default:
+		fprintf(out, "pid %u", w->first->tgid);
+		break;
+	}
+}
 
 /* Where several loops run (a node, -a), each one's workload and cause, ": " after. */
 static void loop_where(FILE *out, const struct trace *t, const struct stall *s)
@@ -58,6 +174,44 @@ static void loop_where(FILE *out, const struct trace *t, const struct stall *s)
 	if (cause)
 		fprintf(out, ", cause %s", cause);
 	fprintf(out, ": ");
+}
+
+/*
+ * A workload's heading: its loops, the worst one's wait and cause, and
+ * what its cgroups did (opens and reads, each a second, the bytes, the
+ * time a read took on average, the time in metadata calls).
+ */
+static void work_text(FILE *out, const struct trace *t, const struct workload *w)
+{
+	const struct io_counters *io = &w->io;
+	const char *cause = loop_cause(t, w->first);
+	char a[16], b[16], c[16], d[16], e[16], f[16], g[16];
+
+	fprintf(out, "  ");
+	work_name(out, w);
+	fprintf(out, ": %zu loop%s, %s waits for data %s", w->nr_loops,
+		w->nr_loops == 1 ? "" : "s", w->nr_loops == 1 ? "it" : "the worst",
+		units__pct(a, sizeof(a), stall__share(w->first)));
+	if (cause)
+		fprintf(out, " (cause %s)", cause);
+	if (w->kind == WORK_PROCESS) {
+		fprintf(out, "; its cgroup is not known\n");
+		return;
+	}
+	if (!io->opens && !io->reads && !io->stats) {
+		fprintf(out, "; no file I/O seen in its cgroups\n");
+		return;
+	}
+	fprintf(out, "; its I/O: %s opens (%s/s), %s reads (%s/s) of %s, %s a read, "
+		"%s in metadata calls%s\n",
+		units__count(a, sizeof(a), io->opens),
+		units__num(b, sizeof(b), units__rate(io->opens, t->duration_s)),
+		units__count(c, sizeof(c), io->reads),
+		units__num(d, sizeof(d), units__rate(io->reads, t->duration_s)),
+		units__bytes(e, sizeof(e), io->read_bytes),
+		io->reads ? units__ns(f, sizeof(f), (double)io->read_ns / io->reads) : "-",
+		units__ns(g, sizeof(g), io->meta_ns),
+		t->cgroups.folded ? " (at least: some cgroups were summed into other)" : "");
 }
 
 /*
@@ -94,16 +248,33 @@ static void loop_text(FILE *out, const struct stall *s, bool lower)
 		units__pct(f, sizeof(f), s->runnable_ns / w));
 }
 
-void report_stall__text(FILE *out, const struct report *r)
+/*
+ * Loops in more than one workload, at least one of them named by its
+ * cgroup: grouped under their workloads. Loops whose cgroups are all
+ * unknown are listed as they come, one process each.
+ */
+static bool grouped(const struct workload *v, int nr)
+{
+	for (int k = 0; nr > 1 && k < nr; k++)
+		if (v[k].kind != WORK_PROCESS)
+			return true;
+	return false;
+}
+
+void report_stall__brief_text(FILE *out, const struct report *r, int level)
 {
 	const struct trace *t = r->t;
 	const struct stall *s = &t->stall;
 	bool lower = trace__data_wait_lower_bound(t);
+	struct workload *v = NULL;
+	size_t *work_of = NULL;
 	char a[16], b[16];
+	int nr = 0;
 
 	if (s->how == CONSUMER_NONE) {
-		if (s->why[0])		/* empty: not measured at all */
-			fprintf(out, "%s\n", s->why);
+		if (s->why[0])		/* empty: not measured at all; cut: its first line */
+			fprintf(out, "%.*s\n", level ? (int)strcspn(s->why, "\n") :
+				(int)strlen(s->why), s->why);
 		return;
 	}
 	if (t->nr_loops <= 1) {
@@ -111,15 +282,45 @@ void report_stall__text(FILE *out, const struct report *r)
 		loop_text(out, s, lower);
 		return;
 	}
-	fprintf(out, "training loops: %zu (one per process: data-parallel ranks); the one that "
-		"waits most for data %s, the least %s\n", t->nr_loops,
+	work_of = calloc(t->nr_loops, sizeof(*work_of));
+	nr = work_of ? workloads_of(t, &v, work_of) : -ENOMEM;
+	fprintf(out, "training loops: %zu (one per process: data-parallel ranks)", t->nr_loops);
+	if (grouped(v, nr))
+		fprintf(out, " in %d workloads", nr);
+	fprintf(out, "; the one that waits most for data %s, the least %s\n",
 		units__pct(a, sizeof(a), stall__share(&t->loops[0])),
 		units__pct(b, sizeof(b), stall__share(&t->loops[t->nr_loops - 1])));
-	for (size_t i = 0; i < t->nr_loops; i++) {
-		fprintf(out, "  loop %zu, ", i);
-		loop_where(out, t, &t->loops[i]);
-		loop_text(out, &t->loops[i], lower);
+	if (level >= 2)
+		goto out;
+	if (!grouped(v, nr)) {
+		for (size_t i = 0; level < 1 && i < t->nr_loops; i++) {
+			fprintf(out, "  loop %zu, ", i);
+			loop_where(out, t, &t->loops[i]);
+			loop_text(out, &t->loops[i], lower);
+		}
+		goto out;
 	}
+	/* The workloads came in their worst loop's order: the most waiting first. */
+	for (int k = 0; k < nr; k++) {
+		work_text(out, t, &v[k]);
+		for (size_t i = 0; level < 1 && i < t->nr_loops; i++) {
+			const char *cause = loop_cause(t, &t->loops[i]);
+
+			if (work_of[i] != (size_t)k)
+				continue;
+			fprintf(out, "    loop %zu%s%s: ", i, cause ? ", cause " : "",
+				cause ? cause : "");
+			loop_text(out, &t->loops[i], lower);
+		}
+	}
+out:
+	free(work_of);
+	free(v);
+}
+
+void report_stall__text(FILE *out, const struct report *r)
+{
+	report_stall__brief_text(out, r, 0);
 }
 
 /* ---- JSON ---- */
@@ -221,6 +422,109 @@ static void workload_json(struct json *j, const struct trace *t, const struct st
 		json__null(j);
 }
 
+/* A workload's cgroups' sums; null for a process (its cgroup not known). */
+static void storage_json(struct json *j, const struct trace *t, const struct workload *w)
+{
+	const struct io_counters *io = &w->io;
+
+	json__key(j, "storage");
+	if (w->kind == WORK_PROCESS) {
+		json__null(j);
+		return;
+	}
+	json__begin_object(j);
+	json__kv_u64(j, "cgroups", w->cgroups);
+	json__key(j, "partial");
+	json__bool(j, t->cgroups.folded > 0);
+	json__kv_u64(j, "opens", io->opens);
+	json__kv_u64(j, "stats", io->stats);
+	json__kv_u64(j, "reads", io->reads);
+	json__kv_u64(j, "read_bytes", io->read_bytes);
+	json__kv_double(j, "read_s", io->read_ns / 1e9);
+	json__kv_double(j, "meta_s", io->meta_ns / 1e9);
+	json__kv_u64(j, "cache_pages", io->cache_pages);
+	json__kv_u64(j, "fault_reads", io->fault_reads);
+	json__kv_double(j, "opens_per_s", units__rate(io->opens, t->duration_s));
+	json__kv_double(j, "reads_per_s", units__rate(io->reads, t->duration_s));
+	json__kv_double(j, "read_bytes_per_s", units__rate(io->read_bytes, t->duration_s));
+	json__key(j, "read_avg_s");
+	if (io->reads)
+		json__double(j, io->read_ns / 1e9 / io->reads);
+	else
+		json__null(j);
+	json__end_object(j);
+}
+
+/* The loops' workloads, the most waiting first: "workloads". */
+static void workloads_json(struct json *j, const struct trace *t)
+{
+	size_t *work_of = calloc(t->nr_loops ? t->nr_loops : 1, sizeof(*work_of));
+	struct workload *v = NULL;
+	int nr = work_of ? workloads_of(t, &v, work_of) : -ENOMEM;
+
+	json__key(j, "workloads");
+	json__begin_array(j);
+	for (int k = 0; k < nr; k++) {
+		const struct workload *w = &v[k];
+		const char *cause = loop_cause(t, w->first);
+		double share = stall__share(w->first);
+
+		json__begin_object(j);
+		json__kv_string(j, "kind", work_kind_names[w->kind]);
+		json__kv_string(j, "pod_uid", w->name.pod_uid);
+		json__kv_string(j, "slurm_job", w->name.slurm_job);
+		json__key(j, "cgroup");
+		if (w->path)
+			json__string(j, w->path);
+		else
+			json__null(j);
+		/* The containers its loops run in, each once. */
+		json__key(j, "container_ids");
+		json__begin_array(j);
+		for (size_t i = 0; i < t->nr_loops; i++) {
+			struct cgroup_name n, m;
+			bool dup = false;
+
+			if (work_of[i] != (size_t)k || !loop_workload(t, &t->loops[i], &n) ||
+			    !n.container_id[0])
+				continue;
+			for (size_t h = 0; h < i && !dup; h++)
+				dup = work_of[h] == (size_t)k && loop_workload(t, &t->loops[h], &m) &&
+				      !strcmp(m.container_id, n.container_id);
+			if (!dup)
+				json__string(j, n.container_id);
+		}
+		json__end_array(j);
+		json__key(j, "loops");
+		json__begin_array(j);
+		for (size_t i = 0; i < t->nr_loops; i++)
+			if (work_of[i] == (size_t)k)
+				json__u64(j, i);
+		json__end_array(j);
+		json__key(j, "pids");
+		json__begin_array(j);
+		for (size_t i = 0; i < t->nr_loops; i++)
+			if (work_of[i] == (size_t)k)
+				json__u64(j, t->loops[i].tgid);
+		json__end_array(j);
+		json__key(j, "share_max");
+		if (share >= 0)
+			json__double(j, share);
+		else
+			json__null(j);
+		json__key(j, "cause");
+		if (cause)
+			json__string(j, cause);
+		else
+			json__null(j);
+		storage_json(j, t, w);
+		json__end_object(j);
+	}
+	json__end_array(j);
+	free(work_of);
+	free(v);
+}
+
 void report_stall__json(struct json *j, const struct report *r)
 {
 	const struct trace *t = r->t;
@@ -245,5 +549,6 @@ void report_stall__json(struct json *j, const struct report *r)
 		json__end_object(j);
 	}
 	json__end_array(j);
+	workloads_json(j, t);
 	json__end_object(j);
 }

@@ -131,6 +131,34 @@ TEST(brief_fixture_one_screen)
 	fixture_free(t, f);
 }
 
+/*
+ * A node's loops in two workloads (fixture__node_trace()): one screen, and
+ * when the loops' lines must go, each workload keeps its line.
+ */
+TEST(brief_node_loops_one_screen)
+{
+	struct findings *f = calloc(1, sizeof(*f));
+	struct trace *t = calloc(1, sizeof(*t));
+	struct thresholds th;
+	char *brief;
+
+	if (!f || !t || fixture__node_trace(t)) {
+		free(t);
+		free(f);
+		REQUIRE(!"the node fixture trace");
+	}
+	thresholds__defaults(&th);
+	CHECK_EQ_INT(findings__judge(f, t, &th), 0);
+	brief = text_of(t, f, false);
+	REQUIRE(brief);
+	CHECK_SCREEN(brief);
+	CHECK_HAS(brief, "\ntraining loops: 3 (one per process: data-parallel ranks) in 2 workloads;");
+	CHECK_HAS(brief, "\n  pod 8f2c1d4e-97ab-4c1e-b7a2-5d3e9f0a1b2c: 2 loops, the worst waits");
+	CHECK_HAS(brief, "\n  Slurm job 4242: 1 loop, it waits for data 18% (cause small_file_storm)");
+	free(brief);
+	fixture_free(t, f);
+}
+
 static void fill(char *s, size_t len, const char *word)
 {
 	size_t n = 0;

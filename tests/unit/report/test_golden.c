@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include "findings/findings.h"
 #include "html/html.h"
@@ -238,6 +239,51 @@ TEST(golden_reports)
 	golden_render("report.json", json_report, t, fs);
 	golden_render("metrics.prom", prom_text, t, fs);
 	golden_render("report.html", html_page, t, fs);
+	fixture__free(t);
+	free(fs);
+	free(t);
+}
+
+/* The loop part of the full text: from "training loop" to the blank line after. */
+static int loops_part(const struct trace *t, const struct findings *fs, struct text *out)
+{
+	struct text all = {};
+	int err = text_report(t, fs, &all);
+	char *a = err ? NULL : strstr(all.buf, "\ntraining loop"), *b;
+
+	if (!err && !a)
+		err = -ENOENT;
+	if (!err) {
+		b = strstr(a + 1, "\n\n");
+		out->len = b ? (size_t)(b + 1 - (a + 1)) : strlen(a + 1);
+		out->buf = strndup(a + 1, out->len);
+		err = out->buf ? 0 : -ENOMEM;
+	}
+	free(all.buf);
+	return err;
+}
+
+/*
+ * A node's loops in two workloads (fixture__node_trace()): the trainer's
+ * pod, its two ranks under it, and a Slurm job; the one screen and the
+ * full report's loop part.
+ */
+TEST(golden_node_loops)
+{
+	struct trace *t = calloc(1, sizeof(*t));
+	struct findings *fs = calloc(1, sizeof(*fs));
+	struct thresholds th;
+
+	if (!t || !fs || fixture__node_trace(t)) {
+		free(fs);
+		free(t);
+		REQUIRE(!"the node fixture trace");
+	}
+	thresholds__defaults(&th);
+	CHECK_EQ_INT(findings__judge(fs, t, &th), 0);
+	t->loops[0].cause = findings__loop_cause(&fs->e, &t->loops[0], t->duration_s, &th);
+	golden_render("node-report-brief.txt", brief_report, t, fs);
+	golden_render("node-loops.txt", loops_part, t, fs);
 	fixture__free(t);
 	free(fs);
 	free(t);

@@ -842,22 +842,36 @@ TEST(report_phases_unsplit)
 }
 
 /*
- * A node's loops (-a): each line names the loop's pod or Slurm job (from
- * its cgroup) and its cause; the JSON's loops give the same.
+ * A node's loops (-a) in two workloads: pod aaaa's two (in two of its
+ * containers) and Slurm job 4242's one. The report groups them under their
+ * workloads, the most waiting first, each line naming its loops' worst
+ * wait and cause and what the workload's cgroups read (all of the pod's,
+ * its loader's container too; none of another pod's); the JSON's
+ * workloads give the same, the loops by their index in stall.loops.
  */
 TEST(report_node_loops)
 {
+	static const char *const paths[] = {
+		"/kubepods/burstable/podaaaa/0123456789abcdef0001",
+		"/system.slice/slurmstepd.scope/job_4242/step_0",
+		"/kubepods/burstable/podaaaa/0123456789abcdef0002",
+		"/kubepods/burstable/podaaaa/loader",	/* no loop: the pod's loader */
+		"/kubepods/burstable/podbbbb/c9",	/* another pod, no loop */
+	};
+	static const double waits[] = { 690, 300, 30 };
+	static const char *const causes[] = { "storage_bottleneck", "few_readers", "none" };
 	struct trace *t = calloc(1, sizeof(*t));
-	struct thread_stats cg = {};
+	struct json j;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
 
 	REQUIRE(t);
-	t->loops = calloc(2, sizeof(*t->loops));
+	t->duration_s = 10;
+	t->loops = calloc(3, sizeof(*t->loops));
 	REQUIRE(t->loops);
-	t->nr_loops = 2;
-	for (int i = 0; i < 2; i++) {
+	t->nr_loops = 3;
+	for (int i = 0; i < 3; i++) {
 		struct stall *s = &t->loops[i];
 
 		s->how = CONSUMER_FED;
@@ -865,22 +879,97 @@ TEST(report_node_loops)
 		s->cgid = 1 + i;
 		snprintf(s->comm, sizeof(s->comm), "python3");
 		s->wall_ns = 1000;
-		s->data_wait_ns = i ? 30 : 690;
+		s->data_wait_ns = waits[i];
 		s->on_cpu_ns = s->wall_ns - s->data_wait_ns;
-		s->cause = i ? "none" : "storage_bottleneck";
-		cg.cgid = 1 + i;
-		CHECK(!cgroups__add(&t->cgroups, &cg));
+		s->cause = causes[i];
 	}
-	CHECK(!cgroup__set_path(cgroups__find(&t->cgroups, 1), "/kubepods/burstable/podaaaa/c1"));
-	CHECK(!cgroup__set_path(cgroups__find(&t->cgroups, 2),
-				"/system.slice/slurmstepd.scope/job_4242/step_0"));
+	for (int i = 0; i < 5; i++) {
+		/* Each cgroup 100 opens and 1000 reads of 1 MiB, 2 ms each, 1 s in metadata. */
+		struct thread_stats cg = { .cgid = 1 + i, .opens = 100, .reads = 1000,
+					   .read_bytes = 1000 << 20, .read_ns = 2000000000ULL,
+					   .meta_ns = 1000000000ULL };
+
+		REQUIRE(!cgroups__add(&t->cgroups, &cg));
+		REQUIRE(!cgroup__set_path(cgroups__find(&t->cgroups, 1 + i), paths[i]));
+	}
 	t->stall = t->loops[0];
 	f = open_memstream(&buf, &len);
 	REQUIRE(f);
 	report_stall__text(f, &(struct report){ .t = t });
+	json__init(&j, f, 0);
+	json__begin_object(&j);
+	report_stall__json(&j, &(struct report){ .t = t });
+	json__end_object(&j);
+	REQUIRE(!json__end(&j));
 	fclose(f);
+	CHECK_HAS(buf, "training loops: 3 (one per process: data-parallel ranks) in 2 workloads; "
+		  "the one that waits most for data 69%, the least 3%\n"
+		  "  pod aaaa: 2 loops, the worst waits for data 69% (cause storage_bottleneck); "
+		  "its I/O: 300 opens (30/s), 3000 reads (300/s) of 2.9 GiB, 2.00ms a read, "
+		  "3.00s in metadata calls\n"
+		  "    loop 0, cause storage_bottleneck: python3 (tid 100,");
+	CHECK_HAS(buf, "\n    loop 2, cause none: python3 (tid 102,");
+	CHECK_HAS(buf, "\n  Slurm job 4242: 1 loop, it waits for data 30% (cause few_readers); "
+		  "its I/O: 100 opens (10/s), 1000 reads (100/s) of 1000 MiB, 2.00ms a read, "
+		  "1.00s in metadata calls\n    loop 1, cause few_readers: python3 (tid 101,");
+	CHECK_HAS(buf, "\"workloads\":[{\"kind\":\"pod\",\"pod_uid\":\"aaaa\",\"slurm_job\":\"\","
+		  "\"cgroup\":\"/kubepods/burstable/podaaaa/0123456789abcdef0001\","
+		  "\"container_ids\":[\"0123456789abcdef0001\",\"0123456789abcdef0002\"],"
+		  "\"loops\":[0,2],\"pids\":[100,102],\"share_max\":0.69,"
+		  "\"cause\":\"storage_bottleneck\",\"storage\":{\"cgroups\":3,\"partial\":false,"
+		  "\"opens\":300,");
+	CHECK_HAS(buf, "{\"kind\":\"slurm_job\",\"pod_uid\":\"\",\"slurm_job\":\"4242\","
+		  "\"cgroup\":\"/system.slice/slurmstepd.scope/job_4242/step_0\","
+		  "\"container_ids\":[],\"loops\":[1],\"pids\":[101],\"share_max\":0.3,"
+		  "\"cause\":\"few_readers\",\"storage\":{\"cgroups\":1,");
+	free(buf);
+	/* The one screen cut: the workloads' lines, then the line that sums up. */
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	REQUIRE(f);
+	report_stall__brief_text(f, &(struct report){ .t = t }, 1);
+	fclose(f);
+	CHECK(!strstr(buf, "loop 0"));
+	CHECK_HAS(buf, "\n  pod aaaa: 2 loops,");
+	CHECK_HAS(buf, "\n  Slurm job 4242: 1 loop,");
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	REQUIRE(f);
+	report_stall__brief_text(f, &(struct report){ .t = t }, 2);
+	fclose(f);
+	CHECK(!strchr(buf, '\n') || !strchr(buf, '\n')[1]);
+	free(buf);
+	/* One workload: the loops as they come, each naming it. */
+	t->loops[1].cgid = 3;
+	t->nr_loops = 2;
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	REQUIRE(f);
+	report_stall__text(f, &(struct report){ .t = t });
+	fclose(f);
+	CHECK_HAS(buf, "training loops: 2 (one per process: data-parallel ranks); the one");
 	CHECK_HAS(buf, "  loop 0, pod aaaa, cause storage_bottleneck: python3 (tid 100");
-	CHECK_HAS(buf, "  loop 1, Slurm job 4242, cause none: python3 (tid 101");
+	CHECK_HAS(buf, "  loop 1, pod aaaa, cause few_readers: python3 (tid 101");
+	free(buf);
+	/* A loop whose cgroup is not known: a workload of its own, its process. */
+	t->loops[1].cgid = 0;
+	t->nr_loops = 3;
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	REQUIRE(f);
+	report_stall__text(f, &(struct report){ .t = t });
+	json__init(&j, f, 0);
+	json__begin_object(&j);
+	report_stall__json(&j, &(struct report){ .t = t });
+	json__end_object(&j);
+	REQUIRE(!json__end(&j));
+	fclose(f);
+	CHECK_HAS(buf, "\n  pid 101: 1 loop, it waits for data 30% (cause few_readers); its cgroup "
+		  "is not known\n    loop 1, cause few_readers: python3 (tid 101,");
+	CHECK_HAS(buf, "{\"kind\":\"process\",\"pod_uid\":\"\",\"slurm_job\":\"\",\"cgroup\":null,"
+		  "\"container_ids\":[],\"loops\":[1],\"pids\":[101],\"share_max\":0.3,"
+		  "\"cause\":\"few_readers\",\"storage\":null}");
 	free(buf);
 	cgroups__free(&t->cgroups);
 	free(t->loops);
