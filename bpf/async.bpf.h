@@ -79,7 +79,7 @@ struct {
  * holds the same reads' files. So it holds the files read asynchronously
  * within two files intervals; the files table drained early when full,
  * this one fills after it. --map-files entries (32,768), made on use; a
- * completion that finds it full is counted lost (L_ASYNC_FILE_READS_FULL),
+ * completion that finds it full is counted lost (L_ASYNC_FILE_SUMS_FULL),
  * its read still in every other figure.
  */
 struct {
@@ -88,7 +88,7 @@ struct {
 	__uint(max_entries, 32768);
 	__type(key, struct async_fkey);
 	__type(value, struct async_file);
-} async_file_reads SEC(".maps") __weak;
+} async_file_sums SEC(".maps") __weak;
 
 /*
  * A record being built, off the stack: an io_submit() loop's frame has no
@@ -210,9 +210,9 @@ static __noinline void async_file_read(struct async_rec *rec, __u64 file)
 	} else {
 		return;		/* async_files was full at the submit: counted then */
 	}
-	af = map_lookup_or_init(&async_file_reads, &k, &zero);
+	af = map_lookup_or_init(&async_file_sums, &k, &zero);
 	if (!af) {
-		count_lost(L_ASYNC_FILE_READS_FULL);
+		count_lost(L_ASYNC_FILE_SUMS_FULL);
 		return;
 	}
 	if (rec->fstate != AFILE_KEYED) {

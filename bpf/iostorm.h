@@ -200,7 +200,7 @@ enum lost_reason {
 	L_NFS_HISTS_FULL,	/* nfs_hists full: a value not in its histogram */
 	L_NFS_CLNTS_FULL,	/* nfs_clnts full: an RPC client's calls in flight not kept */
 	L_WRITE_THREADS_FULL,	/* write_threads full: a thread's writes not in its figures */
-	L_ASYNC_FILE_READS_FULL, /* async_file_reads full: likewise */
+	L_ASYNC_FILE_SUMS_FULL, /* async_file_sums full: likewise */
 	L__MAX,
 };
 
@@ -830,7 +830,7 @@ struct recv_thread {
 };
 
 /*
- * A file's io_uring and AIO reads of one drain generation (async_file_reads,
+ * A file's io_uring and AIO reads of one drain generation (async_file_sums,
  * keyed by struct async_fkey): user space adds them onto the file's record
  * and deletes them at the drain that ends the generation. The depth is the
  * file's own: its async reads in flight at a read's submit, itself
@@ -850,7 +850,7 @@ struct async_file {
 
 /*
  * A file in one drain generation (file_gen & 1 when the programs wrote):
- * the key of async_file_reads and of async_files, the reads in flight per
+ * the key of async_file_sums and of async_files, the reads in flight per
  * file. A generation's entries are written only while it is the programs'
  * (and a count in flight taken down); so once user space flipped file_gen
  * and waited, it can read them all, and delete a count at 0 with no race

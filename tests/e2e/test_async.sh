@@ -445,7 +445,7 @@ test_async_files_bounded_across_drains() {
 	expect_eq "async reads, all files = the loader's reads" \
 		"$(sum_under u.json "$dir" async_reads)" "$(awk '$1 == "reads" { print $2 }' u.tally)"
 	local k
-	for k in async_files async_file_reads; do
+	for k in async_files async_file_sums; do
 		expect_eq "store.kernel_tables.$k.entries" \
 			"$(jqr u.json ".store.kernel_tables.$k.entries")" 1024
 		expect_cmp "store.kernel_tables.$k.high" \
@@ -453,7 +453,7 @@ test_async_files_bounded_across_drains() {
 	done
 	expect_cmp "early drains" "$(jqr u.json .store.drains)" '>=' 3
 	expect_eq "lost.async_files_full" "$(jqr u.json .lost.async_files_full)" 0
-	expect_eq "lost.async_file_reads_full" "$(jqr u.json .lost.async_file_reads_full)" 0
+	expect_eq "lost.async_file_sums_full" "$(jqr u.json .lost.async_file_sums_full)" 0
 	expect_eq "file reads in flight at the end" "$(sum_under u.json "$dir" async_inflight_end)" 0
 	expect_eq "lost" "$(jqr u.json .lost.total)" 0
 }

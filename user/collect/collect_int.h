@@ -162,8 +162,8 @@ struct drain {
 	int recv_fd;		/* recv_threads, write_threads, async_threads: by tid */
 	int writes_fd;
 	int async_threads_fd;
-	int async_files_fd;	/* async_files, async_file_reads: by (file, set) */
-	int async_file_reads_fd;
+	int async_files_fd;	/* async_files, async_file_sums: by (file, set) */
+	int async_file_sums_fd;
 	struct async_fkey *afile_keys;	/* BATCH of them, read from either */
 	void *afile_vals;	/* BATCH struct async_file (or their __u32 counts) */
 	__u64 table_max[KT__MAX];	/* the tables' max_entries (enum kernel_table) */

@@ -229,14 +229,14 @@ int drain__init(struct drain *d, struct iostorm_bpf *skel)
 	d->writes_fd = bpf_map__fd(skel->maps.write_threads);
 	d->async_threads_fd = bpf_map__fd(skel->maps.async_threads);
 	d->async_files_fd = bpf_map__fd(skel->maps.async_files);
-	d->async_file_reads_fd = bpf_map__fd(skel->maps.async_file_reads);
+	d->async_file_sums_fd = bpf_map__fd(skel->maps.async_file_sums);
 	d->table_max[KT_WAKES] = bpf_map__max_entries(skel->maps.wakes);
 	d->table_max[KT_FORKS] = bpf_map__max_entries(skel->maps.forks);
 	d->table_max[KT_RECV] = bpf_map__max_entries(skel->maps.recv_threads);
 	d->table_max[KT_WRITES] = bpf_map__max_entries(skel->maps.write_threads);
 	d->table_max[KT_ASYNC_THREADS] = bpf_map__max_entries(skel->maps.async_threads);
 	d->table_max[KT_ASYNC_FILES] = bpf_map__max_entries(skel->maps.async_files);
-	d->table_max[KT_ASYNC_FILE_READS] = bpf_map__max_entries(skel->maps.async_file_reads);
+	d->table_max[KT_ASYNC_FILE_SUMS] = bpf_map__max_entries(skel->maps.async_file_sums);
 	d->wake_keys = calloc(DRAIN_BATCH, sizeof(*d->wake_keys));
 	d->wake_vals = calloc(DRAIN_BATCH, sizeof(*d->wake_vals));
 	d->afile_keys = calloc(DRAIN_BATCH, sizeof(*d->afile_keys));

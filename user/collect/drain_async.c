@@ -86,11 +86,11 @@ int drain__async_files(struct drain *d, struct trace *t, __u32 set)
 	__u64 seen;
 	int err;
 
-	err = drain_set(d, t, d->async_file_reads_fd, sizeof(struct async_file), set,
+	err = drain_set(d, t, d->async_file_sums_fd, sizeof(struct async_file), set,
 			add_file_reads, &seen);
 	if (err)
 		return err;
-	drain__table_seen(d, t, KT_ASYNC_FILE_READS, seen);
+	drain__table_seen(d, t, KT_ASYNC_FILE_SUMS, seen);
 	err = drain_set(d, t, d->async_files_fd, sizeof(__u32), set, idle_file, &seen);
 	if (!err)
 		drain__table_seen(d, t, KT_ASYNC_FILES, seen);

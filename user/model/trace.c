@@ -211,7 +211,7 @@ static const char *const table_keys[KT__MAX] = {
 	[KT_WRITES] = "write_threads",
 	[KT_ASYNC_THREADS] = "async_threads",
 	[KT_ASYNC_FILES] = "async_files",
-	[KT_ASYNC_FILE_READS] = "async_file_reads",
+	[KT_ASYNC_FILE_SUMS] = "async_file_sums",
 };
 
 const char *trace__table_key(enum kernel_table k)
@@ -252,7 +252,7 @@ static const char *const lost_keys[L__MAX] = {
 	[L_FORKS_FULL] = "forks_full",
 	[L_RECV_FULL] = "recv_threads_full",
 	[L_WRITE_THREADS_FULL] = "write_threads_full",
-	[L_ASYNC_FILE_READS_FULL] = "async_file_reads_full",
+	[L_ASYNC_FILE_SUMS_FULL] = "async_file_sums_full",
 };
 
 static const char *const lost_words[L__MAX] = {
@@ -283,7 +283,7 @@ static const char *const lost_words[L__MAX] = {
 	[L_FORKS_FULL] = "forks map full",
 	[L_RECV_FULL] = "receive bursts map full",
 	[L_WRITE_THREADS_FULL] = "writing threads map full",
-	[L_ASYNC_FILE_READS_FULL] = "io_uring/AIO file reads map full",
+	[L_ASYNC_FILE_SUMS_FULL] = "io_uring/AIO file reads map full",
 };
 
 const char *trace__lost_key(int reason)

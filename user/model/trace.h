@@ -37,7 +37,7 @@ enum kernel_table {
 	KT_WRITES,		/* write_threads: likewise */
 	KT_ASYNC_THREADS,	/* async_threads: likewise */
 	KT_ASYNC_FILES,		/* async_files: files' reads in flight, of two files intervals */
-	KT_ASYNC_FILE_READS,	/* async_file_reads: files' async reads of two files intervals */
+	KT_ASYNC_FILE_SUMS,	/* async_file_sums: files' async reads of two files intervals */
 	KT__MAX,
 };
 
