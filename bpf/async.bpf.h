@@ -198,15 +198,15 @@ static __always_inline void async_file_out(struct async_rec *rec)
 static __noinline void async_file_read(struct async_rec *rec, __u64 file)
 {
 	struct async_file zero = {}, *af;
-	struct file_key fk;
 	struct async_fkey k;
 
 	if (rec->fstate == AFILE_KEYED) {
 		fkey_of(&k, &rec->key, file_gen & 1);
 	} else if (rec->fstate == AFILE_NONE) {
 		count(C_ASYNC_FILE_LATE, 1);
-		file_key_of(BTF_CAST(struct file, file), &fk);
-		fkey_of(&k, &fk, file_gen & 1);
+		/* Written in place: this frame stays as small as before the key had a set. */
+		file_key_of(BTF_CAST(struct file, file), (struct file_key *)&k);
+		k.set = file_gen & 1;
 	} else {
 		return;		/* async_files was full at the submit: counted then */
 	}

@@ -200,7 +200,7 @@ enum lost_reason {
 	L_NFS_HISTS_FULL,	/* nfs_hists full: a value not in its histogram */
 	L_NFS_CLNTS_FULL,	/* nfs_clnts full: an RPC client's calls in flight not kept */
 	L_WRITE_THREADS_FULL,	/* write_threads full: a thread's writes not in its figures */
-	L_ASYNC_FILE_SUMS_FULL, /* async_file_sums full: likewise */
+	L_ASYNC_FILE_SUMS_FULL,	/* async_file_sums full: a file's async read not in its figures */
 	L__MAX,
 };
 
@@ -861,6 +861,9 @@ struct async_fkey {
 	__u32 dev;
 	__u32 set;		/* file_gen & 1 */
 };
+_Static_assert(sizeof(struct async_fkey) == sizeof(struct file_key) &&
+	       __builtin_offsetof(struct async_fkey, dev) == __builtin_offsetof(struct file_key, dev),
+	       "async_fkey: a file_key whose pad is the set");
 
 /* How a request's file was taken at its submit (async_rec.fstate). */
 enum async_fstate {
