@@ -52,20 +52,43 @@ struct {
 } async_threads SEC(".maps") __weak;
 
 /*
- * Each file's async reads and its reads in flight (struct async_file), for
- * the whole trace: read by user space at the end. 32,768 files, as one
- * files map holds by default; entries are made on use (most traces read no
- * file so): 0.5 MB empty, 3.7 MB full (96 bytes an entry). A file beyond
- * is counted lost
- * (L_ASYNC_FILES_FULL), its reads still in every other figure.
+ * Each file's async reads in flight, by the drain generation of their
+ * submits (struct async_fkey: the file, file_gen & 1): the file's queue is
+ * the sum of its two entries. A generation's entry is raised only while
+ * the programs write that generation, and taken down only by a read it
+ * counts; so once user space flipped file_gen and waited, an entry of the
+ * other generation at 0 stays 0, and it deletes it (collect/drain_async.c):
+ * the map holds the files with reads in flight, and those submitted to
+ * within two files intervals. --map-files entries (32,768), made on use;
+ * a submit that finds it full is counted lost (L_ASYNC_FILES_FULL), its
+ * read in no file's async figures.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 32768);
-	__type(key, struct file_key);
-	__type(value, struct async_file);
+	__type(key, struct async_fkey);
+	__type(value, __u32);
 } async_files SEC(".maps") __weak;
+
+/*
+ * Each file's async reads completed in a drain generation (struct
+ * async_file, keyed by the file and file_gen & 1 at the completion): user
+ * space adds the other generation's onto the files' records and deletes
+ * them at every drain of the files, after the files table's half, which
+ * holds the same reads' files. So it holds the files read asynchronously
+ * within two files intervals; the files table drained early when full,
+ * this one fills after it. --map-files entries (32,768), made on use; a
+ * completion that finds it full is counted lost (L_ASYNC_FILE_SUMS_FULL),
+ * its read still in every other figure.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 32768);
+	__type(key, struct async_fkey);
+	__type(value, struct async_file);
+} async_file_sums SEC(".maps") __weak;
 
 /*
  * A record being built, off the stack: an io_submit() loop's frame has no
@@ -100,34 +123,54 @@ static __always_inline void depth_down(__u64 ring)
 		__sync_fetch_and_sub(d, 1);
 }
 
+/* The key of file f in generation set. */
+static __always_inline void fkey_of(struct async_fkey *k, const struct file_key *f, __u32 set)
+{
+	k->ino = f->ino;
+	k->dev = f->dev;
+	k->set = set;
+}
+
+/* *max becomes v if v is more; by compare-and-swap: two CPUs at once each see the other's. */
+static __always_inline void max_u32(__u32 *max, __u32 v)
+{
+	for (int i = 0; i < 4; i++) {
+		__u32 m = *max;
+
+		if (v <= m || __sync_val_compare_and_swap(max, m, v) == m)
+			break;
+	}
+}
+
 /*
  * The read rec joins the queue of the file at address file (0: not known
- * at this submit, taken at the completion): rec takes the file's key and
- * its depth there, itself included. A call of its own, as owner_async().
+ * at this submit, taken at the completion): rec takes the file's key, its
+ * entry's set, and its depth there, itself included (its entry of this
+ * generation and the other's). A call of its own, as owner_async().
  */
 static __noinline void async_file_submit(struct async_rec *rec, __u64 file)
 {
-	struct async_file zero = {}, *af;
-	__u32 d, max;
+	struct async_fkey k;
+	__u32 zero = 0, *n, *other, d;
 
 	rec->fstate = AFILE_NONE;
 	rec->fdepth = 0;
 	if (!file)
 		return;
 	file_key_of(BTF_CAST(struct file, file), &rec->key);
-	af = map_lookup_or_init(&async_files, &rec->key, &zero);
-	if (!af) {
+	rec->fset = file_gen & 1;
+	fkey_of(&k, &rec->key, rec->fset);
+	n = map_lookup_or_init(&async_files, &k, &zero);
+	if (!n) {
 		rec->fstate = AFILE_FULL;
 		count_lost(L_ASYNC_FILES_FULL);
 		return;
 	}
-	d = __sync_fetch_and_add(&af->inflight, 1) + 1;
-	/* The max by compare-and-swap: two CPUs submitting at once each see the other's. */
-	for (int i = 0; i < 4; i++) {
-		max = af->depth_max;
-		if (d <= max || __sync_val_compare_and_swap(&af->depth_max, max, d) == max)
-			break;
-	}
+	d = __sync_fetch_and_add(n, 1) + 1;
+	k.set ^= 1;
+	other = bpf_map_lookup_elem(&async_files, &k);
+	if (other)
+		d += *other;
 	rec->fdepth = d;
 	rec->fstate = AFILE_KEYED;
 }
@@ -135,43 +178,50 @@ static __noinline void async_file_submit(struct async_rec *rec, __u64 file)
 /* The read rec leaves its file's queue: completed, or taken back. */
 static __always_inline void async_file_out(struct async_rec *rec)
 {
-	struct async_file *af;
+	struct async_fkey k;
+	__u32 *n;
 
 	if (rec->fstate != AFILE_KEYED)
 		return;
-	af = bpf_map_lookup_elem(&async_files, &rec->key);
-	if (af && af->inflight)
-		__sync_fetch_and_sub(&af->inflight, 1);
+	fkey_of(&k, &rec->key, rec->fset);
+	n = bpf_map_lookup_elem(&async_files, &k);
+	if (n && *n)
+		__sync_fetch_and_sub(n, 1);
 }
 
 /*
  * The read rec completed on the file at address file: one more async read
  * of its file, with its depth at submit; or, its file not known then, of
  * the file it completed on, counted late (C_ASYNC_FILE_LATE), no depth.
+ * Into this generation's entry, which user space takes at the next drain.
  */
 static __noinline void async_file_read(struct async_rec *rec, __u64 file)
 {
 	struct async_file zero = {}, *af;
-	struct file_key key;
+	struct async_fkey k;
 
 	if (rec->fstate == AFILE_KEYED) {
-		af = bpf_map_lookup_elem(&async_files, &rec->key);
-		if (af) {
-			__sync_fetch_and_add(&af->reads, 1);
-			__sync_fetch_and_add(&af->depth, rec->fdepth);
-		}
-		return;
-	}
-	if (rec->fstate != AFILE_NONE)
+		fkey_of(&k, &rec->key, file_gen & 1);
+	} else if (rec->fstate == AFILE_NONE) {
+		count(C_ASYNC_FILE_LATE, 1);
+		/* Written in place: this frame stays as small as before the key had a set. */
+		file_key_of(BTF_CAST(struct file, file), (struct file_key *)&k);
+		k.set = file_gen & 1;
+	} else {
 		return;		/* async_files was full at the submit: counted then */
-	count(C_ASYNC_FILE_LATE, 1);
-	file_key_of(BTF_CAST(struct file, file), &key);
-	af = map_lookup_or_init(&async_files, &key, &zero);
+	}
+	af = map_lookup_or_init(&async_file_sums, &k, &zero);
 	if (!af) {
-		count_lost(L_ASYNC_FILES_FULL);
+		count_lost(L_ASYNC_FILE_SUMS_FULL);
 		return;
 	}
-	__sync_fetch_and_add(&af->late, 1);
+	if (rec->fstate != AFILE_KEYED) {
+		__sync_fetch_and_add(&af->late, 1);
+		return;
+	}
+	__sync_fetch_and_add(&af->reads, 1);
+	__sync_fetch_and_add(&af->depth, rec->fdepth);
+	max_u32(&af->depth_max, rec->fdepth);
 }
 
 /* Name rec's owner: the thread whose set of counters ts is (thread_of()). */

@@ -193,13 +193,14 @@ enum lost_reason {
 	L_ASYNC_UNTRACKED,	/* a read completed whose submit was not seen (before the attach) */
 	L_AIO_BATCH,		/* iocbs of one io_submit beyond the AIO_BATCH read: not tracked */
 	L_ASYNC_THREADS_FULL,	/* async_threads full: a thread's async reads not in its figures */
-	L_ASYNC_FILES_FULL,	/* async_files full: a file's async reads not in its figures */
+	L_ASYNC_FILES_FULL,	/* async_files full: a file's async read not in its figures */
 	L_FORKS_FULL,		/* forks full: a process's parent, exec or exit not kept */
 	L_RECV_FULL,		/* recv_threads full: a thread's receive bursts not kept */
 	L_NFS_STATS_FULL,	/* nfs_stats full: an NFS call's end not counted */
 	L_NFS_HISTS_FULL,	/* nfs_hists full: a value not in its histogram */
 	L_NFS_CLNTS_FULL,	/* nfs_clnts full: an RPC client's calls in flight not kept */
 	L_WRITE_THREADS_FULL,	/* write_threads full: a thread's writes not in its figures */
+	L_ASYNC_FILE_SUMS_FULL,	/* async_file_sums full: a file's async read not in its figures */
 	L__MAX,
 };
 
@@ -829,25 +830,45 @@ struct recv_thread {
 };
 
 /*
- * A file's io_uring and AIO reads (async_files, keyed by struct file_key),
- * for the whole trace: read by user space at the end. The depth is the
+ * A file's io_uring and AIO reads of one drain generation (async_file_sums,
+ * keyed by struct async_fkey): user space adds them onto the file's record
+ * and deletes them at the drain that ends the generation. The depth is the
  * file's own: its async reads in flight at a read's submit, itself
  * included. A read whose file was not known at its submit (an fd not yet
  * in the table, a fixed-file slot not yet filled) is counted in late at
- * its completion, on the file it completed on, with no depth.
+ * its completion, on the file it completed on, with no depth. User space
+ * keeps the same struct per file for the whole trace, inflight added at
+ * the end (from async_reqs: the programs leave it 0).
  */
 struct async_file {
 	__u64 reads;		/* completed, the file known at submit */
 	__u64 depth;		/* their depth at submit, summed */
 	__u64 late;		/* completed, the file known only then */
-	__u32 inflight;		/* submitted, not completed (nor reaped: AIO) */
-	__u32 depth_max;	/* the deepest at a submit */
+	__u32 inflight;		/* user space: submitted, not completed (nor reaped: AIO) at the end */
+	__u32 depth_max;	/* the deepest at the submit of a read completed (or in flight at the end) */
 };
+
+/*
+ * A file in one drain generation (file_gen & 1 when the programs wrote):
+ * the key of async_file_sums and of async_files, the reads in flight per
+ * file. A generation's entries are written only while it is the programs'
+ * (and a count in flight taken down); so once user space flipped file_gen
+ * and waited, it can read them all, and delete a count at 0 with no race
+ * (bpf/async.bpf.h).
+ */
+struct async_fkey {
+	__u64 ino;
+	__u32 dev;
+	__u32 set;		/* file_gen & 1 */
+};
+_Static_assert(sizeof(struct async_fkey) == sizeof(struct file_key) &&
+	       __builtin_offsetof(struct async_fkey, dev) == __builtin_offsetof(struct file_key, dev),
+	       "async_fkey: a file_key whose pad is the set");
 
 /* How a request's file was taken at its submit (async_rec.fstate). */
 enum async_fstate {
 	AFILE_NONE = 0,		/* not known: taken at the completion */
-	AFILE_KEYED = 1,	/* key holds it, counted in flight in async_files */
+	AFILE_KEYED = 1,	/* key holds it, counted in flight in async_files (fset) */
 	AFILE_FULL = 2,		/* known, but async_files was full: counted lost */
 };
 
@@ -867,7 +888,8 @@ struct async_rec {
 	__u8 iface;		/* enum async_iface */
 	__u8 op;		/* enum async_op */
 	__u8 fstate;		/* enum async_fstate */
-	__u8 pad[5];
+	__u8 fset;		/* AFILE_KEYED: its async_files entry's set */
+	__u8 pad[4];
 	char comm[COMM_LEN];
 };
 

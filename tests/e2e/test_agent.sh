@@ -54,7 +54,8 @@ test_agent_long_run_churn() {
 		 async_threads_full threads_map_full inflight; do
 		expect_eq "lost.$k" "$(jqr out.json ".lost.$k")" 0
 	done
-	for k in wakes forks recv_threads write_threads async_threads; do
+	for k in wakes forks recv_threads write_threads async_threads async_files \
+		 async_file_sums; do
 		high=$(jqr out.json ".store.kernel_tables.$k.high")
 		max=$(jqr out.json ".store.kernel_tables.$k.entries")
 		echo "  table $k: high-water $high of $max"

@@ -415,3 +415,45 @@ test_async_file_unresolved() {
 	expect_eq "file reads in flight at the end" "$(sum_under u.json "$dir" async_inflight_end)" 0
 	expect_eq "lost" "$(jqr u.json .lost.total)" 0
 }
+
+# The per-file async tables hold what is live, not the trace's files: with
+# --map-files 1024 they have 1,024 entries each, and the loader (as in
+# test_async_file_depth_exact) reads 2,500 files through io_uring, 300 us
+# of compute after each, with no scheduled drain (--drain 1000): the early
+# drains of the files table take each interval's async reads out of the
+# kernel and its files' counts at 0. Every file's async_reads is its chunks
+# and its max depth min(chunks, 8), exactly, and nothing is lost.
+test_async_files_bounded_across_drains() {
+	local uring=$ROOT/.output/iostorm-uring dir n=2500
+	[ -x "$uring" ] || fail "no $uring: make all (liburing-dev, scripts/deps.sh --test)"
+	"$WORKLOAD" gen data --files $n --dirs 1 --min-size 3000 --max-size 40000 \
+		>/dev/null || fail "gen"
+	dir=$(ls -d "$PWD"/data/*/ | head -n 1)
+	cat "$dir"* >/dev/null
+	(cd "$dir" && stat -c '%n %s' *) | awk -v d="$dir" '{ n = int(($2 + 4095) / 4096)
+		printf "%s%s %d %d\n", d, $1, n, n < 8 ? n : 8 }' | sort >want.txt
+	"$IOSTORM" -q --map-files 1024 --drain 1000 -j u.json -- "$uring" "$dir" --chunk 4096 \
+		--depth 8 --cpu-us 300 --tally u.tally 2>u.err || fail "iostorm exit $?: $(cat u.err)"
+	need_uring_layer u.json
+	jq -r --arg p "$dir" '.files[] | select(.path != null and (.path | startswith($p))
+		and .reads > 0) | "\(.path) \(.async_reads) \(.async_depth_max)"' u.json |
+		sort >got.txt
+	expect_eq "files read" "$(wc -l <got.txt)" $n
+	cmp -s want.txt got.txt ||
+		fail "per file async reads and max depth (>) are not the chunks and min(chunks, 8) (<): $(diff want.txt got.txt | head -10)"
+	echo "  each file: async_reads = its chunks, async_depth_max = min(chunks, 8)"
+	expect_eq "async reads, all files = the loader's reads" \
+		"$(sum_under u.json "$dir" async_reads)" "$(awk '$1 == "reads" { print $2 }' u.tally)"
+	local k
+	for k in async_files async_file_sums; do
+		expect_eq "store.kernel_tables.$k.entries" \
+			"$(jqr u.json ".store.kernel_tables.$k.entries")" 1024
+		expect_cmp "store.kernel_tables.$k.high" \
+			"$(jqr u.json ".store.kernel_tables.$k.high")" '<' 1024
+	done
+	expect_cmp "early drains" "$(jqr u.json .store.drains)" '>=' 3
+	expect_eq "lost.async_files_full" "$(jqr u.json .lost.async_files_full)" 0
+	expect_eq "lost.async_file_sums_full" "$(jqr u.json .lost.async_file_sums_full)" 0
+	expect_eq "file reads in flight at the end" "$(sum_under u.json "$dir" async_inflight_end)" 0
+	expect_eq "lost" "$(jqr u.json .lost.total)" 0
+}

@@ -350,7 +350,7 @@ static int fill_async(struct trace *t)
 	th->async_reads = URING_READS;
 	th->async_depth = URING_READS * 4;
 	t->async_in_flight = 1;
-	return store__set_async(&t->store, f, &a);
+	return store__add_async(&t->store, f, &a);
 }
 
 /* ---- threads ---- */

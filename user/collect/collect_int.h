@@ -162,6 +162,10 @@ struct drain {
 	int recv_fd;		/* recv_threads, write_threads, async_threads: by tid */
 	int writes_fd;
 	int async_threads_fd;
+	int async_files_fd;	/* async_files, async_file_sums: by (file, set) */
+	int async_file_sums_fd;
+	struct async_fkey *afile_keys;	/* BATCH of them, read from either */
+	void *afile_vals;	/* BATCH struct async_file (or their __u32 counts) */
 	__u64 table_max[KT__MAX];	/* the tables' max_entries (enum kernel_table) */
 	struct tids exited;	/* tids that left their counters in the threads map */
 	struct tids late;	/* tids whose entry came after their exit, in one walk */
@@ -202,6 +206,14 @@ int drain__files(struct drain *d, struct trace *t);
  * period per early drain halved how fast they could come).
  */
 int drain__threads(struct drain *d, struct trace *t);
+/* Kernel table k held n entries at this drain: its size and high-water mark into t. */
+void drain__table_seen(const struct drain *d, struct trace *t, enum kernel_table k, __u64 n);
+/*
+ * Within every drain of the files, after the wait: the files' async reads
+ * of generation set (file_gen & 1 before the flip) onto their records, and
+ * out of the kernel with their counts in flight at 0 (drain_async.c).
+ */
+int drain__async_files(struct drain *d, struct trace *t, __u32 set);
 /*
  * Within drain__threads(), after the wait: the forks, the wake pairs of
  * the interval just ended, the per-thread tables (drain_threads.c).
@@ -220,8 +232,8 @@ int drain__final(struct drain *d, struct trace *t);
 /* Read counters, lost counts, errnos and histograms (cumulative). */
 int drain__globals(struct drain *d, struct iostorm_bpf *skel, struct trace *t);
 /*
- * At the end: the io_uring and AIO reads still in flight (t->async_in_flight),
- * and each thread's and each file's async reads onto its record.
+ * At the end, after drain__final(): the io_uring and AIO reads still in
+ * flight (t->async_in_flight), each added to its file's record.
  */
 int drain__async(struct iostorm_bpf *skel, struct trace *t);
 /* What drain__block() reads beyond counts and busy time. */

@@ -228,14 +228,20 @@ int drain__init(struct drain *d, struct iostorm_bpf *skel)
 	d->recv_fd = bpf_map__fd(skel->maps.recv_threads);
 	d->writes_fd = bpf_map__fd(skel->maps.write_threads);
 	d->async_threads_fd = bpf_map__fd(skel->maps.async_threads);
+	d->async_files_fd = bpf_map__fd(skel->maps.async_files);
+	d->async_file_sums_fd = bpf_map__fd(skel->maps.async_file_sums);
 	d->table_max[KT_WAKES] = bpf_map__max_entries(skel->maps.wakes);
 	d->table_max[KT_FORKS] = bpf_map__max_entries(skel->maps.forks);
 	d->table_max[KT_RECV] = bpf_map__max_entries(skel->maps.recv_threads);
 	d->table_max[KT_WRITES] = bpf_map__max_entries(skel->maps.write_threads);
 	d->table_max[KT_ASYNC_THREADS] = bpf_map__max_entries(skel->maps.async_threads);
+	d->table_max[KT_ASYNC_FILES] = bpf_map__max_entries(skel->maps.async_files);
+	d->table_max[KT_ASYNC_FILE_SUMS] = bpf_map__max_entries(skel->maps.async_file_sums);
 	d->wake_keys = calloc(DRAIN_BATCH, sizeof(*d->wake_keys));
 	d->wake_vals = calloc(DRAIN_BATCH, sizeof(*d->wake_vals));
-	if (!d->wake_keys || !d->wake_vals)
+	d->afile_keys = calloc(DRAIN_BATCH, sizeof(*d->afile_keys));
+	d->afile_vals = calloc(DRAIN_BATCH, sizeof(struct async_file));
+	if (!d->wake_keys || !d->wake_vals || !d->afile_keys || !d->afile_vals)
 		return -ENOMEM;
 	d->thread_gen = &skel->bss->thread_gen;
 	d->iter_buf = malloc(ITER_BUF);
@@ -262,12 +268,16 @@ void drain__free(struct drain *d)
 	free(d->percpu);
 	free(d->wake_keys);
 	free(d->wake_vals);
+	free(d->afile_keys);
+	free(d->afile_vals);
 	free(d->exited.v);
 	free(d->late.v);
 	d->percpu = d->iter_buf = NULL;
 	d->late = (struct tids){};
 	d->wake_keys = NULL;
 	d->wake_vals = NULL;
+	d->afile_keys = NULL;
+	d->afile_vals = NULL;
 	d->exited = (struct tids){};
 }
 
@@ -369,7 +379,10 @@ static int files_flip(struct drain *d, struct files_flip *f)
 	return err;
 }
 
-/* After the wait: the drained half into the store. */
+/*
+ * After the wait: the drained half into the store, then the async reads of
+ * the same generation, whose files the half (or an earlier one) holds.
+ */
 static int files_empty(struct drain *d, struct trace *t, const struct files_flip *f)
 {
 	int err;
@@ -377,6 +390,8 @@ static int files_empty(struct drain *d, struct trace *t, const struct files_flip
 	err = drain_anchors(d, t->store.views);
 	if (!err)
 		err = file_table__empty(&d->files, f->half, t);
+	if (!err)
+		err = drain__async_files(d, t, f->half);
 	if (!err && store__bound(&t->store) < 0)
 		err = -ENOMEM;
 	if (err)

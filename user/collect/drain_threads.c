@@ -13,8 +13,7 @@
 #include "iostorm.h"
 #include "collect/collect_int.h"
 
-/* Kernel table k held n entries at this drain: its high-water mark. */
-static void table_seen(const struct drain *d, struct trace *t, enum kernel_table k, __u64 n)
+void drain__table_seen(const struct drain *d, struct trace *t, enum kernel_table k, __u64 n)
 {
 	t->tables[k].max = d->table_max[k];
 	if (n > t->tables[k].high)
@@ -53,7 +52,7 @@ static int drain_forks(struct drain *d, struct trace *t)
 	int err;
 
 	err = map_each(d->forks_fd, &tgid, sizeof(tgid), &ev, 0, add_fork, &w);
-	table_seen(d, t, KT_FORKS, w.n);
+	drain__table_seen(d, t, KT_FORKS, w.n);
 	return err;
 }
 
@@ -103,7 +102,7 @@ static int drain_wake_pairs(struct drain *d, struct trace *t)
 		in = out;
 		first = false;
 	}
-	table_seen(d, t, KT_WAKES, seen);
+	drain__table_seen(d, t, KT_WAKES, seen);
 	if (seen > t->wakes.kernel_high)
 		t->wakes.kernel_high = seen;
 	wakes__prune(&t->wakes, store_holds, &t->store);
@@ -199,7 +198,7 @@ static int thread_table_walk(struct drain *d, struct trace *t, int fd, enum kern
 
 	d->late.n = 0;
 	err = map_each(fd, &tid, sizeof(tid), value, 0, fn, &w);
-	table_seen(d, t, k, w.n);
+	drain__table_seen(d, t, k, w.n);
 	for (size_t i = 0; i < d->late.n; i++)
 		bpf_map_delete_elem(fd, &d->late.v[i]);
 	return err;

@@ -266,6 +266,9 @@ static int open_skel(struct iostorm_bpf **skelp, const struct probe_config *c,
 	skel->rodata->targ_file_slots = c->map_files - (SLOT_PROBES - 1);
 	bpf_map__set_max_entries(skel->maps.files, 2 * c->map_files);
 	bpf_map__set_max_entries(skel->maps.file_index, 2 * c->map_files);
+	/* Async reads per file: an interval's files, as a half of the files table. */
+	bpf_map__set_max_entries(skel->maps.async_files, c->map_files);
+	bpf_map__set_max_entries(skel->maps.async_file_sums, c->map_files);
 	features__apply(skel, k);
 	*skelp = skel;
 	return 0;

@@ -345,15 +345,23 @@ int store__set_path(struct store *s, struct file_rec *f, const char *path)
 	return 0;
 }
 
-int store__set_async(struct store *s, struct file_rec *f, const struct async_file *a)
+int store__add_async(struct store *s, struct file_rec *f, const struct async_file *a)
 {
-	if (!f->async) {
-		f->async = malloc(sizeof(*f->async));
-		if (!f->async)
+	struct async_file *k = f->async;
+
+	if (!k) {
+		k = calloc(1, sizeof(*k));
+		if (!k)
 			return -ENOMEM;
+		f->async = k;
 		s->nr_async++;
 	}
-	*f->async = *a;
+	k->reads += a->reads;
+	k->depth += a->depth;
+	k->late += a->late;
+	k->inflight += a->inflight;
+	if (a->depth_max > k->depth_max)
+		k->depth_max = a->depth_max;
 	return 0;
 }
 
@@ -545,21 +553,16 @@ static int by_ino_path(const void *a, const void *b)
 /* Add o's async reads to k's: k takes o's record when it has none. */
 static void async_join(struct store *s, struct file_rec *k, struct file_rec *o)
 {
-	struct async_file *a = k->async, *b = o->async;
+	struct async_file *b = o->async;
 
 	if (!b)
 		return;
-	if (!a) {
+	if (!k->async) {
 		k->async = b;
 		o->async = NULL;
 		return;
 	}
-	a->reads += b->reads;
-	a->depth += b->depth;
-	a->late += b->late;
-	a->inflight += b->inflight;
-	if (b->depth_max > a->depth_max)
-		a->depth_max = b->depth_max;
+	store__add_async(s, k, b);	/* k has its record: no allocation */
 	free(b);
 	o->async = NULL;
 	s->nr_async--;

@@ -37,8 +37,8 @@ struct file_rec {
 	__u8 code;		/* enum kind_why (model/kind.h), kept current: the
 				 * totals ask at every refresh, 300k files deep */
 	struct async_file *async;	/* its io_uring and AIO reads and their
-					 * depth on it (bpf/iostorm.h), given at
-					 * the end; NULL: none */
+					 * depth on it (bpf/iostorm.h), summed
+					 * at each drain; NULL: none */
 };
 
 /* A file_rec flag of user space's own: path is NULL, job_path holds the job's. */
@@ -138,8 +138,11 @@ struct file_rec *store__find(const struct store *s, __u32 dev, __u64 ino);
  * Before the first merge. 0, -ENOSPC past STORE_CODE_PATHS, or -ENOMEM.
  */
 int store__add_code_path(struct store *s, const char *path);
-/* Give f its async reads a (copied over any it had). 0 or -ENOMEM. */
-int store__set_async(struct store *s, struct file_rec *f, const struct async_file *a);
+/*
+ * Add async reads a onto f's (sums; the larger depth_max), given at every
+ * drain of the files and at the end. 0 or -ENOMEM.
+ */
+int store__add_async(struct store *s, struct file_rec *f, const struct async_file *a);
 /* Give f, which has none, the absolute path path (copied). 0 or -ENOMEM. */
 int store__set_path(struct store *s, struct file_rec *f, const char *path);
 /*

@@ -210,6 +210,8 @@ static const char *const table_keys[KT__MAX] = {
 	[KT_RECV] = "recv_threads",
 	[KT_WRITES] = "write_threads",
 	[KT_ASYNC_THREADS] = "async_threads",
+	[KT_ASYNC_FILES] = "async_files",
+	[KT_ASYNC_FILE_SUMS] = "async_file_sums",
 };
 
 const char *trace__table_key(enum kernel_table k)
@@ -250,6 +252,7 @@ static const char *const lost_keys[L__MAX] = {
 	[L_FORKS_FULL] = "forks_full",
 	[L_RECV_FULL] = "recv_threads_full",
 	[L_WRITE_THREADS_FULL] = "write_threads_full",
+	[L_ASYNC_FILE_SUMS_FULL] = "async_file_sums_full",
 };
 
 static const char *const lost_words[L__MAX] = {
@@ -276,10 +279,11 @@ static const char *const lost_words[L__MAX] = {
 	[L_ASYNC_UNTRACKED] = "io_uring/AIO reads whose submit was not seen (submitted before the attach)",
 	[L_AIO_BATCH] = "AIO iocbs past the 64 read per io_submit or io_getevents",
 	[L_ASYNC_THREADS_FULL] = "io_uring/AIO threads map full",
-	[L_ASYNC_FILES_FULL] = "io_uring/AIO files map full",
+	[L_ASYNC_FILES_FULL] = "io_uring/AIO files in flight map full",
 	[L_FORKS_FULL] = "forks map full",
 	[L_RECV_FULL] = "receive bursts map full",
 	[L_WRITE_THREADS_FULL] = "writing threads map full",
+	[L_ASYNC_FILE_SUMS_FULL] = "io_uring/AIO file reads map full",
 };
 
 const char *trace__lost_key(int reason)

@@ -26,9 +26,9 @@
 #include "model/view.h"
 
 /*
- * The kernel's tables that hold a thread's or a pair's figures between
- * drains: each is bounded by what is live in a drain interval or two
- * (docs/memory in README.md), and its fill is watched.
+ * The kernel's tables that hold a thread's, a pair's or a file's figures
+ * between drains: each is bounded by what is live in a drain interval or
+ * two (docs/memory.md), and its fill is watched.
  */
 enum kernel_table {
 	KT_WAKES = 0,		/* (sleeper, waker) pairs of two intervals */
@@ -36,6 +36,8 @@ enum kernel_table {
 	KT_RECV,		/* recv_threads: threads until they exit */
 	KT_WRITES,		/* write_threads: likewise */
 	KT_ASYNC_THREADS,	/* async_threads: likewise */
+	KT_ASYNC_FILES,		/* async_files: files' reads in flight, of two files intervals */
+	KT_ASYNC_FILE_SUMS,	/* async_file_sums: files' async reads of two files intervals */
 	KT__MAX,
 };
 

@@ -313,9 +313,9 @@ TEST(store_join_aliases)
 }
 
 /*
- * A file's async figures: given once, replaced when given again, counted
- * in store__bytes(); joined with an alias's (sums, the larger max), or
- * taken over when the kept record has none; freed with the record.
+ * A file's async figures: given at each drain, added on (sums, the larger
+ * max), counted in store__bytes() once; joined with an alias's likewise,
+ * or taken over when the kept record has none; freed with the record.
  */
 TEST(store_async_join)
 {
@@ -338,10 +338,14 @@ TEST(store_async_join)
 	REQUIRE(!store__merge_file(&s, &kp, &open));
 	REQUIRE(!store__merge_file(&s, &kq, &stat));
 	bytes = store__bytes(&s);
-	REQUIRE(!store__set_async(&s, store__find(&s, ko.dev, ko.ino), &b));
-	REQUIRE(!store__set_async(&s, store__find(&s, ko.dev, ko.ino), &a));	/* replaces */
-	REQUIRE(!store__set_async(&s, store__find(&s, ks.dev, ks.ino), &b));
-	REQUIRE(!store__set_async(&s, store__find(&s, kq.dev, kq.ino), &b));	/* the alias only */
+	REQUIRE(!store__add_async(&s, store__find(&s, ko.dev, ko.ino), &b));
+	REQUIRE(!store__add_async(&s, store__find(&s, ko.dev, ko.ino), &a));	/* added on */
+	f = store__find(&s, ko.dev, ko.ino);
+	REQUIRE(f && f->async);
+	CHECK_EQ_U64(f->async->reads, 4);
+	CHECK_EQ_U64(f->async->depth_max, 4);
+	REQUIRE(!store__add_async(&s, store__find(&s, ks.dev, ks.ino), &b));
+	REQUIRE(!store__add_async(&s, store__find(&s, kq.dev, kq.ino), &b));	/* the alias only */
 	CHECK_EQ_U64(s.nr_async, 3);
 	CHECK_EQ_U64(store__bytes(&s), bytes + 3 * sizeof(struct async_file));
 
@@ -349,9 +353,9 @@ TEST(store_async_join)
 	CHECK_EQ_U64(s.nr_async, 2);
 	f = store__find(&s, ko.dev, ko.ino);
 	REQUIRE(f && f->async);
-	CHECK_EQ_U64(f->async->reads, 4);
-	CHECK_EQ_U64(f->async->depth, 9);
-	CHECK_EQ_U64(f->async->late, 2);
+	CHECK_EQ_U64(f->async->reads, 5);
+	CHECK_EQ_U64(f->async->depth, 13);
+	CHECK_EQ_U64(f->async->late, 4);
 	CHECK_EQ_U64(f->async->inflight, 1);
 	CHECK_EQ_U64(f->async->depth_max, 4);
 	f = store__find(&s, kp.dev, kp.ino);

@@ -115,7 +115,7 @@ static struct trace *trace_sample(void)
 	hist__add(&t->hists[H_URING_LAT], 500000, 2);
 	t->async_in_flight = 1;
 	/* On b.bin: depths 1 and 2 at submit, one more still in flight. */
-	CHECK(!store__set_async(&t->store, store__find(&t->store, DEV_8_1, 101),
+	CHECK(!store__add_async(&t->store, store__find(&t->store, DEV_8_1, 101),
 				&(struct async_file){ .reads = 2, .depth = 3, .depth_max = 2,
 						      .inflight = 1 }));
 	c[C_STATS] = 1;
@@ -438,7 +438,8 @@ static void check_sample_json(json_t *root, const struct trace *t)
 		   "fuse_stats_full", "fuse_hists_full", "fuse_conns_full", "fuse_ends_missed",
 		   "async_reqs_full", "async_untracked", "aio_batch", "async_threads_full",
 		   "async_files_full", "forks_full", "recv_threads_full", "nfs_stats_full",
-		   "nfs_hists_full", "nfs_clients_full", "write_threads_full", "prog_misses");
+		   "nfs_hists_full", "nfs_clients_full", "write_threads_full",
+		   "async_file_sums_full", "prog_misses");
 	CHECK_EQ_U64(u64_at(lost, "total"), trace__lost_total(t));
 	CHECK_EQ_U64(u64_at(lost, "files_map_full"), t->lost[L_FILES_FULL]);
 	CHECK_EQ_U64(u64_at(lost, "prog_misses"), t->prog_misses);
