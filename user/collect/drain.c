@@ -65,7 +65,7 @@ static int map_pair__swap(struct map_pair *g, int *old_fd)
 static int merge_thread(struct trace *t, const void *key, const void *value)
 {
 	const struct thread_key *k = key;
-	int err = store__merge_thread(&t->store, k->tid, value);
+	int err = threads__merge(&t->store.threads, k->tid, value);
 
 	return err ? err : cgroups__add(&t->cgroups, value);
 }

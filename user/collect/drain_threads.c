@@ -57,9 +57,9 @@ static int drain_forks(struct drain *d, struct trace *t)
 	return err;
 }
 
-static bool store_holds(const void *store, __u32 tid)
+static bool store_holds(const void *threads, __u32 tid)
 {
-	return store__find_thread(store, tid) != NULL;
+	return threads__find(threads, tid) != NULL;
 }
 
 /*
@@ -106,7 +106,7 @@ static int drain_wake_pairs(struct drain *d, struct trace *t)
 	table_seen(d, t, KT_WAKES, seen);
 	if (seen > t->wakes.kernel_high)
 		t->wakes.kernel_high = seen;
-	wakes__prune(&t->wakes, store_holds, &t->store);
+	wakes__prune(&t->wakes, store_holds, &t->store.threads);
 	return 0;
 }
 
@@ -129,7 +129,7 @@ static int add_recv(const void *key, void *value, void *ctx)
 {
 	const struct recv_thread *r = value;
 	struct table_walk *w = ctx;
-	struct thread_rec *th = store__find_thread(w->store, *(const __u32 *)key);
+	struct thread_rec *th = threads__find(&w->store->threads, *(const __u32 *)key);
 
 	w->n++;
 	if (!th)
@@ -149,7 +149,7 @@ static int add_writes(const void *key, void *value, void *ctx)
 {
 	const struct write_thread *wt = value;
 	struct table_walk *w = ctx;
-	struct thread_rec *th = store__find_thread(w->store, *(const __u32 *)key);
+	struct thread_rec *th = threads__find(&w->store->threads, *(const __u32 *)key);
 	const __u64 *add = (const __u64 *)&wt->w;
 
 	w->n++;
@@ -171,7 +171,7 @@ static int add_async_thread(const void *key, void *value, void *ctx)
 {
 	const struct async_thread *a = value;
 	struct table_walk *w = ctx;
-	struct thread_rec *th = store__find_thread(w->store, *(const __u32 *)key);
+	struct thread_rec *th = threads__find(&w->store->threads, *(const __u32 *)key);
 
 	w->n++;
 	if (!th)
@@ -232,7 +232,7 @@ static int drain_thread_tables(struct drain *d, struct trace *t)
 	if (err)
 		return err;
 	for (size_t i = 0; i < d->exited.n; i++) {
-		th = store__find_thread(&t->store, d->exited.v[i]);
+		th = threads__find(&t->store.threads, d->exited.v[i]);
 		if (th)		/* else evicted: its entries mean nothing now */
 			th->gone = THREAD_GONE_RECV | THREAD_GONE_WRITES | THREAD_GONE_ASYNC;
 		for (size_t f = 0; f < sizeof(fds) / sizeof(fds[0]); f++)

@@ -232,10 +232,13 @@ static void threads_fill(struct evidence *e, const struct store *s)
 	double cpu = 0, io = 0, runq = 0, sleep = 0, sum;
 	__u64 ops = 0;
 
-	for (size_t i = 0; i < s->nr_threads; i++)
-		ops += s->threads[i].io.opens + s->threads[i].io.reads + s->threads[i].io.fault_reads;
-	for (size_t i = 0; i < s->nr_threads; i++) {
-		const struct thread_rec *th = &s->threads[i];
+	for (size_t i = 0; i < s->threads.n; i++) {
+		const struct io_counters *io = &s->threads.v[i].io;
+
+		ops += io->opens + io->reads + io->fault_reads;
+	}
+	for (size_t i = 0; i < s->threads.n; i++) {
+		const struct thread_rec *th = &s->threads.v[i];
 		__u64 own = th->io.opens + th->io.reads + th->io.fault_reads;
 
 		if (!own || own * 100 < ops)

@@ -123,7 +123,7 @@ void report__lists_free(struct report_lists *l);
 
 /* ---- the report, built once (build.c) ---- */
 
-/* Threads summed by name (store__thread_group()): report/threads.c. */
+/* Threads summed by name (threads__group()): report/threads.c. */
 struct thread_group {
 	char name[COMM_LEN];	/* comm without a trailing number: "tf_data_" */
 	__u32 threads;
