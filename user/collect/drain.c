@@ -70,21 +70,6 @@ static int merge_thread(struct trace *t, const void *key, const void *value)
 	return err ? err : cgroups__add(&t->cgroups, value);
 }
 
-int tids__push(struct tids *l, __u32 tid)
-{
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 256;
-		__u32 *v = realloc(l->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		l->v = v;
-		l->cap = cap;
-	}
-	l->v[l->n++] = tid;
-	return 0;
-}
-
 /*
  * An exited thread's counters (the threads map holds only those): merged,
  * and its tid kept, for its entries in the per-thread tables to go once

@@ -13,6 +13,21 @@
 #include "iostorm.h"
 #include "collect/collect_int.h"
 
+int tids__push(struct tids *l, __u32 tid)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 256;
+		__u32 *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = tid;
+	return 0;
+}
+
 /* Kernel table k held n entries at this drain: its high-water mark. */
 static void table_seen(const struct drain *d, struct trace *t, enum kernel_table k, __u64 n)
 {
