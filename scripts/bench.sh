@@ -203,7 +203,8 @@ run_ref() {
 		"$tmp/bench-load" "$tmp/$ref.bpf.o" >"$out.log" 2>&1 &
 	fi
 	ref_pid=$!
-	until grep -q 'attached$' "$out.log"; do
+	# -s: the log exists only once the background shell has opened it
+	until grep -qs 'attached$' "$out.log"; do
 		kill -0 "$ref_pid" 2>/dev/null || { echo "bench: $ref failed:" >&2; cat "$out.log" >&2; exit 1; }
 		sleep 0.05
 	done
@@ -221,7 +222,7 @@ ref_sample() {
 	sysctl -qw kernel.bpf_stats_enabled=1
 	"$tmp/bench-load" "$tmp/$ref.bpf.o" >"$out.log" 2>&1 &
 	ref_pid=$!
-	until grep -q 'attached$' "$out.log"; do sleep 0.05; done
+	until grep -qs 'attached$' "$out.log"; do sleep 0.05; done
 	bpftool prog show -j >"$out.before"
 	"$tmp/wrap.sh" "$out.wl" - "${wl[@]}"
 	bpftool prog show -j >"$out.after"
@@ -247,11 +248,11 @@ neighbour() {
 	empty)
 		"$tmp/bench-load" "$tmp/empty.bpf.o" >"$out.log" 2>&1 &
 		pid=$!
-		until grep -q 'attached$' "$out.log"; do sleep 0.05; done ;;
+		until grep -qs 'attached$' "$out.log"; do sleep 0.05; done ;;
 	iostorm)
 		"$iostorm" -p "$other_pid" --json "$out.json" >/dev/null 2>"$out.log" &
 		pid=$!
-		until grep -q 'tracing' "$out.log"; do
+		until grep -qs 'tracing' "$out.log"; do
 			kill -0 "$pid" 2>/dev/null || { cat "$out.log" >&2; exit 1; }
 			sleep 0.05
 		done ;;

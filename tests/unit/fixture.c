@@ -332,7 +332,7 @@ static int fill_files(struct trace *t)
 static int fill_async(struct trace *t)
 {
 	struct file_rec *f = store__find(&t->store, DEV_DATA, 3103);
-	struct thread_rec *th = store__find_thread(&t->store, 4402);
+	struct thread_rec *th = threads__find(&t->store.threads, 4402);
 	struct async_file a = {
 		.reads = URING_READS - 2, .depth = (URING_READS - 2) * 7 / 2, .late = 2,
 		.inflight = 1, .depth_max = 4 };
@@ -364,7 +364,7 @@ static int add_thread(struct trace *t, __u32 tid, const char *comm,
 	snprintf(ts.comm, sizeof(ts.comm), "%s", comm);
 	/* The trainer's container, and the DataLoader workers' sidecar-like one. */
 	ts.cgid = strcmp(comm, "pt_data_worker") ? CG_TRAINER : CG_LOADER;
-	err = store__merge_thread(&t->store, tid, &ts);
+	err = threads__merge(&t->store.threads, tid, &ts);
 	return err ?: cgroups__add(&t->cgroups, &ts);
 }
 
@@ -396,7 +396,7 @@ static int add_saver(struct trace *t)
 		.cpu_ns = 900 * MS, .io_wait_ns = 4 * SEC, .runq_ns = 100 * MS,
 		.sleep_ns = 55 * SEC });
 
-	th = store__find_thread(&t->store, SAVER);
+	th = threads__find(&t->store.threads, SAVER);
 	if (err || !th)
 		return err ?: -ENOENT;
 	th->w = (struct write_counters){
@@ -779,10 +779,10 @@ static void loader_totals(const struct store *s, __u64 time[4])
 	__u64 ops = 0;
 
 	memset(time, 0, 4 * sizeof(*time));
-	for (size_t i = 0; i < s->nr_threads; i++)
-		ops += s->threads[i].io.opens + s->threads[i].io.reads;
-	for (size_t i = 0; i < s->nr_threads; i++) {
-		const struct thread_rec *th = &s->threads[i];
+	for (size_t i = 0; i < s->threads.n; i++)
+		ops += s->threads.v[i].io.opens + s->threads.v[i].io.reads;
+	for (size_t i = 0; i < s->threads.n; i++) {
+		const struct thread_rec *th = &s->threads.v[i];
 		__u64 own = th->io.opens + th->io.reads;
 
 		if (!own || own * 100 < ops)

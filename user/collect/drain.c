@@ -65,24 +65,9 @@ static int map_pair__swap(struct map_pair *g, int *old_fd)
 static int merge_thread(struct trace *t, const void *key, const void *value)
 {
 	const struct thread_key *k = key;
-	int err = store__merge_thread(&t->store, k->tid, value);
+	int err = threads__merge(&t->store.threads, k->tid, value);
 
 	return err ? err : cgroups__add(&t->cgroups, value);
-}
-
-int tids__push(struct tids *l, __u32 tid)
-{
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 256;
-		__u32 *v = realloc(l->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		l->v = v;
-		l->cap = cap;
-	}
-	l->v[l->n++] = tid;
-	return 0;
 }
 
 /*

@@ -13,6 +13,22 @@
 #include "iostorm.h"
 #include "collect/collect_int.h"
 
+int tids__push(struct tids *l, __u32 tid)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 256;
+		__u32 *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = tid;
+	return 0;
+}
+
+/* Kernel table k held n entries at this drain: its high-water mark. */
 void drain__table_seen(const struct drain *d, struct trace *t, enum kernel_table k, __u64 n)
 {
 	t->tables[k].max = d->table_max[k];
@@ -56,9 +72,9 @@ static int drain_forks(struct drain *d, struct trace *t)
 	return err;
 }
 
-static bool store_holds(const void *store, __u32 tid)
+static bool store_holds(const void *threads, __u32 tid)
 {
-	return store__find_thread(store, tid) != NULL;
+	return threads__find(threads, tid) != NULL;
 }
 
 /*
@@ -105,7 +121,7 @@ static int drain_wake_pairs(struct drain *d, struct trace *t)
 	drain__table_seen(d, t, KT_WAKES, seen);
 	if (seen > t->wakes.kernel_high)
 		t->wakes.kernel_high = seen;
-	wakes__prune(&t->wakes, store_holds, &t->store);
+	wakes__prune(&t->wakes, store_holds, &t->store.threads);
 	return 0;
 }
 
@@ -128,7 +144,7 @@ static int add_recv(const void *key, void *value, void *ctx)
 {
 	const struct recv_thread *r = value;
 	struct table_walk *w = ctx;
-	struct thread_rec *th = store__find_thread(w->store, *(const __u32 *)key);
+	struct thread_rec *th = threads__find(&w->store->threads, *(const __u32 *)key);
 
 	w->n++;
 	if (!th)
@@ -148,7 +164,7 @@ static int add_writes(const void *key, void *value, void *ctx)
 {
 	const struct write_thread *wt = value;
 	struct table_walk *w = ctx;
-	struct thread_rec *th = store__find_thread(w->store, *(const __u32 *)key);
+	struct thread_rec *th = threads__find(&w->store->threads, *(const __u32 *)key);
 	const __u64 *add = (const __u64 *)&wt->w;
 
 	w->n++;
@@ -170,7 +186,7 @@ static int add_async_thread(const void *key, void *value, void *ctx)
 {
 	const struct async_thread *a = value;
 	struct table_walk *w = ctx;
-	struct thread_rec *th = store__find_thread(w->store, *(const __u32 *)key);
+	struct thread_rec *th = threads__find(&w->store->threads, *(const __u32 *)key);
 
 	w->n++;
 	if (!th)
@@ -231,7 +247,7 @@ static int drain_thread_tables(struct drain *d, struct trace *t)
 	if (err)
 		return err;
 	for (size_t i = 0; i < d->exited.n; i++) {
-		th = store__find_thread(&t->store, d->exited.v[i]);
+		th = threads__find(&t->store.threads, d->exited.v[i]);
 		if (th)		/* else evicted: its entries mean nothing now */
 			th->gone = THREAD_GONE_RECV | THREAD_GONE_WRITES | THREAD_GONE_ASYNC;
 		for (size_t f = 0; f < sizeof(fds) / sizeof(fds[0]); f++)

@@ -232,10 +232,13 @@ static void threads_fill(struct evidence *e, const struct store *s)
 	double cpu = 0, io = 0, runq = 0, sleep = 0, sum;
 	__u64 ops = 0;
 
-	for (size_t i = 0; i < s->nr_threads; i++)
-		ops += s->threads[i].io.opens + s->threads[i].io.reads + s->threads[i].io.fault_reads;
-	for (size_t i = 0; i < s->nr_threads; i++) {
-		const struct thread_rec *th = &s->threads[i];
+	for (size_t i = 0; i < s->threads.n; i++) {
+		const struct io_counters *io = &s->threads.v[i].io;
+
+		ops += io->opens + io->reads + io->fault_reads;
+	}
+	for (size_t i = 0; i < s->threads.n; i++) {
+		const struct thread_rec *th = &s->threads.v[i];
 		__u64 own = th->io.opens + th->io.reads + th->io.fault_reads;
 
 		if (!own || own * 100 < ops)
@@ -418,15 +421,13 @@ void evidence__add_saves(struct evidence *e, const struct trace *t, const struct
 		free(dirs[i].dir);
 }
 
-void evidence__add_block(struct evidence *e, const struct trace *t)
+void evidence__add_block(struct evidence *e, const struct trace *t, const struct layers *l)
 {
 	const struct block *b = &t->block;
 	double secs = t->duration_s > 0 ? t->duration_s : 1;
 	struct blk_stats st;
-	struct layers l;
 	__u64 busy = 0;
 
-	layers__measure(t, &l);
 	block__sum(b, BLK_READ, WHO_BIT(WHO_TARGET), &st);
 	if (!st.reqs)
 		return;
@@ -438,7 +439,7 @@ void evidence__add_block(struct evidence *e, const struct trace *t)
 	e->blk_small_share = (double)st.small / st.reqs;
 	e->blk_await_ms = st.total_ns / 1e6 / st.reqs;
 	e->blk_queue_share = st.total_ns ? (double)st.queue_ns / st.total_ns : 0;
-	e->blk_device_p50_us = l.device.p50 / 1e3;
+	e->blk_device_p50_us = l->device.p50 / 1e3;
 	e->blk_inflight_mean = st.total_ns / 1e9 / secs;
 	/*
 	 * The device the target read the most bytes from (the dataset's, not
@@ -554,22 +555,22 @@ void evidence__add_kernel(struct evidence *e, const struct trace *t)
  * the layer verdict and miss_share come from the same sums, so the
  * latency-by-layer line and the findings tell one story.
  */
-void evidence__add_layer(struct evidence *e, const struct trace *t, const struct thresholds *th)
+void evidence__add_layer(struct evidence *e, const struct trace *t, const struct layers *l,
+			 const struct thresholds *th)
 {
-	struct layers l;
+	struct layer_sums sums = l->sums;
 
-	layers__measure(t, &l);
-	l.sums.reads = e->reads;
-	l.sums.read_bytes = e->read_bytes;
-	l.sums.read_ns = e->read_s * 1e9;
-	l.sums.faults = e->fault_reads;
-	l.sums.fault_bytes = e->fault_bytes;
-	l.sums.fault_ns = e->fault_wait_s * 1e9;
-	l.sums.cache_bytes = e->cache_bytes;
-	l.sums.fuse_bytes = e->fuse_read_bytes;
-	l.sums.nfs_bytes = e->nfs_read_bytes;
-	e->layer = layers__judge(&l.sums, th->v);
-	e->miss_share = layers__storage_share(&l.sums);
+	sums.reads = e->reads;
+	sums.read_bytes = e->read_bytes;
+	sums.read_ns = e->read_s * 1e9;
+	sums.faults = e->fault_reads;
+	sums.fault_bytes = e->fault_bytes;
+	sums.fault_ns = e->fault_wait_s * 1e9;
+	sums.cache_bytes = e->cache_bytes;
+	sums.fuse_bytes = e->fuse_read_bytes;
+	sums.nfs_bytes = e->nfs_read_bytes;
+	e->layer = layers__judge(&sums, th->v);
+	e->miss_share = layers__storage_share(&sums);
 	/* A layer the kernel did not give is never judged from its zeros. */
 	if (!kernel__measured(&t->kernel, KL_PAGE_CACHE)) {
 		e->layer = e->layer == LAYER_NONE ? LAYER_NONE : LAYER_UNMEASURED;

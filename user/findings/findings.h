@@ -108,17 +108,21 @@ int findings__judge(struct findings *f, const struct trace *t,
  */
 const char *findings__loop_cause(const struct evidence *node, const struct stall *win,
 				 double win_s, const struct thresholds *th);
-/* The block-layer part of the evidence: the target's read requests. */
-void evidence__add_block(struct evidence *e, const struct trace *t);
+/*
+ * The block-layer part of the evidence: the target's read requests; l is
+ * layers__measure()'s of t, shared with evidence__add_layer().
+ */
+void evidence__add_block(struct evidence *e, const struct trace *t, const struct layers *l);
 /* The FUSE part: the connection the target sent most requests to. */
 void evidence__add_fuse(struct evidence *e, const struct trace *t);
 /* The NFS part: the mount the target made most calls on. */
 void evidence__add_nfs(struct evidence *e, const struct trace *t);
 /*
  * After the block and FUSE parts: the layer verdict (layers__judge()) and
- * miss_share, both from the same sums.
+ * miss_share, both from the same sums (l's, with the dataset's figures).
  */
-void evidence__add_layer(struct evidence *e, const struct trace *t, const struct thresholds *th);
+void evidence__add_layer(struct evidence *e, const struct trace *t, const struct layers *l,
+			 const struct thresholds *th);
 /*
  * The saves: data files written with th's save_bytes at least, their
  * bytes, time and directory (evidence.h).

@@ -193,7 +193,7 @@ static void thread_bar(FILE *out, const json_t *g, double y)
 	fputc('\n', out);
 }
 
-static void threads(struct page *p)
+static void thread_names(struct page *p)
 {
 	const json_t *groups = jget(p->root, "thread_groups"), *g;
 	size_t n = json_array_size(groups), i;
@@ -301,7 +301,7 @@ void html_tables__section(struct page *p)
 	mapped(p);
 	top_list(p, "dirs", "top-dirs", "Busiest directories");
 	top_list(p, "files", "top-files", "Busiest files");
-	threads(p);
+	thread_names(p);
 	devices(p);
 	html_nfs__section(p);
 	lost(p);

@@ -162,9 +162,9 @@ int mapfiles__name(struct store *s, const char *proc)
 			named += ret;
 		}
 	}
-	for (size_t i = 0; i < s->nr_threads && n < MAPFILES_PROCS; i++)
-		if (!seen(tgids, n, s->threads[i].tgid))
-			tgids[n++] = s->threads[i].tgid;
+	for (size_t i = 0; i < s->threads.n && n < MAPFILES_PROCS; i++)
+		if (!seen(tgids, n, s->threads.v[i].tgid))
+			tgids[n++] = s->threads.v[i].tgid;
 	for (size_t i = 0; i < n; i++) {
 		ret = mapfiles__scan(s, tgids[i], proc);
 		if (ret < 0)

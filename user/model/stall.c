@@ -29,7 +29,7 @@ struct stall_ctx {
 	const struct procs *procs;
 	struct wake_rec *wakes;
 	size_t nr_wakes;
-	bool *loader;		/* by index into s->threads: on the loader side */
+	bool *loader;		/* by index into s->threads.v: on the loader side */
 	bool *writer;		/* on the writer side (writer_side()) */
 	bool *writes;		/* a writer (mark_writers()) */
 	bool *peer;		/* on another loop's side (split()) */
@@ -81,9 +81,9 @@ static size_t wakes_of(const struct stall_ctx *x, __u32 tid, size_t *first)
 /* Index of tid's record in the store, or -1. */
 static long thread_idx(const struct store *s, __u32 tid)
 {
-	const struct thread_rec *th = store__find_thread(s, tid);
+	const struct thread_rec *th = threads__find(&s->threads, tid);
 
-	return th ? th - s->threads : -1;
+	return th ? th - s->threads.v : -1;
 }
 
 /* A sleep ended by a target thread (not a stop, not in a softirq): its index, or -1. */
@@ -149,7 +149,7 @@ static bool loop_process(const struct stall_ctx *x, __u32 tgid)
 static void spread(struct stall_ctx *x, bool *mark, long c,
 		   bool (*skip)(const struct stall_ctx *, long), bool soft)
 {
-	size_t n = x->s->nr_threads;
+	size_t n = x->s->threads.n;
 	__u64 *tot = x->tot, *with = x->with;
 	bool changed = true;
 
@@ -191,7 +191,7 @@ static void spread(struct stall_ctx *x, bool *mark, long c,
  */
 static bool data_faults(const struct store *s)
 {
-	__u64 on_files = 0, by_threads = s->threads_gone.io.fault_reads;
+	__u64 on_files = 0, by_threads = s->threads.gone.io.fault_reads;
 
 	for (size_t i = 0; i < s->files_cap; i++) {
 		const struct file_rec *f = s->files[i];
@@ -202,8 +202,8 @@ static bool data_faults(const struct store *s)
 			return true;
 		on_files += f->c.fault_reads;
 	}
-	for (size_t i = 0; i < s->nr_threads; i++)
-		by_threads += s->threads[i].io.fault_reads;
+	for (size_t i = 0; i < s->threads.n; i++)
+		by_threads += s->threads.v[i].io.fault_reads;
 	return by_threads > on_files;
 }
 
@@ -252,15 +252,15 @@ static bool off_loader(const struct stall_ctx *x, long i)
 static void mark_launchers(struct stall_ctx *x, long c)
 {
 	const struct store *s = x->s;
-	__u32 ctgid = s->threads[c].tgid, above[TREE_DEPTH];
+	__u32 ctgid = s->threads.v[c].tgid, above[TREE_DEPTH];
 	__u64 began = procs__began(x->procs, ctgid), end;
 	int n = 0;
 
 	for (__u32 t = procs__parent(x->procs, ctgid); t && n < TREE_DEPTH;
 	     t = procs__parent(x->procs, t))
 		above[n++] = t;
-	for (size_t i = 0; i < s->nr_threads; i++) {
-		__u32 tgid = s->threads[i].tgid;
+	for (size_t i = 0; i < s->threads.n; i++) {
+		__u32 tgid = s->threads.v[i].tgid;
 
 		x->launcher[i] = false;
 		if (tgid == ctgid)
@@ -283,12 +283,12 @@ static void mark_launchers(struct stall_ctx *x, long c)
 static void loader_side(struct stall_ctx *x, long c)
 {
 	const struct store *s = x->s;
-	__u32 ctgid = s->threads[c].tgid;
+	__u32 ctgid = s->threads.v[c].tgid;
 
 	side_for(x, c);
 	mark_launchers(x, c);
-	for (size_t i = 0; i < s->nr_threads; i++) {
-		const struct thread_rec *th = &s->threads[i];
+	for (size_t i = 0; i < s->threads.n; i++) {
+		const struct thread_rec *th = &s->threads.v[i];
 
 		x->loader[i] = (long)i != c && !off_loader(x, i) &&
 			       (data_reads_of(x, th) > 0 ||
@@ -311,7 +311,7 @@ static bool off_writer(const struct stall_ctx *x, long i)
 static void writer_side(struct stall_ctx *x, long c)
 {
 	side_for(x, c);
-	for (size_t i = 0; i < x->s->nr_threads; i++)
+	for (size_t i = 0; i < x->s->threads.n; i++)
 		x->writer[i] = (long)i != c && x->writes[i] && !off_writer(x, i);
 	spread(x, x->writer, c, off_writer, false);
 }
@@ -325,7 +325,7 @@ static bool off_peer(const struct stall_ctx *x, long i)
 static void peer_side(struct stall_ctx *x, long c)
 {
 	side_for(x, c);
-	for (size_t i = 0; i < x->s->nr_threads; i++)
+	for (size_t i = 0; i < x->s->threads.n; i++)
 		x->peer[i] = (long)i != c && x->loop[i] && !alien(x, i);
 	spread(x, x->peer, c, off_peer, true);
 }
@@ -334,7 +334,7 @@ static void peer_side(struct stall_ctx *x, long c)
 static __u64 wait_on(const struct stall_ctx *x, long c, const bool *side, bool soft,
 		     __u64 *wakeups)
 {
-	size_t first, n = wakes_of(x, x->s->threads[c].tid, &first);
+	size_t first, n = wakes_of(x, x->s->threads.v[c].tid, &first);
 	__u64 ns = 0;
 
 	*wakeups = 0;
@@ -364,9 +364,9 @@ static __u64 tree_reads(const struct stall_ctx *x, long c)
 	const struct store *s = x->s;
 	__u64 n = 0;
 
-	for (size_t i = 0; i < s->nr_threads; i++)
-		if (!x->launcher[i] && descends(x, s->threads[i].tgid, s->threads[c].tgid))
-			n += reads_of(&s->threads[i]);
+	for (size_t i = 0; i < s->threads.n; i++)
+		if (!x->launcher[i] && descends(x, s->threads.v[i].tgid, s->threads.v[c].tgid))
+			n += reads_of(&s->threads.v[i]);
 	return n;
 }
 
@@ -418,8 +418,8 @@ static void pool_side(struct stall_ctx *x, long c)
 {
 	const struct store *s = x->s;
 
-	for (size_t i = 0; i < s->nr_threads; i++)
-		x->pool[i] = (long)i != c && s->threads[i].tgid == s->threads[c].tgid &&
+	for (size_t i = 0; i < s->threads.n; i++)
+		x->pool[i] = (long)i != c && s->threads.v[i].tgid == s->threads.v[c].tgid &&
 			     !x->loader[i] && !x->writer[i] && !x->peer[i] && !x->tracer[i] &&
 			     !x->loop[i];
 }
@@ -434,11 +434,11 @@ static __u64 pool_cpu(const struct stall_ctx *x, __u64 *runq)
 	__u64 ns = 0;
 
 	*runq = 0;
-	for (size_t i = 0; i < x->s->nr_threads; i++) {
+	for (size_t i = 0; i < x->s->threads.n; i++) {
 		if (!x->pool[i])
 			continue;
-		ns += x->s->threads[i].cpu_ns;
-		*runq += x->s->threads[i].runq_ns;
+		ns += x->s->threads.v[i].cpu_ns;
+		*runq += x->s->threads.v[i].runq_ns;
 	}
 	return ns;
 }
@@ -458,7 +458,7 @@ static __u64 pool_fed(const struct stall_ctx *x, __u64 *wakeups)
 	__u64 most = 0, ns, n;
 
 	*wakeups = 0;
-	for (size_t i = 0; i < x->s->nr_threads; i++) {
+	for (size_t i = 0; i < x->s->threads.n; i++) {
 		if (!x->pool[i])
 			continue;
 		ns = wait_on(x, i, x->loader, false, &n);
@@ -519,7 +519,7 @@ static bool fed_by_pool(const struct stall_ctx *x, long c, __u64 *data_ns)
 static bool is_consumer(struct stall_ctx *x, long c, const struct stall_opts *o,
 			__u64 *wakeups)
 {
-	const struct thread_rec *th = &x->s->threads[c];
+	const struct thread_rec *th = &x->s->threads.v[c];
 	__u64 wall = wall_of(th), io = th->io.read_ns + th->io.meta_ns + write_ns_of(th);
 	__u64 in_sys, compute;
 	__u64 paced, fed, via_pool, runq;
@@ -540,7 +540,7 @@ static bool is_consumer(struct stall_ctx *x, long c, const struct stall_opts *o,
 	if (compute + runq + th->runq_ns < o->min_cpu_share * (wall > fed ? wall - fed : 0))
 		return false;
 	wait_on(x, c, x->peer, true, &paced);
-	for (size_t i = 0; i < x->s->nr_threads && !loader; i++)
+	for (size_t i = 0; i < x->s->threads.n && !loader; i++)
 		loader = x->loader[i];
 	return (loader && *wakeups + paced >= o->min_wakeups) || fed_by_pool(x, c, &via_pool) ||
 	       (reads_of(th) >= o->min_wakeups && 2 * reads_of(th) >= tree_reads(x, c) &&
@@ -554,9 +554,9 @@ static long by_comm(const struct store *s, const char *comm)
 {
 	long best = -1;
 
-	for (size_t i = 0; i < s->nr_threads; i++)
-		if (!strncmp(s->threads[i].comm, comm, COMM_LEN) &&
-		    (best < 0 || s->threads[i].cpu_ns > s->threads[best].cpu_ns))
+	for (size_t i = 0; i < s->threads.n; i++)
+		if (!strncmp(s->threads.v[i].comm, comm, COMM_LEN) &&
+		    (best < 0 || s->threads.v[i].cpu_ns > s->threads.v[best].cpu_ns))
 			best = i;
 	return best;
 }
@@ -578,7 +578,7 @@ static int depth_of(const struct stall_ctx *x, __u32 tgid)
  */
 static bool under_loop(const struct stall_ctx *x, const bool *mark, long c)
 {
-	__u32 tgid = x->s->threads[c].tgid;
+	__u32 tgid = x->s->threads.v[c].tgid;
 
 	for (int d = 0; d < TREE_DEPTH && (tgid = procs__parent(x->procs, tgid)); d++) {
 		long m = thread_idx(x->s, tgid);
@@ -637,9 +637,9 @@ static void count_touches(const struct stall_ctx *x, __u64 *touch)
 static bool node_candidate(const struct stall_ctx *x, const struct trace *t, long i,
 			   const __u64 *touch, double min_wakeups)
 {
-	__u32 tgid = x->s->threads[i].tgid;
+	__u32 tgid = x->s->threads.v[i].tgid;
 
-	if (touch[i] + reads_of(&x->s->threads[i]) < min_wakeups)
+	if (touch[i] + reads_of(&x->s->threads.v[i]) < min_wakeups)
 		return false;
 	if (!procs__exited(x->procs, tgid))
 		return true;
@@ -652,7 +652,7 @@ static bool node_candidate(const struct stall_ctx *x, const struct trace *t, lon
 static int find_loops(struct stall_ctx *x, const struct trace *t, const struct stall_opts *o)
 {
 	const struct store *s = x->s;
-	size_t n = s->nr_threads, nc = 0;
+	size_t n = s->threads.n, nc = 0;
 	struct cand *cands = malloc((n ? n : 1) * sizeof(*cands));
 	bool *next = calloc(n ? n : 1, sizeof(*next));
 	__u64 *touch = x->work ? calloc(n ? n : 1, sizeof(*touch)) : NULL;
@@ -664,9 +664,9 @@ static int find_loops(struct stall_ctx *x, const struct trace *t, const struct s
 	if (touch)
 		count_touches(x, touch);
 	for (size_t i = 0; i < n; i++)
-		if (s->threads[i].tid == s->threads[i].tgid && !x->tracer[i] &&
+		if (s->threads.v[i].tid == s->threads.v[i].tgid && !x->tracer[i] &&
 		    (!touch || node_candidate(x, t, i, touch, o->min_wakeups)))
-			cands[nc++] = (struct cand){ i, depth_of(x, s->threads[i].tgid) };
+			cands[nc++] = (struct cand){ i, depth_of(x, s->threads.v[i].tgid) };
 	qsort(cands, nc, sizeof(*cands), cand_cmp);
 	for (int round = 0; round < LOOP_ROUNDS; round++) {
 		memset(next, 0, n * sizeof(*next));
@@ -720,14 +720,14 @@ static int waker_cmp(const void *pa, const void *pb)
  */
 static void group_name(const struct stall_ctx *x, long c, long i, char name[COMM_LEN])
 {
-	const struct thread_rec *th = &x->s->threads[i], *loop = &x->s->threads[c];
+	const struct thread_rec *th = &x->s->threads.v[i], *loop = &x->s->threads.v[c];
 
 	if (x->loader[i] && x->tf[i] && th->tgid == loop->tgid &&
 	    (!strncmp(th->comm, loop->comm, COMM_LEN) || !strcmp(th->comm, TF_POOL))) {
 		snprintf(name, COMM_LEN, TF_DATA);
 		return;
 	}
-	store__comm_group(th->comm, name);
+	threads__comm_group(th->comm, name);
 }
 
 /*
@@ -737,7 +737,7 @@ static void group_name(const struct stall_ctx *x, long c, long i, char name[COMM
  */
 static void wakers_of(const struct stall_ctx *x, long c, struct stall *st)
 {
-	size_t first, n = wakes_of(x, x->s->threads[c].tid, &first);
+	size_t first, n = wakes_of(x, x->s->threads.v[c].tid, &first);
 
 	for (size_t k = first; k < first + n; k++) {
 		const struct wake_rec *w = &x->wakes[k];
@@ -788,13 +788,13 @@ static int u32_cmp(const void *a, const void *b)
  */
 static void loader_work(struct stall_ctx *x, long c, struct stall *st)
 {
-	const struct thread_rec *loop = &x->s->threads[c];
+	const struct thread_rec *loop = &x->s->threads.v[c];
 	__u32 *tgids = (__u32 *)x->tot;
 	char name[COMM_LEN];
 	size_t n = 0;
 
-	for (size_t i = 0; i < x->s->nr_threads; i++) {
-		const struct thread_rec *th = &x->s->threads[i];
+	for (size_t i = 0; i < x->s->threads.n; i++) {
+		const struct thread_rec *th = &x->s->threads.v[i];
 		__u64 wall = wall_of(th);
 
 		if (!x->loader[i] || (long)i == c || !wall ||
@@ -826,7 +826,7 @@ static void split_pool(struct stall_ctx *x, long c, struct stall *st)
 	__u64 n;
 
 	pool_side(x, c);
-	for (size_t i = 0; i < x->s->nr_threads; i++)
+	for (size_t i = 0; i < x->s->threads.n; i++)
 		st->pool_threads += x->pool[i];
 	st->pool_cpu_ns = pool_cpu(x, &n);
 	st->pool_wait_ns = wait_on(x, c, x->pool, false, &n);
@@ -842,7 +842,7 @@ static void split_pool(struct stall_ctx *x, long c, struct stall *st)
  */
 static void split(struct stall_ctx *x, long c, struct stall *st)
 {
-	const struct thread_rec *th = c == x->since_i ? &x->since : &x->s->threads[c];
+	const struct thread_rec *th = c == x->since_i ? &x->since : &x->s->threads.v[c];
 	__u64 io_out, waits;
 
 	st->tid = th->tid;
@@ -864,7 +864,7 @@ static void split(struct stall_ctx *x, long c, struct stall *st)
 	st->other_wait_ns = th->sleep_ns > waits ? th->sleep_ns - waits : 0;
 	st->wall_ns = st->data_wait_ns + st->write_wait_ns + st->on_cpu_ns + st->runnable_ns +
 		      st->rank_wait_ns + st->other_wait_ns;
-	for (size_t i = 0; i < x->s->nr_threads; i++) {
+	for (size_t i = 0; i < x->s->threads.n; i++) {
 		st->loader_threads += x->loader[i];
 		st->writer_threads += x->writer[i];
 	}
@@ -877,17 +877,17 @@ static void split(struct stall_ctx *x, long c, struct stall *st)
 static int mark_reading(struct stall_ctx *x)
 {
 	const struct store *s = x->s;
-	__u32 *tgids = malloc((s->nr_threads ? s->nr_threads : 1) * sizeof(*tgids));
+	__u32 *tgids = malloc((s->threads.n ? s->threads.n : 1) * sizeof(*tgids));
 	size_t n = 0;
 
 	if (!tgids)
 		return -ENOMEM;
-	for (size_t i = 0; i < s->nr_threads; i++)
-		if (data_reads_of(x, &s->threads[i]))
-			tgids[n++] = s->threads[i].tgid;
+	for (size_t i = 0; i < s->threads.n; i++)
+		if (data_reads_of(x, &s->threads.v[i]))
+			tgids[n++] = s->threads.v[i].tgid;
 	qsort(tgids, n, sizeof(*tgids), u32_cmp);
-	for (size_t i = 0; i < s->nr_threads; i++)
-		x->reads[i] = bsearch(&s->threads[i].tgid, tgids, n, sizeof(*tgids), u32_cmp);
+	for (size_t i = 0; i < s->threads.n; i++)
+		x->reads[i] = bsearch(&s->threads.v[i].tgid, tgids, n, sizeof(*tgids), u32_cmp);
 	free(tgids);
 	return 0;
 }
@@ -899,8 +899,8 @@ static int mark_reading(struct stall_ctx *x)
  */
 static void mark_writers(struct stall_ctx *x)
 {
-	for (size_t i = 0; i < x->s->nr_threads; i++) {
-		const struct thread_rec *th = &x->s->threads[i];
+	for (size_t i = 0; i < x->s->threads.n; i++) {
+		const struct thread_rec *th = &x->s->threads.v[i];
 		__u64 in = th->io.read_bytes + th->io.cache_pages * (__u64)x->page_size;
 
 		if (!(th->w.writes + th->w.fsyncs + th->w.commits + th->w.renames))
@@ -922,12 +922,12 @@ static void mark_tf(struct stall_ctx *x)
 	__u32 *tgids = (__u32 *)x->tot;
 	size_t n = 0;
 
-	for (size_t i = 0; i < s->nr_threads; i++)
-		if (!strcmp(s->threads[i].comm, TF_POOL))
-			tgids[n++] = s->threads[i].tgid;
+	for (size_t i = 0; i < s->threads.n; i++)
+		if (!strcmp(s->threads.v[i].comm, TF_POOL))
+			tgids[n++] = s->threads.v[i].tgid;
 	qsort(tgids, n, sizeof(*tgids), u32_cmp);
-	for (size_t i = 0; i < s->nr_threads; i++)
-		x->tf[i] = bsearch(&s->threads[i].tgid, tgids, n, sizeof(*tgids), u32_cmp);
+	for (size_t i = 0; i < s->threads.n; i++)
+		x->tf[i] = bsearch(&s->threads.v[i].tgid, tgids, n, sizeof(*tgids), u32_cmp);
 }
 
 /* The headline loop's side named in the store's threads (group_name()): the thread tables'. */
@@ -936,16 +936,16 @@ static void name_groups(struct stall_ctx *x, struct trace *t)
 	long c = t->nr_loops ? thread_idx(x->s, t->stall.tid) : -1;
 	char name[COMM_LEN];
 
-	for (size_t i = 0; i < t->store.nr_threads; i++)
-		t->store.threads[i].group[0] = '\0';
+	for (size_t i = 0; i < t->store.threads.n; i++)
+		t->store.threads.v[i].group[0] = '\0';
 	if (c < 0)
 		return;
 	loader_side(x, c);
-	for (size_t i = 0; i < t->store.nr_threads; i++) {
-		struct thread_rec *th = &t->store.threads[i];
+	for (size_t i = 0; i < t->store.threads.n; i++) {
+		struct thread_rec *th = &t->store.threads.v[i];
 
 		group_name(x, c, i, name);
-		store__comm_group(th->comm, th->group);
+		threads__comm_group(th->comm, th->group);
 		if (strcmp(name, th->group))
 			memcpy(th->group, name, COMM_LEN);
 		else
@@ -989,18 +989,18 @@ static int mark_workloads(struct stall_ctx *x, const struct cgroups *c)
 {
 	const struct store *s = x->s;
 
-	x->work = calloc(s->nr_threads ? s->nr_threads : 1, sizeof(*x->work));
+	x->work = calloc(s->threads.n ? s->threads.n : 1, sizeof(*x->work));
 	if (!x->work)
 		return -ENOMEM;
-	for (size_t i = 0; i < s->nr_threads; i++) {
-		const struct cgroup_rec *r = cgroups__find(c, s->threads[i].cgid);
+	for (size_t i = 0; i < s->threads.n; i++) {
+		const struct cgroup_rec *r = cgroups__find(c, s->threads.v[i].cgid);
 
 		if (r && r->path && r->name.pod_uid[0])
 			x->work[i] = work_key("pod:", r->name.pod_uid);
 		else if (r && r->path && r->name.slurm_job[0])
 			x->work[i] = work_key("slurm:", r->name.slurm_job);
 		else
-			x->work[i] = s->threads[i].cgid;
+			x->work[i] = s->threads.v[i].cgid;
 	}
 	return 0;
 }
@@ -1028,7 +1028,7 @@ static struct stall_start *start_of(struct trace *t, __u32 tid)
 		if (t->starts[i].tid == tid)
 			return &t->starts[i];
 	for (size_t i = 0; i < t->nr_starts; i++) {
-		if (store__find_thread(&t->store, t->starts[i].tid))
+		if (threads__find(&t->store.threads, t->starts[i].tid))
 			t->starts[k++] = t->starts[i];
 		else
 			free(t->starts[i].wakes);
@@ -1056,7 +1056,7 @@ void stall__starts_free(struct trace *t)
 /* Keep thread i's counters and its sleeps by waker in ss. 0 or -ENOMEM. */
 static int start_keep(const struct stall_ctx *x, long i, struct stall_start *ss)
 {
-	size_t first, n = wakes_of(x, x->s->threads[i].tid, &first);
+	size_t first, n = wakes_of(x, x->s->threads.v[i].tid, &first);
 	struct wake_rec *w = realloc(ss->wakes, (n ? n : 1) * sizeof(*w));
 
 	if (!w)
@@ -1064,7 +1064,7 @@ static int start_keep(const struct stall_ctx *x, long i, struct stall_start *ss)
 	memcpy(w, &x->wakes[first], n * sizeof(*w));
 	ss->wakes = w;
 	ss->nr_wakes = n;
-	ss->th = x->s->threads[i];
+	ss->th = x->s->threads.v[i];
 	return 0;
 }
 
@@ -1108,10 +1108,10 @@ static int loop_start(struct stall_ctx *x, struct trace *t)
 	const struct store *s = x->s;
 	struct stall_start *ss;
 
-	for (size_t i = 0; i < s->nr_threads; i++) {
-		if (s->threads[i].tid != s->threads[i].tgid || x->tracer[i])
+	for (size_t i = 0; i < s->threads.n; i++) {
+		if (s->threads.v[i].tid != s->threads.v[i].tgid || x->tracer[i])
 			continue;
-		ss = start_of(t, s->threads[i].tid);
+		ss = start_of(t, s->threads.v[i].tid);
 		if (!ss)
 			return -ENOMEM;
 		if (ss->fed)
@@ -1154,8 +1154,8 @@ static void since_rec(struct thread_rec *th, const struct thread_rec *b)
 static int loop_since(struct stall_ctx *x, const struct trace *t, long i, struct stall *st)
 {
 	const struct stall_start *ss = NULL;
-	size_t first, n = wakes_of(x, x->s->threads[i].tid, &first);
-	struct thread_rec th = x->s->threads[i];
+	size_t first, n = wakes_of(x, x->s->threads.v[i].tid, &first);
+	struct thread_rec th = x->s->threads.v[i];
 	struct wake_rec *w = &x->wakes[first], *kept;
 
 	for (size_t k = 0; k < t->nr_starts && !ss; k++)
@@ -1192,14 +1192,14 @@ static int split_loops(struct stall_ctx *x, struct trace *t, enum consumer_how h
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < x->s->nr_threads; i++)
+	for (size_t i = 0; i < x->s->threads.n; i++)
 		n += x->loop[i];
 	free(t->loops);
 	t->nr_loops = 0;
 	t->loops = calloc(n ? n : 1, sizeof(*t->loops));
 	if (!t->loops)
 		return -ENOMEM;
-	for (size_t i = 0; i < x->s->nr_threads; i++) {
+	for (size_t i = 0; i < x->s->threads.n; i++) {
 		struct stall *st = &t->loops[t->nr_loops];
 
 		if (!x->loop[i])
@@ -1247,7 +1247,7 @@ int stall__measure(struct trace *t, const struct stall_opts *o)
 		.traced_ns = t->duration_s * 1e9, .page_size = t->page_size ?: 4096,
 		.min_wakeups = o->min_wakeups, .since_i = -1,
 	};
-	size_t n = t->store.nr_threads;
+	size_t n = t->store.threads.n;
 	int err = -ENOMEM, missing = 0;
 
 	/* No scheduler programs (IOSTORM_FALLBACKS=no_sched): no wait to split. */

@@ -2,16 +2,17 @@
 /*
  * The user-space store, see store.h. Files: open addressing with linear
  * probing on a power-of-two table of record pointers, doubled at 70% load;
- * records are never removed. Threads: an array, plus the same kind of hash
- * index on tid holding array positions.
+ * records are never removed (but for store__bound() and
+ * store__join_aliases()). The threads are model/threads.c's.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include "model/counters.h"
+#include "model/cut.h"
+#include "model/hash.h"
 #include "model/kind.h"
 #include "model/mount.h"
 #include "model/path.h"
@@ -19,30 +20,13 @@
 #include "model/store.h"
 
 #define FILES_CAP_MIN	1024
-#define THREADS_CAP_MIN	64
 #define ELLIPSIS	"\xe2\x80\xa6"	/* U+2026: the path lost its head */
 #define ELLIPSIS_LEN	3
 #define PATH_BITS	(FILE_F_PATH | FILE_F_TRUNC | FILE_F_RELPATH | FILE_F_JOBONLY)
 
-/* splitmix64's finalizer: inode numbers are often dense, spread them. */
-static __u64 mix64(__u64 x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	x ^= x >> 31;
-	return x;
-}
-
 static size_t file_hash(__u32 dev, __u64 ino)
 {
-	return mix64(ino ^ mix64(dev));
-}
-
-static bool over_load(size_t n, size_t cap)
-{
-	return n * 10 >= cap * 7;
+	return hash__mix64(ino ^ hash__mix64(dev));
 }
 
 int store__init(struct store *s)
@@ -66,8 +50,7 @@ void store__free(struct store *s)
 		free(s->files[i]);
 	}
 	free(s->files);
-	free(s->threads);
-	free(s->thread_index);
+	threads__free(&s->threads);
 	for (size_t i = 0; i < s->nr_mapped; i++)
 		free(s->mapped[i].path);
 	free(s->mapped);
@@ -118,7 +101,7 @@ static struct file_rec *file_insert(struct store *s, __u32 dev, __u64 ino)
 {
 	struct file_rec *f;
 
-	if (!s->files_cap || over_load(s->nr_files + 1, s->files_cap)) {
+	if (!s->files_cap || hash__over_load(s->nr_files + 1, s->files_cap)) {
 		if (files_grow(s))
 			return NULL;
 	}
@@ -398,103 +381,22 @@ static void slot_delete(struct store *s, size_t i)
 	}
 }
 
-#define BOUND_BUCKETS	1024
-
-/*
- * Where to cut a set of recency values (last_ts, seen) so that at most keep
- * stay: a histogram over BOUND_BUCKETS buckets, built in two passes over
- * the records (cut_range(), then cut_count()), no copy of them: a
- * long-running exporter should not churn big blocks through malloc.
- */
-struct cut {
-	__u64 lo, hi, w;
-	size_t n[BOUND_BUCKETS];
-};
-
-static void cut_range(struct cut *c, __u64 x)
-{
-	c->lo = x < c->lo ? x : c->lo;
-	c->hi = x > c->hi ? x : c->hi;
-}
-
-static void cut_count(struct cut *c, __u64 x)
-{
-	if (!c->w)
-		c->w = (c->hi - c->lo) / BOUND_BUCKETS + 1;
-	c->n[(x - c->lo) / c->w]++;
-}
-
-/* The value below which records go. */
-static __u64 cut_at(const struct cut *c, size_t keep)
-{
-	size_t kept = 0;
-	int b;
-
-	for (b = BOUND_BUCKETS - 1; b >= 0 && kept + c->n[b] <= keep; b--)
-		kept += c->n[b];
-	return c->lo + (__u64)(b + 1) * c->w;
-}
-
-static size_t thread_slot(const struct store *s, const __u32 *index, size_t cap,
-			  __u32 tid);
-
-/* Add the counters of thread record src to dst (a sum of dropped ones). */
-static void thread_add(struct thread_rec *dst, const struct thread_rec *src)
-{
-	io_counters__add(&dst->io, &src->io);
-	dst->cpu_ns += src->cpu_ns;
-	dst->io_wait_ns += src->io_wait_ns;
-	dst->runq_ns += src->runq_ns;
-	dst->sleep_ns += src->sleep_ns;
-}
-
-/*
- * Past threads_max, keep the 3/4 merged last; threads[] compacted, index
- * rebuilt. The dropped ones' counters go to threads_gone.
- */
-static void threads_bound(struct store *s)
-{
-	struct cut c = { .lo = ~0ULL };
-	size_t j = 0;
-	__u64 cut;
-
-	if (!s->threads_max || s->nr_threads <= s->threads_max)
-		return;
-	for (size_t i = 0; i < s->nr_threads; i++)
-		cut_range(&c, s->threads[i].seen);
-	for (size_t i = 0; i < s->nr_threads; i++)
-		cut_count(&c, s->threads[i].seen);
-	cut = cut_at(&c, s->threads_max - s->threads_max / 4);
-	for (size_t i = 0; i < s->nr_threads; i++) {
-		if (s->threads[i].seen >= cut)
-			s->threads[j++] = s->threads[i];
-		else
-			thread_add(&s->threads_gone, &s->threads[i]);
-	}
-	s->threads_evicted += s->nr_threads - j;
-	s->nr_threads = j;
-	memset(s->thread_index, 0, s->thread_index_cap * sizeof(*s->thread_index));
-	for (size_t i = 0; i < s->nr_threads; i++)
-		s->thread_index[thread_slot(s, s->thread_index, s->thread_index_cap,
-					    s->threads[i].tid)] = i + 1;
-}
-
 int store__bound(struct store *s)
 {
 	struct cut c = { .lo = ~0ULL };
 	size_t i = 0, dropped = 0;
 	__u64 cut;
 
-	threads_bound(s);
+	threads__bound(&s->threads);
 	if (!s->files_max || s->nr_files <= s->files_max)
 		return 0;
 	for (i = 0; i < s->files_cap; i++)
 		if (s->files[i])
-			cut_range(&c, s->files[i]->last_ts);
+			cut__range(&c, s->files[i]->last_ts);
 	for (i = 0; i < s->files_cap; i++)
 		if (s->files[i])
-			cut_count(&c, s->files[i]->last_ts);
-	cut = cut_at(&c, s->files_max - s->files_max / 4);
+			cut__count(&c, s->files[i]->last_ts);
+	cut = cut__at(&c, s->files_max - s->files_max / 4);
 	i = 0;
 	while (i < s->files_cap) {
 		struct file_rec *f = s->files[i];
@@ -644,120 +546,10 @@ struct file_rec **store__files(const struct store *s, size_t *n)
 	return v;
 }
 
-/* The index slot holding tid, or the empty slot where it would go. */
-static size_t thread_slot(const struct store *s, const __u32 *index, size_t cap,
-			  __u32 tid)
-{
-	size_t mask = cap - 1, i = mix64(tid) & mask;
-
-	while (index[i] && s->threads[index[i] - 1].tid != tid)
-		i = (i + 1) & mask;
-	return i;
-}
-
-struct thread_rec *store__find_thread(const struct store *s, __u32 tid)
-{
-	__u32 at;
-
-	if (!s->thread_index_cap)
-		return NULL;
-	at = s->thread_index[thread_slot(s, s->thread_index, s->thread_index_cap, tid)];
-	return at ? &s->threads[at - 1] : NULL;
-}
-
-static int threads_grow(struct store *s)
-{
-	size_t cap, icap;
-	struct thread_rec *v;
-	__u32 *index;
-
-	if (s->nr_threads == s->threads_cap) {
-		cap = s->threads_cap ? s->threads_cap * 2 : THREADS_CAP_MIN;
-		v = realloc(s->threads, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		s->threads = v;
-		s->threads_cap = cap;
-	}
-	if (s->thread_index_cap && !over_load(s->nr_threads + 1, s->thread_index_cap))
-		return 0;
-	icap = s->thread_index_cap ? s->thread_index_cap * 2 : THREADS_CAP_MIN * 2;
-	index = calloc(icap, sizeof(*index));
-	if (!index)
-		return -ENOMEM;
-	for (size_t i = 0; i < s->nr_threads; i++)
-		index[thread_slot(s, index, icap, s->threads[i].tid)] = i + 1;
-	free(s->thread_index);
-	s->thread_index = index;
-	s->thread_index_cap = icap;
-	return 0;
-}
-
-int store__merge_thread(struct store *s, __u32 tid, const struct thread_stats *ts)
-{
-	struct thread_rec *t = store__find_thread(s, tid);
-	int err;
-
-	if (!t) {
-		err = threads_grow(s);
-		if (err)
-			return err;
-		t = &s->threads[s->nr_threads];
-		memset(t, 0, sizeof(*t));
-		t->tid = tid;
-		s->thread_index[thread_slot(s, s->thread_index, s->thread_index_cap, tid)] =
-			++s->nr_threads;
-	}
-	/* The latest name wins: exec changes it. */
-	t->seen = ++s->thread_clock;
-	t->tgid = ts->tgid;
-	if (ts->comm[0]) {
-		memcpy(t->comm, ts->comm, COMM_LEN);
-		t->comm[COMM_LEN - 1] = '\0';
-	}
-	io_counters__add(&t->io, &ts->io);
-	t->cpu_ns += ts->cpu_ns;
-	t->io_wait_ns += ts->io_wait_ns;
-	t->runq_ns += ts->runq_ns;
-	t->sleep_ns += ts->sleep_ns;
-	if (ts->cgid)
-		t->cgid = ts->cgid;
-	return 0;
-}
-
 size_t store__bytes(const struct store *s)
 {
 	return s->files_cap * sizeof(*s->files) +
 	       s->nr_files * sizeof(struct file_rec) + s->path_bytes +
 	       s->nr_async * sizeof(struct async_file) +
-	       s->threads_cap * sizeof(*s->threads) +
-	       s->thread_index_cap * sizeof(*s->thread_index);
-}
-
-/*
- * The name a thread is grouped under: numbered siblings are one pool
- * ("w-1".."w-4" and "worker_12" are "w-" and "worker_"). A trailing digit
- * run is dropped only after a separator ('-', '_', ':', '/', '#', ' ') with
- * a name before it; glued to a letter or a '.', digits are a version or
- * part of the name and are kept ("python3", "python3.11", "worker7"): an
- * index cannot be told from a version there.
- */
-void store__thread_group(const struct thread_rec *th, char name[COMM_LEN])
-{
-	if (th->group[0])
-		memcpy(name, th->group, COMM_LEN);
-	else
-		store__comm_group(th->comm, name);
-}
-
-void store__comm_group(const char *comm, char name[COMM_LEN])
-{
-	size_t n = strnlen(comm, COMM_LEN - 1), d = n;
-
-	memcpy(name, comm, n);
-	while (d > 0 && isdigit((unsigned char)name[d - 1]))
-		d--;
-	if (d < n && d >= 2 && strchr("-_:/# ", name[d - 1]))
-		n = d;
-	name[n] = '\0';
+	       threads__bytes(&s->threads);
 }

@@ -13,6 +13,7 @@
 #include <linux/types.h>
 #include "iostorm.h"
 #include "model/kind.h"
+#include "model/threads.h"
 
 struct file_rec {
 	__u64 ino;
@@ -56,33 +57,6 @@ static inline bool file_rec__is_code(const struct file_rec *f)
 	return f->code != KIND_DATA;
 }
 
-struct thread_rec {
-	__u32 tid;
-	__u32 tgid;
-	char comm[COMM_LEN];
-	struct io_counters io;	/* summed over intervals (bpf/iostorm.h) */
-	__u64 cpu_ns;		/* see struct thread_stats */
-	__u64 io_wait_ns;
-	__u64 runq_ns;
-	__u64 sleep_ns;
-	__u64 seen;		/* store.thread_clock at its last merge */
-	__u64 async_reads;	/* of io.reads, through io_uring or AIO (at the end) */
-	__u64 async_depth;	/* their depth at submit, summed */
-	__u64 recv_cpu_ns;	/* receiving from other threads, on CPU (bpf/recv.bpf.h) */
-	__u64 recv_runq_ns;	/* and runnable */
-	struct write_counters w;	/* its writes, syncs and commits (bpf/write.bpf.h) */
-	char group[COMM_LEN];	/* grouped under this name, when not its comm's:
-				 * set by stall.c (TensorFlow's "tf.data") */
-	__u64 cgid;		/* its cgroup v2 id at its last merge; 0: not known */
-	__u32 gone;		/* THREAD_GONE_*: its kernel table entries deleted
-				 * at its exit; a later one (an async request of
-				 * its completing) adds on (collect/drain.c) */
-};
-
-#define THREAD_GONE_RECV	1u
-#define THREAD_GONE_WRITES	2u
-#define THREAD_GONE_ASYNC	4u
-
 /* A file in a target's /proc/PID/maps, for naming faulted files (mapfiles.h). */
 struct mapped_file {
 	__u64 ino;
@@ -113,16 +87,7 @@ struct store {
 	size_t nr_code_paths;
 	size_t files_max;		/* 0: keep every file; else see store__bound() */
 	__u64 files_evicted;		/* records store__bound() dropped */
-	size_t threads_max;		/* 0: keep every thread; else see store__bound() */
-	__u64 threads_evicted;
-	struct thread_rec threads_gone;	/* the evicted threads' counters, summed:
-					 * totals over threads stay monotonic */
-	__u64 thread_clock;		/* thread merges so far: recency */
-	struct thread_rec *threads;	/* unsorted array */
-	size_t nr_threads;
-	size_t threads_cap;
-	__u32 *thread_index;		/* hash on tid: index + 1 into threads, 0 empty */
-	size_t thread_index_cap;	/* power of two */
+	struct threads threads;		/* every thread, model/threads.h */
 };
 
 int store__init(struct store *s);
@@ -130,7 +95,6 @@ void store__free(struct store *s);
 /* Merge one interval's kernel entry for key into the store. */
 int store__merge_file(struct store *s, const struct file_key *key,
 		      const struct file_stats *fs);
-int store__merge_thread(struct store *s, __u32 tid, const struct thread_stats *ts);
 struct file_rec *store__find(const struct store *s, __u32 dev, __u64 ino);
 /*
  * The file at host path path is code, whatever its name or place: the
@@ -151,9 +115,8 @@ int store__set_path(struct store *s, struct file_rec *f, const char *path);
  * counts stay in every total (counters, cgroups, timeline); what counts
  * files (distinct files, directories, file sizes) then covers the files
  * kept, and says so (trace__files_lower_bound()). Threads likewise past
- * threads_max, the least recently merged: a node's exporter sees every
- * thread ever started (their index in threads[] changes: only for a trace
- * that keeps no timeline). Returns how many files were dropped, or -ENOMEM.
+ * threads.max (threads__bound()): a node's exporter sees every thread ever
+ * started. Returns how many files were dropped, or -ENOMEM.
  */
 int store__bound(struct store *s);
 /*
@@ -173,11 +136,6 @@ int store__rehost(struct store *s);
  * records were joined into others, or -ENOMEM (then nothing changed).
  */
 int store__join_aliases(struct store *s);
-struct thread_rec *store__find_thread(const struct store *s, __u32 tid);
-/* A thread's pool: its comm without an index after a separator ("tf_data_12" -> "tf_data_", "python3.11" kept). */
-void store__comm_group(const char *comm, char name[COMM_LEN]);
-/* The name thread th is grouped under: its group, or its comm's. */
-void store__thread_group(const struct thread_rec *th, char name[COMM_LEN]);
 /* Every file record, in hash order, for sorting by the caller; free() it. */
 struct file_rec **store__files(const struct store *s, size_t *n);
 /*

@@ -28,7 +28,7 @@ struct tl_dev {
 struct tl_prev {
 	__u64 n[TL__MAX];		/* TL_FILES..TL_BLK_READ_BYTES, TL_WRITES..TL_WRITE_NS */
 	struct hist read_lat;
-	struct tl_thread *threads;	/* by index into store.threads */
+	struct tl_thread *threads;	/* by index into store.threads.v */
 	size_t nr_threads;
 	struct tl_dev *devs;
 	size_t nr_devs;
@@ -276,20 +276,21 @@ static int take_threads(struct tl_point *p, struct tl_prev *pr, const struct sto
 {
 	__u64 all = 0;
 
-	if (s->nr_threads > pr->nr_threads) {
-		struct tl_thread *th = realloc(pr->threads, s->nr_threads * sizeof(*th));
+	if (s->threads.n > pr->nr_threads) {
+		struct tl_thread *th = realloc(pr->threads, s->threads.n * sizeof(*th));
 
 		if (!th)
 			return -ENOMEM;
 		memset(th + pr->nr_threads, 0,
-		       (s->nr_threads - pr->nr_threads) * sizeof(*th));
+		       (s->threads.n - pr->nr_threads) * sizeof(*th));
 		pr->threads = th;
-		pr->nr_threads = s->nr_threads;
+		pr->nr_threads = s->threads.n;
 	}
-	for (size_t i = 0; i < s->nr_threads; i++)
-		all += delta(s->threads[i].io.opens + s->threads[i].io.reads, pr->threads[i].ops);
-	for (size_t i = 0; i < s->nr_threads; i++) {
-		const struct thread_rec *th = &s->threads[i];
+	for (size_t i = 0; i < s->threads.n; i++)
+		all += delta(s->threads.v[i].io.opens + s->threads.v[i].io.reads,
+			     pr->threads[i].ops);
+	for (size_t i = 0; i < s->threads.n; i++) {
+		const struct thread_rec *th = &s->threads.v[i];
 		struct tl_thread *was = &pr->threads[i];
 		__u64 now[4] = { th->cpu_ns, th->io_wait_ns, th->runq_ns, th->sleep_ns };
 		__u64 own = delta(th->io.opens + th->io.reads, was->ops);

@@ -218,14 +218,14 @@ static void render_threads(struct prom *p, const struct trace *t)
 	static const char *const states[] = { "cpu", "io_wait", "runq", "sleep" };
 	const struct store *s = &t->store;
 	/* From the threads evicted from the store, then those it holds. */
-	__u64 ns[4] = { s->threads_gone.cpu_ns, s->threads_gone.io_wait_ns,
-			s->threads_gone.runq_ns, s->threads_gone.sleep_ns };
+	__u64 ns[4] = { s->threads.gone.cpu_ns, s->threads.gone.io_wait_ns,
+			s->threads.gone.runq_ns, s->threads.gone.sleep_ns };
 
-	for (size_t i = 0; i < s->nr_threads; i++) {
-		ns[0] += s->threads[i].cpu_ns;
-		ns[1] += s->threads[i].io_wait_ns;
-		ns[2] += s->threads[i].runq_ns;
-		ns[3] += s->threads[i].sleep_ns;
+	for (size_t i = 0; i < s->threads.n; i++) {
+		ns[0] += s->threads.v[i].cpu_ns;
+		ns[1] += s->threads.v[i].io_wait_ns;
+		ns[2] += s->threads.v[i].runq_ns;
+		ns[3] += s->threads.v[i].sleep_ns;
 	}
 	prom__family(p, "iostorm_thread_seconds_total", "counter",
 		     "Time of the target's threads by state, summed over threads, seconds: "
@@ -237,7 +237,7 @@ static void render_threads(struct prom *p, const struct trace *t)
 		prom__sample_secs(p, "iostorm_thread_seconds_total", &l, 1, ns[i]);
 	}
 	prom__metric_u64(p, "iostorm_threads", "gauge",
-			 "Threads of the target seen so far.", s->nr_threads);
+			 "Threads of the target seen so far.", s->threads.n);
 }
 
 /* One loop's time by state: the samples of name, with label l first when given. */
@@ -412,7 +412,7 @@ static void render_health(struct prom *p, const struct trace *t)
 	prom__metric_u64(p, "iostorm_store_threads_evicted_total", "counter",
 			 "Least recently merged thread records dropped to keep memory flat (an "
 			 "exporter keeps 16,384); their time stays in iostorm_thread_seconds_total.",
-			 t->store.threads_evicted);
+			 t->store.threads.evicted);
 	prom__metric_u64(p, "iostorm_store_bytes", "gauge",
 			 "Memory iostorm's store holds, bytes (malloc's overhead excluded).",
 			 store__bytes(&t->store));

@@ -352,22 +352,13 @@ static void text_pattern(FILE *out, const struct blk_dev *d)
 	text_writes(out, name, d);
 }
 
-/* A duration right-aligned in width terminal columns ("µ" is 2 bytes). */
-static void ns_cell(FILE *out, double ns, int width)
-{
-	char buf[16];
-
-	units__ns(buf, sizeof(buf), ns);
-	fprintf(out, " %*s%s", width - units__cols(buf), "", buf);
-}
-
 static void text_lat_row(FILE *out, const char *what, const struct layer_lat *l)
 {
 	fprintf(out, "  %-28s %8llu", what, l->count);
 	if (l->count) {
-		ns_cell(out, l->p50, 8);
-		ns_cell(out, l->p99, 8);
-		ns_cell(out, l->mean, 8);
+		emit__cell_ns(out, l->p50, 8);
+		emit__cell_ns(out, l->p99, 8);
+		emit__cell_ns(out, l->mean, 8);
 	}
 	fputc('\n', out);
 }
@@ -382,7 +373,7 @@ static void text_layers(FILE *out, const struct layers *l, const struct findings
 	if (l->fault.count) {
 		fprintf(out, "  %-28s %8llu %8s %8s", "faults on mapped data", l->fault.count,
 			"-", "-");
-		ns_cell(out, l->fault.mean, 8);
+		emit__cell_ns(out, l->fault.mean, 8);
 		fputc('\n', out);
 	}
 	if (block) {

@@ -34,6 +34,15 @@ void emit__cell_u64(FILE *out, __u64 v, int width)
 	emit__cell(out, buf, width);
 }
 
+/* A duration right-aligned in width terminal columns ("µ" is 2 bytes). */
+void emit__cell_ns(FILE *out, double ns, int width)
+{
+	char buf[16];
+
+	units__ns(buf, sizeof(buf), ns);
+	fprintf(out, " %*s%s", width - units__cols(buf), "", buf);
+}
+
 /* Text of a path or comm, control characters shown as '?'. */
 void emit__safe(FILE *out, const char *s)
 {

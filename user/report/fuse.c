@@ -137,14 +137,6 @@ void report_fuse__json(struct json *j, const struct report *r)
 
 /* ---- FUSE: text ---- */
 
-static void ns_cell(FILE *out, double ns, int width)
-{
-	char buf[16];
-
-	units__ns(buf, sizeof(buf), ns);
-	fprintf(out, " %*s%s", width - units__cols(buf), "", buf);
-}
-
 static void text_op(FILE *out, const struct fuse_op *op)
 {
 	const struct hist *h = fuse_op__hist(op, FUSE_H_LAT, FUSE_SCOPE_CONN);
@@ -159,9 +151,9 @@ static void text_op(FILE *out, const struct fuse_op *op)
 	emit__cell_u64(out, s.reqs, 8);
 	emit__cell_u64(out, op->st[FUSE_WHO_TARGET].reqs, 8);
 	emit__cell(out, units__size(bytes, sizeof(bytes), s.out_bytes, true), 8);
-	ns_cell(out, h ? hist__quantile(h, 0.5) : 0, 8);
-	ns_cell(out, h ? hist__quantile(h, 0.99) : 0, 8);
-	ns_cell(out, s.reqs ? (double)s.total_ns / s.reqs : 0, 8);
+	emit__cell_ns(out, h ? hist__quantile(h, 0.5) : 0, 8);
+	emit__cell_ns(out, h ? hist__quantile(h, 0.99) : 0, 8);
+	emit__cell_ns(out, s.reqs ? (double)s.total_ns / s.reqs : 0, 8);
 	emit__cell_u64(out, s.errors, 6);
 	fprintf(out, " %8.1f", s.reqs ? (double)s.inflight_sum / s.reqs : 0.0);
 	emit__cell_u64(out, inflight, 6);
@@ -174,12 +166,12 @@ static void text_lat_row(FILE *out, const char *what, __u64 count, double p50, d
 	fprintf(out, "  %-32s %8llu", what, count);
 	if (count) {
 		if (p50 > 0) {
-			ns_cell(out, p50, 8);
-			ns_cell(out, p99, 8);
+			emit__cell_ns(out, p50, 8);
+			emit__cell_ns(out, p99, 8);
 		} else {
 			fprintf(out, " %8s %8s", "-", "-");
 		}
-		ns_cell(out, mean, 8);
+		emit__cell_ns(out, mean, 8);
 	}
 	fputc('\n', out);
 }

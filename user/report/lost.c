@@ -89,8 +89,8 @@ void report_lost__json(struct json *j, const struct report *r)
 	json__kv_u64(j, "bytes", store__bytes(&t->store));
 	json__kv_u64(j, "files_max", t->store.files_max);
 	json__kv_u64(j, "files_evicted", t->store.files_evicted);
-	json__kv_u64(j, "threads_max", t->store.threads_max);
-	json__kv_u64(j, "threads_evicted", t->store.threads_evicted);
+	json__kv_u64(j, "threads_max", t->store.threads.max);
+	json__kv_u64(j, "threads_evicted", t->store.threads.evicted);
 	json__kv_u64(j, "kernel_maps_bytes", t->maps_bytes);
 	json__kv_u64(j, "file_slots", t->counters[C_FILE_ENTRIES]);
 	json__kv_u64(j, "drains", t->drains);

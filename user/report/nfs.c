@@ -187,14 +187,6 @@ void report_nfs__json(struct json *j, const struct report *r)
 
 /* ---- NFS: text ---- */
 
-static void ns_cell(FILE *out, double ns, int width)
-{
-	char buf[16];
-
-	units__ns(buf, sizeof(buf), ns);
-	fprintf(out, " %*s%s", width - units__cols(buf), "", buf);
-}
-
 static void text_op(FILE *out, const struct nfs_op *op)
 {
 	const struct hist *h = nfs_op__hist(op, NFS_H_RTT, NFS_SCOPE_CLNT);
@@ -212,10 +204,10 @@ static void text_op(FILE *out, const struct nfs_op *op)
 	emit__cell_u64(out, s.calls, 7);
 	emit__cell_u64(out, op->st[NFS_WHO_TARGET].calls, 7);
 	emit__cell(out, units__size(bytes, sizeof(bytes), s.bytes_recv, true), 8);
-	ns_cell(out, s.calls ? (double)s.queue_ns / s.calls : 0, 8);
-	ns_cell(out, h ? hist__quantile(h, 0.5) : 0, 8);
-	ns_cell(out, s.calls ? (double)s.rtt_ns / s.calls : 0, 8);
-	ns_cell(out, s.calls ? (double)s.total_ns / s.calls : 0, 8);
+	emit__cell_ns(out, s.calls ? (double)s.queue_ns / s.calls : 0, 8);
+	emit__cell_ns(out, h ? hist__quantile(h, 0.5) : 0, 8);
+	emit__cell_ns(out, s.calls ? (double)s.rtt_ns / s.calls : 0, 8);
+	emit__cell_ns(out, s.calls ? (double)s.total_ns / s.calls : 0, 8);
 	emit__cell_u64(out, s.trans > s.calls ? s.trans - s.calls : 0, 7);
 	emit__cell_u64(out, s.errors, 6);
 	fprintf(out, " %8.1f", s.calls ? (double)s.inflight_sum / s.calls : 0.0);
@@ -229,12 +221,12 @@ static void text_lat_row(FILE *out, const char *what, __u64 count, double p50, d
 	fprintf(out, "  %-32s %8llu", what, count);
 	if (count) {
 		if (p50 > 0) {
-			ns_cell(out, p50, 8);
-			ns_cell(out, p99, 8);
+			emit__cell_ns(out, p50, 8);
+			emit__cell_ns(out, p99, 8);
 		} else {
 			fprintf(out, " %8s %8s", "-", "-");
 		}
-		ns_cell(out, mean, 8);
+		emit__cell_ns(out, mean, 8);
 	}
 	fputc('\n', out);
 }

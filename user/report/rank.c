@@ -179,14 +179,14 @@ int report__threads(const struct store *s, const struct thread_rec ***threads,
 	const struct thread_rec **v;
 
 	*n = 0;
-	v = malloc((s->nr_threads ? s->nr_threads : 1) * sizeof(*v));
+	v = malloc((s->threads.n ? s->threads.n : 1) * sizeof(*v));
 	*threads = v;
 	if (!v)
 		return -ENOMEM;
-	for (size_t i = 0; i < s->nr_threads; i++)
-		v[i] = &s->threads[i];
-	qsort(v, s->nr_threads, sizeof(*v), thread_cmp);
-	*n = s->nr_threads;
+	for (size_t i = 0; i < s->threads.n; i++)
+		v[i] = &s->threads.v[i];
+	qsort(v, s->threads.n, sizeof(*v), thread_cmp);
+	*n = s->threads.n;
 	return 0;
 }
 

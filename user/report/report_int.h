@@ -129,7 +129,7 @@ void report__lists_free(struct report_lists *l);
 
 /* ---- the report, built once (build.c) ---- */
 
-/* Threads summed by name (store__thread_group()): report/threads.c. */
+/* Threads summed by name (threads__group()): report/threads.c. */
 struct thread_group {
 	char name[COMM_LEN];	/* comm without a trailing number: "tf_data_" */
 	__u32 threads;
@@ -168,6 +168,8 @@ int report__groups(const struct store *s, struct thread_group **groups, size_t *
 /* s right-aligned in width columns, after a space. */
 void emit__cell(FILE *out, const char *s, int width);
 void emit__cell_u64(FILE *out, __u64 v, int width);
+/* A duration (units__ns()) right-aligned in width terminal columns. */
+void emit__cell_ns(FILE *out, double ns, int width);
 /* Text of a path or comm, control characters shown as '?'. */
 void emit__safe(FILE *out, const char *s);
 /* s left-aligned in width columns, its head cut to "…" when too long. */

@@ -36,7 +36,7 @@ static void group_add(struct thread_group *g, const struct thread_rec *th)
 
 int report__groups(const struct store *s, struct thread_group **groups, size_t *n)
 {
-	struct thread_group *v = calloc(s->nr_threads ? s->nr_threads : 1, sizeof(*v));
+	struct thread_group *v = calloc(s->threads.n ? s->threads.n : 1, sizeof(*v));
 	char name[COMM_LEN];
 	size_t k = 0, j;
 
@@ -45,13 +45,13 @@ int report__groups(const struct store *s, struct thread_group **groups, size_t *
 	if (!v)
 		return -ENOMEM;
 	/* Quadratic in the number of names, which is small. */
-	for (size_t i = 0; i < s->nr_threads; i++) {
-		store__thread_group(&s->threads[i], name);
+	for (size_t i = 0; i < s->threads.n; i++) {
+		threads__group(&s->threads.v[i], name);
 		for (j = 0; j < k && strcmp(v[j].name, name); j++)
 			;
 		if (j == k)
 			memcpy(v[k++].name, name, COMM_LEN);
-		group_add(&v[j], &s->threads[i]);
+		group_add(&v[j], &s->threads.v[i]);
 	}
 	qsort(v, k, sizeof(*v), group_cmp);
 	*n = k;

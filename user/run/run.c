@@ -204,7 +204,7 @@ static int session__open(struct session *s)
 	s->trace->store.files_max = store_files_max(o);
 	/* Threads too, where no timeline holds their places in threads[]. */
 	if (!wants_timeline(o) && (o->listen || o->prom_file))
-		s->trace->store.threads_max = STORE_THREADS_EXPORTER;
+		s->trace->store.threads.max = STORE_THREADS_EXPORTER;
 	/*
 	 * Blocks of 64 KiB and more (metrics pages, batches, sort arrays) come
 	 * from mmap() and go back at free(). glibc would raise this threshold

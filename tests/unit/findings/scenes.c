@@ -109,7 +109,7 @@ int scene__add_thread(struct store *s, __u32 tid, __u64 opens, __u64 cpu,
 				   .reads = 2 * opens, .cpu_ns = cpu, .io_wait_ns = io,
 				   .runq_ns = runq, .sleep_ns = sleep };
 
-	return store__merge_thread(s, tid, &ts);
+	return threads__merge(&s->threads, tid, &ts);
 }
 
 /* Deterministic shuffle (xorshift), so the test never flakes. */

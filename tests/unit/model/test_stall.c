@@ -53,7 +53,7 @@ static void thread(struct trace *t, __u32 tid, __u32 tgid, const char *comm,
 		ts.read_bytes = ts.reads * 65536;
 	ts.tgid = tgid;
 	snprintf(ts.comm, sizeof(ts.comm), "%s", comm);
-	CHECK_EQ_INT(store__merge_thread(&t->store, tid, &ts), 0);
+	CHECK_EQ_INT(threads__merge(&t->store.threads, tid, &ts), 0);
 }
 
 static void wake(struct trace *t, __u32 wakee, __u32 waker, __u64 n, __u64 ns)
@@ -482,7 +482,7 @@ TEST(stall_receive_is_data_wait)
 	struct stall s;
 
 	REQUIRE(t);
-	th = store__find_thread(&t->store, 100);
+	th = threads__find(&t->store.threads, 100);
 	REQUIRE(th);
 	th->recv_cpu_ns = SEC;
 	th->recv_runq_ns = 100 * MS;
@@ -860,7 +860,7 @@ static struct trace *dataloader(void)
 		wake(t, 100, 210 + w, 20, 100 * MS);
 		wake(t, 200 + w, 100, 20, 4 * SEC);	/* the index queue */
 	}
-	store__find_thread(&t->store, 201)->w = (struct write_counters){
+	threads__find(&t->store.threads, 201)->w = (struct write_counters){
 		.writes = 10, .write_bytes = 4096, .write_ns = 3 * MS };
 	return t;
 }
@@ -880,7 +880,7 @@ TEST(stall_inline_save_is_write_wait)
 	thread(t, 100, 100, "python3", (struct thread_stats){ .cpu_ns = 3 * SEC,
 		.io_wait_ns = 5 * SEC, .sleep_ns = 500 * MS });
 	wake(t, 100, WAKER_OUTSIDE, 3, 300 * MS);
-	th = store__find_thread(&t->store, 100);
+	th = threads__find(&t->store.threads, 100);
 	REQUIRE(th);
 	th->w = (struct write_counters){ .writes = 42, .write_bytes = 120 << 20,
 		.write_ns = 1500 * MS, .fsyncs = 6, .fsync_ns = 4 * SEC, .commits = 6 };
@@ -918,7 +918,7 @@ TEST(stall_saver_thread_joined)
 		.sleep_ns = 8 * SEC });
 	thread(t, 150, 100, "saver", (struct thread_stats){ .cpu_ns = 500 * MS,
 		.io_wait_ns = 3500 * MS, .sleep_ns = 3 * SEC });
-	th = store__find_thread(&t->store, 150);
+	th = threads__find(&t->store.threads, 150);
 	REQUIRE(th);
 	th->w = (struct write_counters){ .writes = 42, .write_bytes = 120 << 20,
 		.write_ns = 1 * SEC, .fsyncs = 6, .fsync_ns = 2500 * MS, .commits = 6 };
@@ -964,7 +964,7 @@ TEST(stall_saver_process)
 		thread(t, 300, 300, "python3", (struct thread_stats){ .reads = spawned ? 200 : 0,
 			.read_bytes = spawned ? 5 << 20 : 0, .read_ns = spawned ? 50 * MS : 0,
 			.cpu_ns = 500 * MS, .io_wait_ns = 3 * SEC });
-		th = store__find_thread(&t->store, 300);
+		th = threads__find(&t->store.threads, 300);
 		REQUIRE(th);
 		th->w = (struct write_counters){ .writes = 42, .write_bytes = 120 << 20,
 			.write_ns = SEC, .fsyncs = 6, .fsync_ns = 2 * SEC, .commits = 6 };

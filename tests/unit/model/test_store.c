@@ -429,59 +429,6 @@ TEST(store_growth)
 	store__free(&s);
 }
 
-TEST(store_threads)
-{
-	const __u32 n = 100000;
-	struct thread_stats ts = {};
-	struct thread_rec *t;
-	struct store s;
-	size_t bad = 0;
-
-	REQUIRE(!store__init(&s));
-	ts.reads = 1;
-	ts.read_bytes = 10;
-	ts.read_ns = 5;
-	ts.opens = 2;
-	ts.meta_ns = 7;
-	memcpy(ts.comm, "python", 7);
-	for (int round = 0; round < 2; round++) {
-		for (__u32 tid = 1; tid <= n; tid++) {
-			ts.tgid = tid / 10;
-			if (store__merge_thread(&s, tid * 7919, &ts)) {
-				CHECK(!"merge failed");
-				break;
-			}
-		}
-	}
-	CHECK_EQ_U64(s.nr_threads, n);
-	for (__u32 tid = 1; tid <= n; tid++) {
-		t = store__find_thread(&s, tid * 7919);
-		if (!t || t->tid != tid * 7919 || t->io.reads != 2 || t->io.read_bytes != 20 ||
-		    t->io.opens != 4 || t->io.meta_ns != 14 || t->tgid != tid / 10)
-			bad++;
-	}
-	CHECK_EQ_U64(bad, 0);
-	CHECK(!store__find_thread(&s, 1));
-
-	/* exec renames a thread: the latest name is kept */
-	memcpy(ts.comm, "dataloader-0", 13);
-	REQUIRE(!store__merge_thread(&s, 7919, &ts));
-	t = store__find_thread(&s, 7919);
-	REQUIRE(t);
-	CHECK_STR(t->comm, "dataloader-0");
-	CHECK_EQ_U64(t->io.reads, 3);
-	store__free(&s);
-
-	/* a zeroed store works as well as an initialized one */
-	memset(&s, 0, sizeof(s));
-	REQUIRE(!store__merge_thread(&s, 5, &ts));
-	REQUIRE(!store__merge_file(&s, &(struct file_key){ .dev = 1, .ino = 1 },
-				   &(struct file_stats){ .opens = 1 }));
-	CHECK(store__find(&s, 1, 1));
-	CHECK(store__find_thread(&s, 5));
-	store__free(&s);
-}
-
 /* --store-files: past files_max, the least recently used go, down to 3/4. */
 TEST(store_bound)
 {
@@ -512,31 +459,19 @@ TEST(store_bound)
 	s.files_max = 0;	/* unbounded: nothing goes */
 	CHECK(store__bound(&s) == 0);
 	CHECK(store__bytes(&s) == bytes);
+	/* its threads are bounded with its files (model/threads.c) */
+	s.threads.max = 4;
+	for (__u32 tid = 1; tid <= 5; tid++)
+		CHECK(!threads__merge(&s.threads, tid, &(struct thread_stats){ .opens = 1 }));
+	CHECK(store__bound(&s) == 0);
+	CHECK_EQ_U64(s.threads.n, 3);
+	CHECK_EQ_U64(s.threads.gone.io.opens, 2);
 	store__free(&s);
-}
 
-/* An exporter's threads: past threads_max, the least recently merged go. */
-TEST(store_bound_threads)
-{
-	struct store s;
-	struct thread_stats ts = { .tgid = 1, .opens = 1, .cpu_ns = 10 };
-	__u64 cpu = 0;
-
-	REQUIRE(!store__init(&s));
-	s.threads_max = 40;
-	for (__u32 tid = 1; tid <= 100; tid++) {
-		CHECK(!store__merge_thread(&s, tid, &ts));
-		CHECK(!store__merge_thread(&s, 1, &ts));	/* tid 1 stays busy */
-		CHECK(store__bound(&s) == 0);
-		CHECK(s.nr_threads <= 40);
-	}
-	CHECK(store__find_thread(&s, 1) && store__find_thread(&s, 100));
-	CHECK(!store__find_thread(&s, 50));
-	CHECK_EQ_U64(store__find_thread(&s, 1)->io.opens, 101);
-	CHECK_EQ_U64(s.threads_evicted + s.nr_threads, 100);
-	/* The evicted threads' time is kept in the sum: 200 merges of 10 ns. */
-	for (size_t i = 0; i < s.nr_threads; i++)
-		cpu += s.threads[i].cpu_ns;
-	CHECK_EQ_U64(cpu + s.threads_gone.cpu_ns, 2000);
+	/* a zeroed store works as well as an initialized one */
+	memset(&s, 0, sizeof(s));
+	REQUIRE(!store__merge_file(&s, &(struct file_key){ .dev = 1, .ino = 1 },
+				   &(struct file_stats){ .opens = 1 }));
+	CHECK(store__find(&s, 1, 1));
 	store__free(&s);
 }

@@ -109,7 +109,7 @@ TEST(timeline_take_sums_to_trace)
 	t->counters[C_READS] = 10;
 	t->counters[C_READ_BYTES] = 4096;
 	hist__add(&t->hists[H_READ_LAT], 5000, 10);
-	REQUIRE(!store__merge_thread(&t->store, 8, &ts));
+	REQUIRE(!threads__merge(&t->store.threads, 8, &ts));
 	REQUIRE((d = block__dev(&t->block, 1 << 20)));
 	d->st[BLK_READ][WHO_TARGET].reqs = 3;
 	d->st[BLK_READ][WHO_TARGET].bytes = 3 * 65536;
@@ -124,7 +124,7 @@ TEST(timeline_take_sums_to_trace)
 	REQUIRE(!timeline__take(&t->timeline, t, 6 * SEC));
 	t->counters[C_READS] = 25;
 	hist__add(&t->hists[H_READ_LAT], 9 * SEC / 1000, 15);
-	REQUIRE(!store__merge_thread(&t->store, 8, &ts));
+	REQUIRE(!threads__merge(&t->store.threads, 8, &ts));
 	d->st[BLK_READ][WHO_TARGET].bytes = 4 * 65536;
 	d->busy_ns[BLK_SCOPE_DEVICE] = SEC / 2;
 	other->busy_ns[BLK_SCOPE_DEVICE] = 2 * SEC;

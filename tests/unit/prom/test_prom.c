@@ -108,9 +108,9 @@ static struct sample_trace trace_sample(void)
 	add_file(t, 1, FILE_F_REG);
 	add_file(t, 2, FILE_F_REG);
 	add_file(t, 3, FILE_F_DIR);
-	CHECK(!store__merge_thread(&t->store, 100, &ts));
+	CHECK(!threads__merge(&t->store.threads, 100, &ts));
 	ts.cpu_ns = 500000000ULL;
-	CHECK(!store__merge_thread(&t->store, 101, &ts));
+	CHECK(!threads__merge(&t->store.threads, 101, &ts));
 	add_block(t);
 	s.t = t;
 	return s;

@@ -40,7 +40,7 @@ static void add_thread(struct trace *t, __u32 tid, const char *comm,
 {
 	ts.tgid = 42;
 	snprintf(ts.comm, sizeof(ts.comm), "%s", comm);
-	CHECK(!store__merge_thread(&t->store, tid, &ts));
+	CHECK(!threads__merge(&t->store.threads, tid, &ts));
 }
 
 /*
@@ -85,7 +85,7 @@ static struct trace *trace_sample(void)
 		.opens = 1, .reads = 2, .read_bytes = 8192, .read_ns = 1000000,
 		.stats = 1, .meta_ns = 500100 });
 	/* The worker wrote b.bin, synced it and closed it, then renamed another. */
-	store__find_thread(&t->store, 101)->w = (struct write_counters){
+	threads__find(&t->store.threads, 101)->w = (struct write_counters){
 		.writes = 3, .write_bytes = MIB, .write_ns = 300000, .fsyncs = 1,
 		.fsync_ns = 700000, .commits = 1, .renames = 1, .commit_ns = 9000 };
 	c[C_WRITES] = 3;
