@@ -82,8 +82,9 @@ static void work_where(FILE *out, const json_t *w)
 		      out);
 		esc__text(out, json_string_value(id), "?");
 	}
-	fprintf(out, "; its I/O sums its %llu cgroup%s</p>\n",
-		jcount(w, "storage.cgroups"), jcount(w, "storage.cgroups") == 1 ? "" : "s");
+	if (jcount(w, "storage.cgroups") > 1)
+		fprintf(out, "; its I/O sums its %llu cgroups", jcount(w, "storage.cgroups"));
+	fputs("</p>\n", out);
 }
 
 /* A share of the JSON, 0..1, or n/a where null. */
