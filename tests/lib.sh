@@ -95,3 +95,18 @@ wait_at_gate() {
 	done
 	fail "pid $1 did not reach its gate"
 }
+
+# Names of this run's workloads, made from the suite's pid ($$: run.sh's in
+# every test): under `-a` a test sees every pod of the node, and two runs
+# of the suite at once on one machine must not share a pod, a container or
+# a Slurm job, or each would count the other's loops as its own.
+# run_uid N: pod uid N, 8-4-4-4-12 hex as kubelet writes one.
+run_uid() {
+	printf '%08x-%04x-4000-8000-%012x\n' "$$" "$1" "$$"
+}
+
+# run_cid N DIGITS: container id N, DIGITS hex digits (12 or more: shorter
+# is no container's id to the cgroup parser).
+run_cid() {
+	printf '%08x%0*x\n' "$$" $(($2 - 8)) "$1"
+}

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * Private to html/. The page (page.c) calls the sections, each drawing one
- * part of the report from the JSON: findings.c, timeline.c, hists.c,
+ * part of the report from the JSON: findings.c, loops.c, timeline.c, hists.c,
  * tables.c, nfs.c; below them the SVG charts (svg.c), the text emitters (esc.c)
  * and the JSON getters (get.c). The command is main.c, the load load.c.
  */
@@ -29,6 +29,8 @@ int html__check_schema(const json_t *root, const char *name);
 /* ---- sections ---- */
 
 void html_findings__section(struct page *p);
+/* The training loops by workload (stall.workloads), when there are two loops or more. */
+void html_loops__section(struct page *p);
 void html_timeline__section(struct page *p);
 void html_hists__section(struct page *p);
 /* The file-count summary, top directories and files, threads, devices, NFS, lost and memory. */

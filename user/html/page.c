@@ -121,6 +121,7 @@ int html__render(FILE *out, const json_t *root, int top)
 	header(&p);
 	fputs("<main>\n", out);
 	html_findings__section(&p);
+	html_loops__section(&p);
 	html_timeline__section(&p);
 	html_hists__section(&p);
 	html_tables__section(&p);

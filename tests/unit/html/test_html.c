@@ -189,3 +189,54 @@ TEST(html_mapped_none)
 		      "<p>No fault on a mapped data file read from storage.</p></section>"));
 	free(page);
 }
+
+/*
+ * Two loops in two workloads: one named by a hostile cgroup path, its
+ * storage partial and without reads; one a process whose cgroup is not
+ * known. Each named, escaped, with its loop; one loop draws no section.
+ */
+static const char loops_report[] =
+"{\"schema\":\"iostorm.report/1\",\"duration_s\":10,\"vfs\":{\"files\":0},\"files\":[],"
+"\"lost\":{\"total\":0},\"stall\":{\"data_wait_lower_bound\":true,\"loops\":["
+"{\"how\":\"given\",\"consumer\":{\"tid\":8,\"pid\":7,\"comm\":\"<py>\"},\"wall_ns\":1000,"
+"\"data_wait_ns\":500,\"on_cpu_ns\":500,\"share\":0.5,\"cause\":\"own_io\"},"
+"{\"how\":\"fed\",\"consumer\":{\"tid\":9,\"pid\":9,\"comm\":\"trainer\"},\"wall_ns\":1000,"
+"\"data_wait_ns\":100,\"receive_ns\":300,\"share\":0.1,\"cause\":null}],"
+"\"workloads\":["
+"{\"kind\":\"cgroup\",\"cgroup\":\"/a/<b>&c\",\"container_ids\":[],\"loops\":[0],"
+"\"pids\":[7],\"share_max\":0.5,\"cause\":\"own_io\",\"storage\":{\"cgroups\":1,"
+"\"partial\":true,\"opens\":3,\"stats\":0,\"reads\":0,\"read_bytes\":0,\"meta_s\":0.002,"
+"\"opens_per_s\":0.3,\"reads_per_s\":0,\"read_avg_s\":null}},"
+"{\"kind\":\"process\",\"cgroup\":null,\"container_ids\":[],\"loops\":[1],\"pids\":[9],"
+"\"share_max\":0.1,\"cause\":null,\"storage\":null}]}}";
+
+TEST(html_loops_by_workload)
+{
+	char *page = render(loops_report, sizeof(loops_report) - 1), *one;
+	const char *a, *b;
+
+	REQUIRE(page);
+	CHECK(strstr(page, "<p>2 training loops (one per process: data-parallel ranks) in 2 "
+		      "workloads; the one that waits most for data 50.0%, the least 10.0% (lower "
+		      "bounds: the wakeups table was full, see lost)</p>"));
+	a = strstr(page, "<h3>cgroup /a/&lt;b&gt;&amp;c</h3>");
+	b = strstr(page, "<h3>pid 9</h3>");
+	CHECK(a && b && a < b);		/* the worst first */
+	CHECK(strstr(page, "<p>1 loop, it waits for data 50.0% (cause own_io); its I/O: 3 opens "
+		      "(0.3/s), 0 reads (0/s) of 0 B, - a read, 2 ms in metadata calls (at least: "
+		      "some cgroups were summed into other)</p>"));
+	CHECK(strstr(page, "<p>1 loop, it waits for data 10.0%; its cgroup is not known</p>"));
+	CHECK(strstr(page, "<td>&lt;py&gt; (tid 8, pid 7, given with --consumer)</td>"
+		      "<td>own_io</td><td class=\"num\">1 µs</td><td class=\"num\">50.0%</td>"));
+	/* A column some loop has (receiving batches), none none has (ranks, writes). */
+	CHECK(strstr(page, "<th>receiving batches</th>"));
+	CHECK(!strstr(page, "<th>waits for other ranks</th>"));
+	CHECK(!strstr(page, "<th>waits on writes</th>"));
+	CHECK(!strstr(page, "<py>") && !strstr(page, "<b>"));
+	free(page);
+	/* One loop: the verdict's, no section of its own. */
+	one = render(mapped_report, sizeof(mapped_report) - 1);
+	REQUIRE(one);
+	CHECK(!strstr(one, "id=\"loops\""));
+	free(one);
+}

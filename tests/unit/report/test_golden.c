@@ -265,8 +265,8 @@ static int loops_part(const struct trace *t, const struct findings *fs, struct t
 
 /*
  * A node's loops in two workloads (fixture__node_trace()): the trainer's
- * pod, its two ranks under it, and a Slurm job; the one screen and the
- * full report's loop part.
+ * pod, its two ranks under it, and a Slurm job; the one screen, the full
+ * report's loop part, and the page (its workloads' section).
  */
 TEST(golden_node_loops)
 {
@@ -284,6 +284,7 @@ TEST(golden_node_loops)
 	t->loops[0].cause = findings__loop_cause(&fs->e, &t->loops[0], t->duration_s, &th);
 	golden_render("node-report-brief.txt", brief_report, t, fs);
 	golden_render("node-loops.txt", loops_part, t, fs);
+	golden_render("node-report.html", html_page, t, fs);
 	fixture__free(t);
 	free(fs);
 	free(t);
