@@ -130,7 +130,7 @@ void report_fuse__json(struct json *j, const struct report *r)
 	json__key(j, "connections");
 	json__begin_array(j);
 	for (size_t i = 0; i < t->fuse.nr_conns; i++)
-		json_conn(j, &t->fuse.conns[i], &r->fuse[i]);
+		json_conn(j, &t->fuse.conns[i], &r->fa->fuse[i]);
 	json__end_array(j);
 	json__end_object(j);
 }
@@ -241,7 +241,7 @@ void report_fuse__brief_text(FILE *out, const struct report *r)
 	if (!fuse_layer__active(&t->fuse))
 		return;
 	for (size_t i = 0; i < t->fuse.nr_conns; i++) {
-		const struct fuse_layers *fl = &r->fuse[i];
+		const struct fuse_layers *fl = &r->fa->fuse[i];
 		char rt[32];
 
 		if (!fl->opens && !fl->stats && !fl->reads)
@@ -272,5 +272,5 @@ void report_fuse__text(FILE *out, const struct report *r)
 	if (!fuse_layer__active(&t->fuse))
 		return;
 	for (size_t i = 0; i < t->fuse.nr_conns; i++)
-		text_conn(out, &t->fuse.conns[i], &r->fuse[i]);
+		text_conn(out, &t->fuse.conns[i], &r->fa->fuse[i]);
 }

@@ -180,7 +180,7 @@ void report_nfs__json(struct json *j, const struct report *r)
 	json__key(j, "mounts");
 	json__begin_array(j);
 	for (size_t i = 0; i < t->nfs.nr_rpcs; i++)
-		json_rpc(j, &t->nfs.rpcs[i], &r->nfs[i]);
+		json_rpc(j, &t->nfs.rpcs[i], &r->fa->nfs[i]);
 	json__end_array(j);
 	json__end_object(j);
 }
@@ -332,7 +332,7 @@ void report_nfs__brief_text(FILE *out, const struct report *r)
 	if (!nfs_layer__active(&t->nfs))
 		return;
 	for (size_t i = 0; i < t->nfs.nr_rpcs; i++) {
-		const struct nfs_layers *nl = &r->nfs[i];
+		const struct nfs_layers *nl = &r->fa->nfs[i];
 
 		if (!nl->mount || (!nl->opens && !nl->stats && !nl->reads))
 			continue;	/* none of the target's files: the full report's */
@@ -355,6 +355,6 @@ void report_nfs__text(FILE *out, const struct report *r)
 
 		nfs_rpc__sum(&t->nfs.rpcs[i], NFS_WHO_ALL, &s);
 		if (s.calls || nfs_rpc__inflight_end(&t->nfs.rpcs[i], NFS_WHO_ALL))
-			text_rpc(out, &t->nfs.rpcs[i], &r->nfs[i]);
+			text_rpc(out, &t->nfs.rpcs[i], &r->fa->nfs[i]);
 	}
 }
