@@ -3,7 +3,7 @@
  * The evidence from a trace, see evidence.h: the VFS counters and
  * histograms, the files read (sizes, order, working set), the threads'
  * time and MemTotal; the block and FUSE parts, evidence__add_block() and
- * evidence__add_fuse(), which findings__judge() (judge.c) adds.
+ * evidence__add_fuse(), which findings__judge() (findings.c) adds.
  */
 #include <errno.h>
 #include <math.h>
@@ -12,8 +12,7 @@
 #include <string.h>
 #include "findings/evidence.h"
 #include "model/block.h"
-#include "model/fuse_layers.h"
-#include "model/nfs_layers.h"
+#include "model/facts.h"
 #include "model/hist.h"
 #include "model/kind.h"
 #include "model/path.h"
@@ -326,9 +325,8 @@ static void write_fill(struct evidence *e, const struct trace *t)
 	e->write_pid = s->tgid;
 }
 
-int evidence__from_trace(struct evidence *e, const struct trace *t)
+int evidence__from_trace(struct evidence *e, const struct trace *t, const struct facts *fa)
 {
-	struct file_totals tot;
 	int err;
 
 	memset(e, 0, sizeof(*e));
@@ -336,9 +334,8 @@ int evidence__from_trace(struct evidence *e, const struct trace *t)
 	e->nr_cpus = t->nr_cpus;
 	e->ld_cpu_share = e->ld_runq_share = e->ld_io_share = e->ld_sleep_share = -1;
 	e->ld_busiest_share = -1;
-	trace__file_totals(&t->store, &tot);
-	vfs_fill(e, t, &tot);
-	mapped_fill(e, t, &tot);
+	vfs_fill(e, t, &fa->tot);
+	mapped_fill(e, t, &fa->tot);
 	err = files_fill(e, &t->store);
 	if (err)
 		return err;
@@ -421,7 +418,7 @@ void evidence__add_saves(struct evidence *e, const struct trace *t, const struct
 		free(dirs[i].dir);
 }
 
-void evidence__add_block(struct evidence *e, const struct trace *t, const struct layers *l)
+void evidence__add_block(struct evidence *e, const struct trace *t, const struct facts *fa)
 {
 	const struct block *b = &t->block;
 	double secs = t->duration_s > 0 ? t->duration_s : 1;
@@ -439,7 +436,7 @@ void evidence__add_block(struct evidence *e, const struct trace *t, const struct
 	e->blk_small_share = (double)st.small / st.reqs;
 	e->blk_await_ms = st.total_ns / 1e6 / st.reqs;
 	e->blk_queue_share = st.total_ns ? (double)st.queue_ns / st.total_ns : 0;
-	e->blk_device_p50_us = l->device.p50 / 1e3;
+	e->blk_device_p50_us = fa->layers.device.p50 / 1e3;
 	e->blk_inflight_mean = st.total_ns / 1e9 / secs;
 	/*
 	 * The device the target read the most bytes from (the dataset's, not
@@ -460,16 +457,16 @@ void evidence__add_block(struct evidence *e, const struct trace *t, const struct
 		e->blk_util = 1;
 }
 
-void evidence__add_fuse(struct evidence *e, const struct trace *t)
+void evidence__add_fuse(struct evidence *e, const struct trace *t, const struct facts *fa)
 {
-	const struct fuse_layer *l = &t->fuse;
-	struct fuse_layers fl, best = {};
+	struct fuse_layers best = {};
 
-	for (size_t i = 0; i < l->nr_conns; i++) {
-		fuse_layers__measure(t, &l->conns[i], &fl);
-		e->fuse_read_bytes += fl.read_bytes_fuse;
-		if (fl.reqs > best.reqs)
-			best = fl;
+	for (size_t i = 0; i < t->fuse.nr_conns; i++) {
+		const struct fuse_layers *fl = &fa->fuse[i];
+
+		e->fuse_read_bytes += fl->read_bytes_fuse;
+		if (fl->reqs > best.reqs)
+			best = *fl;
 	}
 	if (!best.reqs)
 		return;
@@ -498,16 +495,16 @@ static void nfs_per_file(const struct nfs_layers *nl, char *buf, size_t len)
 			      nl->per_file[i].calls);
 }
 
-void evidence__add_nfs(struct evidence *e, const struct trace *t)
+void evidence__add_nfs(struct evidence *e, const struct trace *t, const struct facts *fa)
 {
-	const struct nfs_layer *l = &t->nfs;
-	struct nfs_layers nl, best = {};
+	struct nfs_layers best = {};
 
-	for (size_t i = 0; i < l->nr_rpcs; i++) {
-		nfs_layers__measure(t, &l->rpcs[i], &nl);
-		e->nfs_read_bytes += nl.read_call_bytes;
-		if (nl.calls > best.calls && nl.mount)
-			best = nl;
+	for (size_t i = 0; i < t->nfs.nr_rpcs; i++) {
+		const struct nfs_layers *nl = &fa->nfs[i];
+
+		e->nfs_read_bytes += nl->read_call_bytes;
+		if (nl->calls > best.calls && nl->mount)
+			best = *nl;
 	}
 	if (!best.calls)
 		return;
@@ -555,10 +552,10 @@ void evidence__add_kernel(struct evidence *e, const struct trace *t)
  * the layer verdict and miss_share come from the same sums, so the
  * latency-by-layer line and the findings tell one story.
  */
-void evidence__add_layer(struct evidence *e, const struct trace *t, const struct layers *l,
+void evidence__add_layer(struct evidence *e, const struct trace *t, const struct facts *fa,
 			 const struct thresholds *th)
 {
-	struct layer_sums sums = l->sums;
+	struct layer_sums sums = fa->layers.sums;
 
 	sums.reads = e->reads;
 	sums.read_bytes = e->read_bytes;

@@ -11,6 +11,7 @@
 #include "findings/layers.h"	/* enum layer_verdict: where a read's time goes */
 #include "lib/schema.h"		/* WHOLE_SHARE */
 
+struct facts;
 struct trace;
 
 /*
@@ -174,7 +175,8 @@ struct evidence {
 
 struct stall;
 
-int evidence__from_trace(struct evidence *e, const struct trace *t);
+/* The evidence of t; fa is facts__measure()'s of t (its file totals). 0 or -errno. */
+int evidence__from_trace(struct evidence *e, const struct trace *t, const struct facts *fa);
 /* The loop part of e from loop s: its split and its loader's time (duration_s first). */
 void evidence__set_loop(struct evidence *e, const struct stall *s);
 

@@ -223,21 +223,19 @@ static int judge_phases(struct findings *d, const struct trace *t, const struct 
 	return 0;
 }
 
-int findings__judge(struct findings *d, const struct trace *t,
+int findings__judge(struct findings *d, const struct trace *t, const struct facts *fa,
 		    const struct thresholds *th)
 {
-	struct layers l;
 	int err;
 
 	memset(d, 0, sizeof(*d));
-	err = evidence__from_trace(&d->e, t);
+	err = evidence__from_trace(&d->e, t, fa);
 	if (err)
 		return err;
-	layers__measure(t, &l);
-	evidence__add_block(&d->e, t, &l);
-	evidence__add_fuse(&d->e, t);
-	evidence__add_nfs(&d->e, t);
-	evidence__add_layer(&d->e, t, &l, th);
+	evidence__add_block(&d->e, t, fa);
+	evidence__add_fuse(&d->e, t, fa);
+	evidence__add_nfs(&d->e, t, fa);
+	evidence__add_layer(&d->e, t, fa, th);
 	evidence__add_kernel(&d->e, t);
 	evidence__add_saves(&d->e, t, th);
 	d->nr_findings = judge__rules(&d->e, th, d->findings, FINDINGS_MAX);

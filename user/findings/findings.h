@@ -19,6 +19,7 @@
 #include "findings/layers.h"	/* enum layer_verdict: where a read's time goes */
 #include "findings/thresholds.h"
 
+struct facts;
 struct trace;
 
 enum severity {
@@ -92,8 +93,11 @@ struct findings {
 	int nr_phases;
 };
 
-/* Judge t by th into f: evidence, then the rules. 0 or -errno. */
-int findings__judge(struct findings *f, const struct trace *t,
+/*
+ * Judge t by th into f: evidence, then the rules. fa is facts__measure()'s
+ * of t, which the report of t reads too (model/facts.h). 0 or -errno.
+ */
+int findings__judge(struct findings *f, const struct trace *t, const struct facts *fa,
 		    const struct thresholds *th);
 /*
  * The cause of loop win's wait for data in a window of win_s seconds (its
@@ -109,19 +113,19 @@ int findings__judge(struct findings *f, const struct trace *t,
 const char *findings__loop_cause(const struct evidence *node, const struct stall *win,
 				 double win_s, const struct thresholds *th);
 /*
- * The block-layer part of the evidence: the target's read requests; l is
- * layers__measure()'s of t, shared with evidence__add_layer().
+ * The parts of the evidence below take fa, facts__measure()'s of t.
+ * The block-layer part: the target's read requests (and fa's device p50).
  */
-void evidence__add_block(struct evidence *e, const struct trace *t, const struct layers *l);
+void evidence__add_block(struct evidence *e, const struct trace *t, const struct facts *fa);
 /* The FUSE part: the connection the target sent most requests to. */
-void evidence__add_fuse(struct evidence *e, const struct trace *t);
+void evidence__add_fuse(struct evidence *e, const struct trace *t, const struct facts *fa);
 /* The NFS part: the mount the target made most calls on. */
-void evidence__add_nfs(struct evidence *e, const struct trace *t);
+void evidence__add_nfs(struct evidence *e, const struct trace *t, const struct facts *fa);
 /*
  * After the block and FUSE parts: the layer verdict (layers__judge()) and
- * miss_share, both from the same sums (l's, with the dataset's figures).
+ * miss_share, both from the same sums (fa's layers, with the dataset's figures).
  */
-void evidence__add_layer(struct evidence *e, const struct trace *t, const struct layers *l,
+void evidence__add_layer(struct evidence *e, const struct trace *t, const struct facts *fa,
 			 const struct thresholds *th);
 /*
  * The saves: data files written with th's save_bytes at least, their

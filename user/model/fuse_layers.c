@@ -26,29 +26,6 @@ static void lat_of(const struct fuse_conn *c, const __u16 *ops, int n, struct la
 	l->mean = sum.reqs ? (double)sum.total_ns / sum.reqs : 0;
 }
 
-/* The target's syscalls on the files of the connection's device. */
-static void syscalls_of(const struct store *s, __u32 dev, struct fuse_layers *fl)
-{
-	__u64 read_ns = 0, meta_ns = 0;
-
-	for (size_t i = 0; i < s->files_cap; i++) {
-		const struct file_rec *f = s->files[i];
-
-		if (!f || f->dev != dev)
-			continue;
-		fl->files_opened += f->c.opens && f->flags & FILE_F_REG;
-		fl->opens += f->c.opens;
-		fl->stats += f->c.stats;
-		fl->reads += f->c.reads;
-		fl->read_bytes += f->c.read_bytes;
-		read_ns += f->c.read_ns;
-		meta_ns += f->c.meta_ns;
-	}
-	fl->read_mean_ns = fl->reads ? (double)read_ns / fl->reads : 0;
-	fl->meta_mean_ns = fl->opens + fl->stats ?
-			   (double)meta_ns / (fl->opens + fl->stats) : 0;
-}
-
 void fuse_layers__measure(const struct trace *t, const struct fuse_conn *c,
 			  struct fuse_layers *fl)
 {
@@ -60,7 +37,7 @@ void fuse_layers__measure(const struct trace *t, const struct fuse_conn *c,
 	memset(fl, 0, sizeof(*fl));
 	fl->conn = c->conn;
 	fl->mount = mounts__find(&t->mounts, c->conn);
-	syscalls_of(&t->store, c->conn, fl);
+	layers__mount_syscalls(t, c->conn, &fl->sys);
 	fuse_conn__sum(c, FUSE_WHO_TARGET_BIT, &mine);
 	fuse_conn__sum(c, FUSE_WHO_ALL, &all);
 	fuse_op__sum(read_op, FUSE_WHO_TARGET_BIT, &rs);
@@ -68,7 +45,7 @@ void fuse_layers__measure(const struct trace *t, const struct fuse_conn *c,
 	fl->read_reqs = rs.reqs;
 	fl->read_bytes_fuse = rs.out_bytes;
 	fl->rtt_mean_ns = mine.reqs ? (double)mine.total_ns / mine.reqs : 0;
-	fl->round_trips = fl->files_opened ? (double)mine.reqs / fl->files_opened : -1;
+	fl->round_trips = fl->sys.files_opened ? (double)mine.reqs / fl->sys.files_opened : -1;
 	fl->read_inflight = rs.reqs ? (double)rs.inflight_sum / rs.reqs : 0;
 	fl->unattributed = all.reqs - mine.reqs;
 	fl->inflight_end = fuse_conn__inflight_end(c, FUSE_WHO_TARGET_BIT);

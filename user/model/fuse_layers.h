@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 #include <stddef.h>
-#include "model/layers.h"	/* struct layer_lat */
+#include "model/layers.h"	/* struct layer_lat, struct mount_syscalls */
 
 struct trace;
 struct fuse_conn;
@@ -19,14 +19,7 @@ struct mount_rec;
 struct fuse_layers {
 	__u32 conn;
 	const struct mount_rec *mount;	/* NULL when not in mountinfo */
-	/* the target's syscalls on the mount's files */
-	__u64 files_opened;	/* regular files opened at least once */
-	__u64 opens;
-	__u64 stats;
-	__u64 reads;
-	__u64 read_bytes;
-	double read_mean_ns;	/* per read() */
-	double meta_mean_ns;	/* per open or stat (close and getdents time included) */
+	struct mount_syscalls sys;	/* the target's syscalls on the mount's files */
 	/* the target's FUSE requests */
 	__u64 reqs;
 	__u64 read_reqs;

@@ -44,3 +44,26 @@ void layers__measure(const struct trace *t, struct layers *l)
 	block__hist(&t->block, BLK_READ, H_BLK_DEV_LAT, BLK_SCOPE_TARGET, &h);
 	lat_fill(&l->device, &h, mine.device_ns);
 }
+
+void layers__mount_syscalls(const struct trace *t, __u32 dev, struct mount_syscalls *m)
+{
+	const struct store *s = &t->store;
+	__u64 read_ns = 0, meta_ns = 0;
+
+	memset(m, 0, sizeof(*m));
+	for (size_t i = 0; i < s->files_cap; i++) {
+		const struct file_rec *f = s->files[i];
+
+		if (!f || f->dev != dev)
+			continue;
+		m->files_opened += f->c.opens && f->flags & FILE_F_REG;
+		m->opens += f->c.opens;
+		m->stats += f->c.stats;
+		m->reads += f->c.reads;
+		m->read_bytes += f->c.read_bytes;
+		read_ns += f->c.read_ns;
+		meta_ns += f->c.meta_ns;
+	}
+	m->read_mean_ns = m->reads ? (double)read_ns / m->reads : 0;
+	m->meta_mean_ns = m->opens + m->stats ? (double)meta_ns / (m->opens + m->stats) : 0;
+}

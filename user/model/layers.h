@@ -38,6 +38,20 @@ struct layer_lat {
 	double mean;
 };
 
+/*
+ * The target's syscalls on the files of one device: a FUSE connection's
+ * or an NFS mount's (model/fuse_layers.h, model/nfs_layers.h).
+ */
+struct mount_syscalls {
+	__u64 files_opened;	/* regular files opened at least once */
+	__u64 opens;
+	__u64 stats;
+	__u64 reads;
+	__u64 read_bytes;
+	double read_mean_ns;	/* per read() */
+	double meta_mean_ns;	/* per open or stat (close and getdents time included) */
+};
+
 struct layers {
 	struct layer_sums sums;
 	struct layer_lat read;		/* read() */
@@ -49,5 +63,7 @@ struct layers {
 
 /* Gather the target's reads and block reads from t. */
 void layers__measure(const struct trace *t, struct layers *l);
+/* Sum the target's syscalls on the files of device dev in t into *m. */
+void layers__mount_syscalls(const struct trace *t, __u32 dev, struct mount_syscalls *m);
 
 #endif /* MODEL_LAYERS_H */

@@ -67,29 +67,6 @@ static void lat_of(const struct nfs_rpc *r, const char *const *names, int n,
 	l->mean = sum.calls ? (double)sum.total_ns / sum.calls : 0;
 }
 
-/* The target's syscalls on the files of the mount's device. */
-static void syscalls_of(const struct store *s, __u32 dev, struct nfs_layers *nl)
-{
-	__u64 read_ns = 0, meta_ns = 0;
-
-	for (size_t i = 0; i < s->files_cap; i++) {
-		const struct file_rec *f = s->files[i];
-
-		if (!f || f->dev != dev)
-			continue;
-		nl->files_opened += f->c.opens && f->flags & FILE_F_REG;
-		nl->opens += f->c.opens;
-		nl->stats += f->c.stats;
-		nl->reads += f->c.reads;
-		nl->read_bytes += f->c.read_bytes;
-		read_ns += f->c.read_ns;
-		meta_ns += f->c.meta_ns;
-	}
-	nl->read_mean_ns = nl->reads ? (double)read_ns / nl->reads : 0;
-	nl->meta_mean_ns = nl->opens + nl->stats ?
-			   (double)meta_ns / (nl->opens + nl->stats) : 0;
-}
-
 static int per_file_cmp(const void *pa, const void *pb)
 {
 	const struct nfs_per_file *a = pa, *b = pb;
@@ -106,7 +83,7 @@ static void per_file_of(const struct nfs_rpc *r, struct nfs_layers *nl)
 	int n = 0;
 	char buf[16];
 
-	if (!nl->files_opened)
+	if (!nl->sys.files_opened)
 		return;
 	for (size_t i = 0; i < r->nr_ops && n < NFS_PROCS; i++) {
 		struct nfs_stats s;
@@ -116,7 +93,7 @@ static void per_file_of(const struct nfs_rpc *r, struct nfs_layers *nl)
 			continue;
 		snprintf(all[n].name, sizeof(all[n].name), "%s",
 			 nfs_op__name(&r->ops[i], buf, sizeof(buf)));
-		all[n++].calls = (double)s.calls / nl->files_opened;
+		all[n++].calls = (double)s.calls / nl->sys.files_opened;
 	}
 	qsort(all, n, sizeof(all[0]), per_file_cmp);
 	nl->nr_per_file = n < NFS_PER_FILE ? n : NFS_PER_FILE;
@@ -163,7 +140,7 @@ static void calls_of(const struct trace *t, const struct nfs_rpc *r, struct nfs_
 	nl->rtt_mean_ns = mine.calls ? (double)mine.rtt_ns / mine.calls : 0;
 	nl->total_mean_ns = mine.calls ? (double)mine.total_ns / mine.calls : 0;
 	nl->queue_mean_ns = mine.calls ? (double)mine.queue_ns / mine.calls : 0;
-	nl->round_trips = nl->files_opened ? (double)mine.calls / nl->files_opened : -1;
+	nl->round_trips = nl->sys.files_opened ? (double)mine.calls / nl->sys.files_opened : -1;
 	nl->read_inflight = rs.calls ? (double)rs.inflight_sum / rs.calls : 0;
 	nl->unattributed = all.calls - mine.calls;
 	nl->inflight_end = nfs_rpc__inflight_end(r, NFS_WHO_TARGET_BIT);
@@ -187,7 +164,7 @@ void nfs_layers__measure(const struct trace *t, const struct nfs_rpc *r,
 	nl->nconnect = r->known ? r->info.nconnect : 0;
 	options_of(nl);
 	if (nl->mount)
-		syscalls_of(&t->store, nl->mount->dev, nl);
+		layers__mount_syscalls(t, nl->mount->dev, &nl->sys);
 	calls_of(t, r, nl);
 	per_file_of(r, nl);
 	lat_of(r, rd, 2, &nl->read);

@@ -13,7 +13,7 @@
 #include <linux/types.h>
 #include <stddef.h>
 #include "iostorm.h"		/* NFS_PROC_NAME */
-#include "model/layers.h"	/* struct layer_lat */
+#include "model/layers.h"	/* struct layer_lat, struct mount_syscalls */
 
 struct trace;
 struct nfs_rpc;
@@ -36,14 +36,7 @@ struct nfs_layers {
 	__u64 rsize;			/* bytes per READ at most (mount option); 0 unknown */
 	bool nocto;			/* mounted nocto: no GETATTR at open */
 	bool actimeo;			/* attribute cache times set (actimeo, acregmin...) */
-	/* the target's syscalls on the mount's files */
-	__u64 files_opened;	/* regular files opened at least once */
-	__u64 opens;
-	__u64 stats;
-	__u64 reads;
-	__u64 read_bytes;
-	double read_mean_ns;	/* per read() */
-	double meta_mean_ns;	/* per open or stat (close and getdents time included) */
+	struct mount_syscalls sys;	/* the target's syscalls on the mount's files */
 	/* the target's NFS calls on the mount's RPC client */
 	__u64 calls;
 	__u64 read_calls;	/* READ and READ_PLUS */

@@ -252,7 +252,7 @@ void report_block__json(struct json *j, const struct report *r)
 		json__end_array(j);
 	}
 	json__end_object(j);
-	json_layers(j, &r->layers, r->f, kernel__measured(&r->t->kernel, KL_FAULTS),
+	json_layers(j, &r->fa->layers, r->f, kernel__measured(&r->t->kernel, KL_FAULTS),
 		    kernel__measured(&r->t->kernel, KL_BLOCK));
 }
 
@@ -407,7 +407,7 @@ void report_block__brief_text(FILE *out, const struct report *r, bool devices, b
 	if (!kernel__measured(&t->kernel, KL_BLOCK)) {
 		fprintf(out, "\nblock devices: not measured on this kernel\n");
 		if (layers)
-			text_layers(out, &r->layers, r->f, false);
+			text_layers(out, &r->fa->layers, r->f, false);
 		return;
 	}
 	if (devices && active)
@@ -431,7 +431,7 @@ void report_block__brief_text(FILE *out, const struct report *r, bool devices, b
 			io.r_await, io.w_s, io.wkb_s / 1024);
 	}
 	if (layers)
-		text_layers(out, &r->layers, r->f, true);
+		text_layers(out, &r->fa->layers, r->f, true);
 }
 
 void report_block__text(FILE *out, const struct report *r)
@@ -446,7 +446,7 @@ void report_block__text(FILE *out, const struct report *r)
 		return;		/* nothing to say */
 	if (!kernel__measured(&t->kernel, KL_BLOCK)) {
 		fprintf(out, "\nblock devices: not measured on this kernel\n");
-		text_layers(out, &r->layers, r->f, false);
+		text_layers(out, &r->fa->layers, r->f, false);
 		return;
 	}
 	for (size_t i = 0; i < b->nr_devs; i++) {
@@ -465,5 +465,5 @@ void report_block__text(FILE *out, const struct report *r)
 	for (size_t i = 0; i < b->nr_devs; i++)
 		if (blk_dev__active(&b->devs[i]))
 			text_pattern(out, &b->devs[i]);
-	text_layers(out, &r->layers, r->f, true);
+	text_layers(out, &r->fa->layers, r->f, true);
 }

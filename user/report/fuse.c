@@ -79,13 +79,13 @@ static void json_layers(struct json *j, const struct fuse_layers *fl)
 {
 	json__key(j, "layers");
 	json__begin_object(j);
-	json__kv_u64(j, "files_opened", fl->files_opened);
-	json__kv_u64(j, "opens", fl->opens);
-	json__kv_u64(j, "stats", fl->stats);
-	json__kv_u64(j, "reads", fl->reads);
-	json__kv_u64(j, "read_bytes", fl->read_bytes);
-	json__kv_double(j, "read_mean_ns", fl->read_mean_ns);
-	json__kv_double(j, "meta_mean_ns", fl->meta_mean_ns);
+	json__kv_u64(j, "files_opened", fl->sys.files_opened);
+	json__kv_u64(j, "opens", fl->sys.opens);
+	json__kv_u64(j, "stats", fl->sys.stats);
+	json__kv_u64(j, "reads", fl->sys.reads);
+	json__kv_u64(j, "read_bytes", fl->sys.read_bytes);
+	json__kv_double(j, "read_mean_ns", fl->sys.read_mean_ns);
+	json__kv_double(j, "meta_mean_ns", fl->sys.meta_mean_ns);
 	json__kv_u64(j, "requests", fl->reqs);
 	json__kv_double(j, "round_trips_per_file", fl->round_trips);
 	json__kv_double(j, "rtt_mean_ns", fl->rtt_mean_ns);
@@ -130,7 +130,7 @@ void report_fuse__json(struct json *j, const struct report *r)
 	json__key(j, "connections");
 	json__begin_array(j);
 	for (size_t i = 0; i < t->fuse.nr_conns; i++)
-		json_conn(j, &t->fuse.conns[i], &r->fuse[i]);
+		json_conn(j, &t->fuse.conns[i], &r->fa->fuse[i]);
 	json__end_array(j);
 	json__end_object(j);
 }
@@ -184,11 +184,11 @@ static void text_layers(FILE *out, const struct fuse_layers *fl)
 
 	fprintf(out, "  latency by layer (target)          %8s %8s %8s %8s\n",
 		"count", "p50", "p99", "mean");
-	text_lat_row(out, "open()/stat() on the mount", fl->opens + fl->stats, 0, 0,
-		     fl->meta_mean_ns);
+	text_lat_row(out, "open()/stat() on the mount", fl->sys.opens + fl->sys.stats, 0, 0,
+		     fl->sys.meta_mean_ns);
 	for (int i = 0; i < 3; i++)
 		text_lat_row(out, names[i], l[i]->count, l[i]->p50, l[i]->p99, l[i]->mean);
-	text_lat_row(out, "read() on the mount", fl->reads, 0, 0, fl->read_mean_ns);
+	text_lat_row(out, "read() on the mount", fl->sys.reads, 0, 0, fl->sys.read_mean_ns);
 	text_lat_row(out, names[3], l[3]->count, l[3]->p50, l[3]->p99, l[3]->mean);
 }
 
@@ -241,10 +241,10 @@ void report_fuse__brief_text(FILE *out, const struct report *r)
 	if (!fuse_layer__active(&t->fuse))
 		return;
 	for (size_t i = 0; i < t->fuse.nr_conns; i++) {
-		const struct fuse_layers *fl = &r->fuse[i];
+		const struct fuse_layers *fl = &r->fa->fuse[i];
 		char rt[32];
 
-		if (!fl->opens && !fl->stats && !fl->reads)
+		if (!fl->sys.opens && !fl->sys.stats && !fl->sys.reads)
 			continue;	/* none of the target's files: the full report's */
 		fprintf(out, "\nFUSE requests: ");
 		if (fl->mount) {
@@ -272,5 +272,5 @@ void report_fuse__text(FILE *out, const struct report *r)
 	if (!fuse_layer__active(&t->fuse))
 		return;
 	for (size_t i = 0; i < t->fuse.nr_conns; i++)
-		text_conn(out, &t->fuse.conns[i], &r->fuse[i]);
+		text_conn(out, &t->fuse.conns[i], &r->fa->fuse[i]);
 }

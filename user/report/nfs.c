@@ -105,13 +105,13 @@ static void json_layers(struct json *j, const struct nfs_layers *nl)
 {
 	json__key(j, "layers");
 	json__begin_object(j);
-	json__kv_u64(j, "files_opened", nl->files_opened);
-	json__kv_u64(j, "opens", nl->opens);
-	json__kv_u64(j, "stats", nl->stats);
-	json__kv_u64(j, "reads", nl->reads);
-	json__kv_u64(j, "read_bytes", nl->read_bytes);
-	json__kv_double(j, "read_mean_ns", nl->read_mean_ns);
-	json__kv_double(j, "meta_mean_ns", nl->meta_mean_ns);
+	json__kv_u64(j, "files_opened", nl->sys.files_opened);
+	json__kv_u64(j, "opens", nl->sys.opens);
+	json__kv_u64(j, "stats", nl->sys.stats);
+	json__kv_u64(j, "reads", nl->sys.reads);
+	json__kv_u64(j, "read_bytes", nl->sys.read_bytes);
+	json__kv_double(j, "read_mean_ns", nl->sys.read_mean_ns);
+	json__kv_double(j, "meta_mean_ns", nl->sys.meta_mean_ns);
 	json__kv_u64(j, "calls", nl->calls);
 	json__kv_double(j, "round_trips_per_file", nl->round_trips);
 	json_per_file(j, nl);
@@ -180,7 +180,7 @@ void report_nfs__json(struct json *j, const struct report *r)
 	json__key(j, "mounts");
 	json__begin_array(j);
 	for (size_t i = 0; i < t->nfs.nr_rpcs; i++)
-		json_rpc(j, &t->nfs.rpcs[i], &r->nfs[i]);
+		json_rpc(j, &t->nfs.rpcs[i], &r->fa->nfs[i]);
 	json__end_array(j);
 	json__end_object(j);
 }
@@ -240,13 +240,13 @@ static void text_layers(FILE *out, const struct nfs_layers *nl)
 
 	fprintf(out, "  latency by layer (target)          %8s %8s %8s %8s\n",
 		"count", "p50", "p99", "mean");
-	text_lat_row(out, "open()/stat() on the mount", nl->opens + nl->stats, 0, 0,
-		     nl->meta_mean_ns);
+	text_lat_row(out, "open()/stat() on the mount", nl->sys.opens + nl->sys.stats, 0, 0,
+		     nl->sys.meta_mean_ns);
 	for (int i = 0; i < 4; i++)
 		if (l[i]->count)
 			text_lat_row(out, names[i], l[i]->count, l[i]->p50, l[i]->p99,
 				     l[i]->mean);
-	text_lat_row(out, "read() on the mount", nl->reads, 0, 0, nl->read_mean_ns);
+	text_lat_row(out, "read() on the mount", nl->sys.reads, 0, 0, nl->sys.read_mean_ns);
 	text_lat_row(out, names[4], l[4]->count, l[4]->p50, l[4]->p99, l[4]->mean);
 }
 
@@ -332,9 +332,9 @@ void report_nfs__brief_text(FILE *out, const struct report *r)
 	if (!nfs_layer__active(&t->nfs))
 		return;
 	for (size_t i = 0; i < t->nfs.nr_rpcs; i++) {
-		const struct nfs_layers *nl = &r->nfs[i];
+		const struct nfs_layers *nl = &r->fa->nfs[i];
 
-		if (!nl->mount || (!nl->opens && !nl->stats && !nl->reads))
+		if (!nl->mount || (!nl->sys.opens && !nl->sys.stats && !nl->sys.reads))
 			continue;	/* none of the target's files: the full report's */
 		text_head(out, &t->nfs.rpcs[i], nl);
 		fprintf(out, "  target %llu calls: ", nl->calls);
@@ -355,6 +355,6 @@ void report_nfs__text(FILE *out, const struct report *r)
 
 		nfs_rpc__sum(&t->nfs.rpcs[i], NFS_WHO_ALL, &s);
 		if (s.calls || nfs_rpc__inflight_end(&t->nfs.rpcs[i], NFS_WHO_ALL))
-			text_rpc(out, &t->nfs.rpcs[i], &r->nfs[i]);
+			text_rpc(out, &t->nfs.rpcs[i], &r->fa->nfs[i]);
 	}
 }

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+struct facts;
 struct findings;
 struct report;
 struct trace;
@@ -30,11 +31,13 @@ struct report_opts {
 };
 
 /*
- * Build the report of t and its findings f (NULL: not judged) into *r:
- * every file is ranked once, whichever outputs print it. t and f must
- * outlive it. 0 or -ENOMEM (then *r is NULL). Free with report__free().
+ * Build the report of t, its facts fa (facts__measure(), the ones f was
+ * judged on) and its findings f (NULL: not judged) into *r: every file is
+ * ranked once, whichever outputs print it. t, fa and f must outlive it.
+ * 0 or -ENOMEM (then *r is NULL). Free with report__free().
  */
-int report__build(struct report **r, const struct trace *t, const struct findings *f);
+int report__build(struct report **r, const struct trace *t, const struct facts *fa,
+		  const struct findings *f);
 void report__free(struct report *r);
 
 /*

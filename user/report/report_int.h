@@ -15,10 +15,8 @@
 #include <stdio.h>
 #include <linux/types.h>
 #include "findings/findings.h"
-#include "model/fuse_layers.h"
-#include "model/nfs_layers.h"
+#include "model/facts.h"
 #include "model/hist.h"
-#include "model/layers.h"
 #include "model/trace.h"
 #include "report/report.h"
 
@@ -146,13 +144,11 @@ struct thread_group {
 struct report {
 	const struct trace *t;
 	const struct findings *f;	/* NULL: not judged */
-	struct file_totals tot;
+	/* file totals, latency by layer (its verdict is f's), FUSE and NFS layers */
+	const struct facts *fa;
 	struct report_lists lists;	/* files and dirs busiest first, threads */
 	struct mount_sums *mounts;	/* busiest first */
 	size_t nr_mounts;
-	struct layers layers;		/* latency by layer; its verdict is f's */
-	struct fuse_layers *fuse;	/* one per t->fuse.conns[], in its order */
-	struct nfs_layers *nfs;		/* one per t->nfs.rpcs[], in its order */
 	struct hist file_sizes;		/* the regular files' sizes */
 	struct thread_group *groups;	/* busiest first (on CPU + I/O wait) */
 	size_t nr_groups;

@@ -330,7 +330,7 @@ static void print_totals(FILE *out, const struct trace *t, const struct file_tot
 void report_vfs__brief_text(FILE *out, const struct report *r)
 {
 	const struct trace *t = r->t;
-	const struct file_totals *tot = &r->tot;
+	const struct file_totals *tot = &r->fa->tot;
 	const __u64 *c = t->counters;
 
 	print_files(out, t, tot);
@@ -401,7 +401,7 @@ static void print_distributions(FILE *out, const struct trace *t, const struct h
 
 void report_vfs__text(FILE *out, const struct report *r)
 {
-	print_totals(out, r->t, &r->tot);
+	print_totals(out, r->t, &r->fa->tot);
 	print_distributions(out, r->t, &r->file_sizes);
 }
 
@@ -584,6 +584,6 @@ static void write_hists(struct json *j, const struct trace *t, const struct hist
 
 void report_vfs__json(struct json *j, const struct report *r)
 {
-	write_vfs(j, r->t, &r->tot);
+	write_vfs(j, r->t, &r->fa->tot);
 	write_hists(j, r->t, &r->file_sizes);
 }

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <time.h>
+#include "model/facts.h"
 #include "run/loops.h"
 
 static double mono_s(void)
@@ -13,10 +14,14 @@ static double mono_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* The node's findings, judged again when that keeps under LIVE_JUDGE_SHARE. */
+/*
+ * The node's findings, judged again (on facts measured anew: the trace
+ * grew) when that keeps under LIVE_JUDGE_SHARE.
+ */
 static int judge_node(struct live *lv, const struct trace *t, const struct thresholds *th)
 {
 	double now = mono_s();
+	struct facts fa;
 	int err;
 
 	if (lv->node && now - lv->at < lv->cost / LIVE_JUDGE_SHARE)
@@ -25,7 +30,10 @@ static int judge_node(struct live *lv, const struct trace *t, const struct thres
 		lv->node = calloc(1, sizeof(*lv->node));
 	if (!lv->node)
 		return -ENOMEM;
-	err = findings__judge(lv->node, t, th);
+	err = facts__measure(&fa, t);
+	if (!err)
+		err = findings__judge(lv->node, t, &fa, th);
+	facts__free(&fa);
 	lv->at = now;
 	lv->cost = mono_s() - now;
 	return err;

@@ -26,6 +26,7 @@
 #include "lib/atomic_file.h"
 #include "lib/log.h"
 #include "model/diskstats.h"
+#include "model/facts.h"
 #include "model/mapfiles.h"
 #include "model/trace.h"
 #include "prom/prom.h"
@@ -650,22 +651,31 @@ static int print_reports(const struct options *o, const struct report *r)
 	return err;
 }
 
-/* Judge the trace once, build its report once, then every output; 0 or the first -errno. */
+/*
+ * Measure the trace's facts once, judge it and build its report once on
+ * them, then every output; 0 or the first -errno.
+ */
 static int session__report(struct session *s)
 {
 	const struct options *o = s->o;
 	const struct findings *f = s->findings;
 	struct report *r;
+	struct facts fa;
 	int err, e;
 
-	e = findings__judge(s->findings, s->trace, o->thresholds);
+	err = facts__measure(&fa, s->trace);
+	if (err) {
+		pr_err("cannot measure the trace: %s", strerror(-err));
+		return err;
+	}
+	e = findings__judge(s->findings, s->trace, &fa, o->thresholds);
 	if (e) {
 		pr_err("cannot judge the trace: %s", strerror(-e));
 		f = NULL;	/* the report still says what was measured */
 	}
 	if (f)
 		live__judge_run(s->trace, f, o->thresholds);
-	err = report__build(&r, s->trace, f);
+	err = report__build(&r, s->trace, &fa, f);
 	if (err) {
 		pr_err("cannot build the report: %s", strerror(-err));
 	} else {
@@ -674,6 +684,7 @@ static int session__report(struct session *s)
 		if (err)
 			s->fail = EXIT_OUTPUT;
 	}
+	facts__free(&fa);
 	if (o->prom_file && f) {
 		e = prom__write_file(o->prom_file, s->trace, f, o->job);
 		if (e) {

@@ -10,6 +10,7 @@
 #include "model/hist.h"
 #include "model/trace.h"
 #include "findings/rules.h"
+#include "facts_test.h"
 #include "judged.h"
 #include "scenes.h"
 #include "unit.h"
@@ -29,7 +30,7 @@ static double order_of(const int *idx, int n)
 		if (scene__add_file(&t->store, 1 + idx[pos], path, 1000, 1000, 1000 + pos))
 			return NAN;
 	}
-	if (evidence__from_trace(&e, t))
+	if (trace_evidence(&e, t))
 		e.file_order_random = NAN;
 	scene__trace_free(t);
 	return e.file_order_random;
@@ -75,7 +76,7 @@ TEST(evidence_from_trace)
 	hist__add(&t->hists[H_READ_LAT], 5000, 40);
 	hist__add(&t->hists[H_READ_LAT], 2000000, 10);
 
-	REQUIRE(!evidence__from_trace(&e, t));
+	REQUIRE(!trace_evidence(&e, t));
 	CHECK_EQ_U64(e.files_read, 20);
 	CHECK_NEAR(e.files_per_s, 10, 1e-9);
 	CHECK_NEAR(e.median_file_bytes, 100000, 0);
@@ -125,7 +126,7 @@ TEST(evidence_code_apart)
 	}
 	t->counters[C_OPENS] = 1504;
 	t->counters[C_READS] = 1504;
-	REQUIRE(!evidence__from_trace(&e, t));
+	REQUIRE(!trace_evidence(&e, t));
 	CHECK_EQ_U64(e.files_read, 4);
 	CHECK_EQ_U64(e.code_files, 1500);
 	CHECK_EQ_U64(e.code_opens, 1500);
@@ -196,7 +197,7 @@ TEST(evidence_file_order_first_read)
 		REQUIRE(!store__merge_file(&t->store, &k, &st));
 		REQUIRE(!store__merge_file(&t->store, &k, &rd));
 	}
-	REQUIRE(!evidence__from_trace(&e, t));
+	REQUIRE(!trace_evidence(&e, t));
 	CHECK(e.file_order_random > 0.9);
 	scene__trace_free(t);
 }

@@ -8,6 +8,7 @@
 #include "findings/rules.h"
 #include "model/ledger.h"
 #include "model/trace.h"
+#include "facts_test.h"
 #include "fixture.h"
 #include "scenes.h"
 #include "unit.h"
@@ -105,7 +106,7 @@ TEST(loop_cause_fixture_as_the_report)
 		REQUIRE(!"the fixture trace");
 	}
 	thresholds__defaults(&th);
-	CHECK_EQ_INT(findings__judge(fs, t, &th), 0);
+	CHECK_EQ_INT(trace_judged(fs, t, &th), 0);
 	for (int i = 0; i < fs->nr_findings; i++)
 		cause |= !strcmp(fs->findings[i].id, "input_cause");
 	CHECK(!cause);

@@ -11,6 +11,7 @@
 #include "model/hist.h"
 #include "model/trace.h"
 #include "findings/rules.h"
+#include "facts_test.h"
 #include "judged.h"
 #include "scenes.h"
 #include "unit.h"
@@ -348,8 +349,8 @@ TEST(verdict_uring_storm)
 	const struct finding *f;
 
 	REQUIRE(t && r);
-	REQUIRE(!evidence__from_trace(&e, t));
-	REQUIRE(!evidence__from_trace(&er, r));
+	REQUIRE(!trace_evidence(&e, t));
+	REQUIRE(!trace_evidence(&er, r));
 	CHECK_EQ_U64(e.files_read, 2000);
 	CHECK_NEAR(e.files_per_s, 1000, 1e-9);
 	CHECK_NEAR(e.read_concurrency, 8, 1e-9);	/* the ring's depth */

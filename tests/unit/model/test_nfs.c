@@ -37,8 +37,8 @@ TEST(nfs_layers_storm)
 	CHECK_EQ_U64(nl.rsize, 524288);
 	CHECK_EQ_U64(nl.nconnect, 1);		/* not in the options: one connection */
 	CHECK(!nl.nocto && !nl.actimeo);
-	CHECK_EQ_U64(nl.files_opened, FIXTURE_NFS_FILES);
-	CHECK_EQ_U64(nl.reads, 2 * FIXTURE_NFS_FILES);
+	CHECK_EQ_U64(nl.sys.files_opened, FIXTURE_NFS_FILES);
+	CHECK_EQ_U64(nl.sys.reads, 2 * FIXTURE_NFS_FILES);
 	CHECK_EQ_U64(nl.calls, 4 * FIXTURE_NFS_FILES + FIXTURE_NFS_FILES / 10);
 	CHECK_NEAR(nl.round_trips, 4.1, 1e-9);
 	CHECK_EQ_INT(nl.nr_per_file, 5);

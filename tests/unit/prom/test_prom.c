@@ -15,6 +15,7 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include "facts_test.h"
 #include "findings/findings.h"
 #include "model/hist.h"
 #include "model/trace.h"
@@ -138,7 +139,7 @@ static const struct findings *judged(const struct trace *t)
 {
 	static struct findings f;
 
-	CHECK_EQ_INT(findings__judge(&f, t, defaults()), 0);
+	CHECK_EQ_INT(trace_judged(&f, t, defaults()), 0);
 	return &f;
 }
 

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include "facts_test.h"
 #include "fixture.h"
 #include "findings/findings.h"
 #include "model/hist.h"
@@ -128,7 +129,7 @@ TEST(report_block_json)
 
 	REQUIRE(t && t->block.ds_end.v && f);
 	thresholds__defaults(&th);
-	REQUIRE(findings__judge(f, t, &th) == 0);
+	REQUIRE(trace_judged(f, t, &th) == 0);
 	root = json_of(t, f);
 	REQUIRE(root);
 	devs = json_object_get(json_object_get(root, "block"), "devices");
@@ -200,7 +201,7 @@ TEST(report_block_text)
 
 	REQUIRE(t && t->block.ds_end.v && f);
 	thresholds__defaults(&th);
-	REQUIRE(findings__judge(f, t, &th) == 0);
+	REQUIRE(trace_judged(f, t, &th) == 0);
 	out = open_memstream(&buf, &len);
 	REQUIRE(out);
 	text_printed(out, t, f, &full);

@@ -13,6 +13,7 @@
 #include "model/trace.h"
 #include "lib/units.h"
 #include "report/report_test.h"
+#include "facts_test.h"
 #include "fixture.h"
 #include "unit.h"
 
@@ -74,7 +75,7 @@ static struct trace *judged_fixture(struct findings **f)
 		return NULL;
 	}
 	thresholds__defaults(&th);
-	CHECK_EQ_INT(findings__judge(*f, t, &th), 0);
+	CHECK_EQ_INT(trace_judged(*f, t, &th), 0);
 	return t;
 }
 
@@ -148,7 +149,7 @@ TEST(brief_node_loops_one_screen)
 		REQUIRE(!"the node fixture trace");
 	}
 	thresholds__defaults(&th);
-	CHECK_EQ_INT(findings__judge(f, t, &th), 0);
+	CHECK_EQ_INT(trace_judged(f, t, &th), 0);
 	brief = text_of(t, f, false);
 	REQUIRE(brief);
 	CHECK_SCREEN(brief);
@@ -244,7 +245,7 @@ TEST(brief_nfs)
 		REQUIRE(!"the NFS fixture trace");
 	}
 	thresholds__defaults(&th);
-	CHECK_EQ_INT(findings__judge(f, t, &th), 0);
+	CHECK_EQ_INT(trace_judged(f, t, &th), 0);
 	s = text_of(t, f, false);
 	REQUIRE(s);
 	CHECK_SCREEN(s);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "findings/findings.h"
 #include "html/html.h"
+#include "facts_test.h"
 #include "fixture.h"
 #include "prom/prom.h"
 #include "report/report.h"
@@ -233,7 +234,7 @@ TEST(golden_reports)
 	}
 	/* Judging is not the fixture's: it measures, the findings judge. */
 	thresholds__defaults(&th);
-	CHECK_EQ_INT(findings__judge(fs, t, &th), 0);
+	CHECK_EQ_INT(trace_judged(fs, t, &th), 0);
 	golden_render("report.txt", text_report, t, fs);
 	golden_render("report-brief.txt", brief_report, t, fs);
 	golden_render("report.json", json_report, t, fs);
@@ -280,7 +281,7 @@ TEST(golden_node_loops)
 		REQUIRE(!"the node fixture trace");
 	}
 	thresholds__defaults(&th);
-	CHECK_EQ_INT(findings__judge(fs, t, &th), 0);
+	CHECK_EQ_INT(trace_judged(fs, t, &th), 0);
 	t->loops[0].cause = findings__loop_cause(&fs->e, &t->loops[0], t->duration_s, &th);
 	golden_render("node-report-brief.txt", brief_report, t, fs);
 	golden_render("node-loops.txt", loops_part, t, fs);
@@ -333,7 +334,7 @@ TEST(golden_nfs)
 		REQUIRE(!"the NFS fixture trace");
 	}
 	thresholds__defaults(&th);
-	CHECK_EQ_INT(findings__judge(fs, t, &th), 0);
+	CHECK_EQ_INT(trace_judged(fs, t, &th), 0);
 	golden_render("nfs-report.txt", text_report, t, fs);
 	golden_render("nfs-report-brief.txt", brief_report, t, fs);
 	golden_render("nfs-report.json", json_report, t, fs);

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include "unit.h"
+#include "facts_test.h"
 #include "fixture.h"
 #include "findings/findings.h"
 
@@ -37,7 +38,7 @@ TEST(phase_miss_share_own_bytes)
 		if (t->timeline.points[i].t_ns >= 20 * 1000000000ULL)
 			t->timeline.points[i].n[TL_CACHE_PAGES] = 0;
 	thresholds__defaults(&th);
-	REQUIRE(findings__judge(f, t, &th) == 0);
+	REQUIRE(trace_judged(f, t, &th) == 0);
 	CHECK_EQ_U64(f->nr_phases, 2);
 	for (int i = 0; i < f->nr_phases; i++) {
 		const struct phase *ph = &f->phases[i];
@@ -72,7 +73,7 @@ TEST(phase_files_per_s_are_opens)
 
 	REQUIRE(t && f && !fixture__trace(t));
 	thresholds__defaults(&th);
-	REQUIRE(findings__judge(f, t, &th) == 0);
+	REQUIRE(trace_judged(f, t, &th) == 0);
 	REQUIRE(f->nr_phases == 2);
 	for (int i = 0; i < f->nr_phases; i++) {
 		const struct phase *ph = &f->phases[i];
@@ -88,7 +89,7 @@ TEST(phase_files_per_s_are_opens)
 		memcpy(p->n, t->timeline.points[i + 20].n, sizeof(p->n));
 		memcpy(p->lat, t->timeline.points[i + 20].lat, sizeof(p->lat));
 	}
-	REQUIRE(findings__judge(f, t, &th) == 0);
+	REQUIRE(trace_judged(f, t, &th) == 0);
 	REQUIRE(f->nr_phases == 1);
 	timeline__sum(&t->timeline, &sum);
 	CHECK(fabs(f->phases[0].files_per_s - sum.n[TL_FILES] / (sum.dur_ns / 1e9)) < 1e-9);
