@@ -34,6 +34,10 @@ int report__build(struct report **out, const struct trace *t, const struct facts
 	r->cgroups = cgroups__sorted(&t->cgroups, &r->nr_cgroups);
 	if (!r->cgroups)
 		goto out_free_report;
+	n = report__workloads(t, &r->workloads, &r->work_of);
+	if (n < 0)
+		goto out_free_report;
+	r->nr_workloads = n;
 	*out = r;
 	return 0;
 out_free_report:
@@ -47,6 +51,8 @@ void report__free(struct report *r)
 		return;
 	free(r->groups);
 	free(r->cgroups);
+	free(r->workloads);
+	free(r->work_of);
 	free(r->mounts);
 	report__lists_free(&r->lists);
 	free(r);

@@ -141,6 +141,44 @@ struct thread_group {
 	__u64 sleep_ns;
 };
 
+/* ---- the loops by workload (workloads.c) ---- */
+
+/* What names a workload: a pod, else a Slurm job, else a cgroup, else a process. */
+enum work_kind { WORK_POD, WORK_SLURM, WORK_CGROUP, WORK_PROCESS };
+
+/* Their names in the JSON ("kind"). */
+extern const char *const work_kind_names[];
+
+/*
+ * One workload of the node and its loops (ranks), in the order of t->loops
+ * (the most waiting first): its first loop names it. Its storage facts
+ * are the sums of the cgroup records it owns (every cgroup of its pod, of
+ * its Slurm job, or its cgroup): what its loaders read, wherever they run.
+ */
+struct workload {
+	enum work_kind kind;
+	const struct stall *first;	/* its worst loop */
+	const char *path;		/* first's cgroup; NULL for a process */
+	struct cgroup_name name;	/* parsed from it */
+	size_t nr_loops;
+	size_t cgroups;			/* records summed into io */
+	struct io_counters io;
+};
+
+/*
+ * Loop s's cgroup path and what it names (*n), as its metrics label them:
+ * its ledger entry's (model/ledger.h), else its cgroup's where resolved;
+ * NULL where neither is known.
+ */
+const char *report__loop_workload(const struct trace *t, const struct stall *s,
+				  struct cgroup_name *n);
+
+/*
+ * The workloads of t's loops into *v, each loop's workload into *work_of
+ * (t->nr_loops of them); free() both. How many, or -ENOMEM.
+ */
+int report__workloads(const struct trace *t, struct workload **v, size_t **work_of);
+
 struct report {
 	const struct trace *t;
 	const struct findings *f;	/* NULL: not judged */
@@ -154,6 +192,9 @@ struct report {
 	size_t nr_groups;
 	struct cgroup_rec **cgroups;	/* busiest first (cgroups__sorted()) */
 	size_t nr_cgroups;
+	struct workload *workloads;	/* the loops', the most waiting first */
+	size_t nr_workloads;
+	size_t *work_of;		/* each loop's index in workloads */
 };
 
 /* Thread groups busiest first (on-CPU + I/O wait time); free() *groups. */

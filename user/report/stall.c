@@ -13,126 +13,12 @@
 #include "model/counters.h"
 #include "report/report_int.h"
 
-/*
- * Loop s's cgroup path and what it names (*n), as its metrics label them:
- * its ledger entry's (model/ledger.h), else its cgroup's where resolved;
- * NULL where neither is known.
- */
-static const char *loop_workload(const struct trace *t, const struct stall *s,
-				 struct cgroup_name *n)
-{
-	const struct ledger_entry *e = ledger__find(&t->ledger, s->tgid);
-	const struct cgroup_rec *r = s->cgid ? cgroups__find(&t->cgroups, s->cgid) : NULL;
-
-	if (e && e->cgroup[0]) {
-		*n = e->name;
-		return e->cgroup;
-	}
-	if (!r || !r->path)
-		return NULL;
-	cgroup__parse(r->path, n);
-	return r->path;
-}
-
 /* A loop's cause: over the whole run, else the last judged live; NULL: none. */
 static const char *loop_cause(const struct trace *t, const struct stall *s)
 {
 	const struct ledger_entry *e = ledger__find(&t->ledger, s->tgid);
 
 	return s->cause ? s->cause : e ? e->cause : NULL;
-}
-
-/* ---- workloads ---- */
-
-/* What names a workload: a pod, else a Slurm job, else a cgroup, else a process. */
-enum work_kind { WORK_POD, WORK_SLURM, WORK_CGROUP, WORK_PROCESS };
-
-static const char *const work_kind_names[] = {
-	[WORK_POD] = "pod", [WORK_SLURM] = "slurm_job", [WORK_CGROUP] = "cgroup",
-	[WORK_PROCESS] = "process",
-};
-
-/*
- * One workload of the node and its loops (ranks), in the order of t->loops
- * (the most waiting first): its first loop names it. Its storage facts
- * are the sums of the cgroup records it owns (every cgroup of its pod, of
- * its Slurm job, or its cgroup): what its loaders read, wherever they run.
- */
-struct workload {
-	enum work_kind kind;
-	const struct stall *first;	/* its worst loop */
-	const char *path;		/* first's cgroup; NULL for a process */
-	struct cgroup_name name;	/* parsed from it */
-	size_t nr_loops;
-	size_t cgroups;			/* records summed into io */
-	struct io_counters io;
-};
-
-static bool same_workload(const struct workload *w, enum work_kind kind, const char *path,
-			  const struct cgroup_name *n, const struct stall *s)
-{
-	if (w->kind != kind)
-		return false;
-	switch (kind) {
-	case WORK_POD: return !strcmp(w->name.pod_uid, n->pod_uid);
-	case WORK_SLURM: return !strcmp(w->name.slurm_job, n->slurm_job);
-	case WORK_CGROUP: return !strcmp(w->path, path);
-	default: return w->first->tgid == s->tgid;
-	}
-}
-
-/* Does cgroup record r belong to workload w? */
-static bool owns(const struct workload *w, const struct cgroup_rec *r)
-{
-	if (r->cgid == CGROUP_OTHER || !r->path)
-		return false;
-	switch (w->kind) {
-	case WORK_POD: return !strcmp(r->name.pod_uid, w->name.pod_uid);
-	case WORK_SLURM:
-		/* A v1 Slurm job: its loop's own v2 cgroup at least. */
-		return !strcmp(r->name.slurm_job, w->name.slurm_job) || !strcmp(r->path, w->path);
-	case WORK_CGROUP: return !strcmp(r->path, w->path);
-	default: return false;
-	}
-}
-
-/*
- * The workloads of t's loops into *out (free() it), each loop's workload
- * into work_of[] (nr_loops of them); how many, or -ENOMEM.
- */
-static int workloads_of(const struct trace *t, struct workload **out, size_t *work_of)
-{
-	struct workload *v = calloc(t->nr_loops ? t->nr_loops : 1, sizeof(*v));
-	const struct cgroups *c = &t->cgroups;
-	size_t nr = 0;
-
-	if (!v)
-		return -ENOMEM;
-	for (size_t i = 0; i < t->nr_loops; i++) {
-		const struct stall *s = &t->loops[i];
-		struct cgroup_name n = {};	/* a process's: no names */
-		const char *path = loop_workload(t, s, &n);
-		enum work_kind kind = !path ? WORK_PROCESS : n.pod_uid[0] ? WORK_POD :
-				      n.slurm_job[0] ? WORK_SLURM : WORK_CGROUP;
-		size_t k;
-
-		for (k = 0; k < nr && !same_workload(&v[k], kind, path, &n, s); k++)
-			;
-		if (k == nr) {
-			v[nr++] = (struct workload){ .kind = kind, .first = s, .path = path,
-						     .name = n };
-		}
-		v[k].nr_loops++;
-		work_of[i] = k;
-	}
-	for (size_t k = 0; k < nr; k++)
-		for (size_t i = 0; i < c->nr; i++)
-			if (owns(&v[k], &c->recs[i])) {
-				io_counters__add(&v[k].io, &c->recs[i].io);
-				v[k].cgroups++;
-			}
-	*out = v;
-	return nr;
 }
 
 /* ---- text ---- */
@@ -161,7 +47,7 @@ static void work_name(FILE *out, const struct workload *w)
 static void loop_where(FILE *out, const struct trace *t, const struct stall *s)
 {
 	struct cgroup_name n;
-	const char *path = loop_workload(t, s, &n), *cause = loop_cause(t, s);
+	const char *path = report__loop_workload(t, s, &n), *cause = loop_cause(t, s);
 
 	if (path && n.pod_uid[0])
 		fprintf(out, "pod %s", n.pod_uid);
@@ -253,10 +139,10 @@ static void loop_text(FILE *out, const struct stall *s, bool lower)
  * cgroup: grouped under their workloads. Loops whose cgroups are all
  * unknown are listed as they come, one process each.
  */
-static bool grouped(const struct workload *v, int nr)
+static bool grouped(const struct report *r)
 {
-	for (int k = 0; nr > 1 && k < nr; k++)
-		if (v[k].kind != WORK_PROCESS)
+	for (size_t k = 0; r->nr_workloads > 1 && k < r->nr_workloads; k++)
+		if (r->workloads[k].kind != WORK_PROCESS)
 			return true;
 	return false;
 }
@@ -266,10 +152,7 @@ void report_stall__brief_text(FILE *out, const struct report *r, int level)
 	const struct trace *t = r->t;
 	const struct stall *s = &t->stall;
 	bool lower = trace__data_wait_lower_bound(t);
-	struct workload *v = NULL;
-	size_t *work_of = NULL;
 	char a[16], b[16];
-	int nr = 0;
 
 	if (s->how == CONSUMER_NONE) {
 		if (s->why[0])		/* empty: not measured at all; cut: its first line */
@@ -282,40 +165,35 @@ void report_stall__brief_text(FILE *out, const struct report *r, int level)
 		loop_text(out, s, lower);
 		return;
 	}
-	work_of = calloc(t->nr_loops, sizeof(*work_of));
-	nr = work_of ? workloads_of(t, &v, work_of) : -ENOMEM;
 	fprintf(out, "training loops: %zu (one per process: data-parallel ranks)", t->nr_loops);
-	if (grouped(v, nr))
-		fprintf(out, " in %d workloads", nr);
+	if (grouped(r))
+		fprintf(out, " in %zu workloads", r->nr_workloads);
 	fprintf(out, "; the one that waits most for data %s, the least %s\n",
 		units__pct(a, sizeof(a), stall__share(&t->loops[0])),
 		units__pct(b, sizeof(b), stall__share(&t->loops[t->nr_loops - 1])));
 	if (level >= 2)
-		goto out;
-	if (!grouped(v, nr)) {
+		return;
+	if (!grouped(r)) {
 		for (size_t i = 0; level < 1 && i < t->nr_loops; i++) {
 			fprintf(out, "  loop %zu, ", i);
 			loop_where(out, t, &t->loops[i]);
 			loop_text(out, &t->loops[i], lower);
 		}
-		goto out;
+		return;
 	}
 	/* The workloads came in their worst loop's order: the most waiting first. */
-	for (int k = 0; k < nr; k++) {
-		work_text(out, t, &v[k]);
+	for (size_t k = 0; k < r->nr_workloads; k++) {
+		work_text(out, t, &r->workloads[k]);
 		for (size_t i = 0; level < 1 && i < t->nr_loops; i++) {
 			const char *cause = loop_cause(t, &t->loops[i]);
 
-			if (work_of[i] != (size_t)k)
+			if (r->work_of[i] != k)
 				continue;
 			fprintf(out, "    loop %zu%s%s: ", i, cause ? ", cause " : "",
 				cause ? cause : "");
 			loop_text(out, &t->loops[i], lower);
 		}
 	}
-out:
-	free(work_of);
-	free(v);
 }
 
 void report_stall__text(FILE *out, const struct report *r)
@@ -397,11 +275,11 @@ static void loop_json(struct json *j, const struct stall *s)
 	write_wakers(j, s);
 }
 
-/* A loop's workload (loop_workload()) and cause (loop_cause()); null where not known. */
+/* A loop's workload (report__loop_workload()) and cause (loop_cause()); null where not known. */
 static void workload_json(struct json *j, const struct trace *t, const struct stall *s)
 {
 	struct cgroup_name n;
-	const char *path = loop_workload(t, s, &n);
+	const char *path = report__loop_workload(t, s, &n);
 
 	json__key(j, "workload");
 	if (!path) {
@@ -456,16 +334,15 @@ static void storage_json(struct json *j, const struct trace *t, const struct wor
 }
 
 /* The loops' workloads, the most waiting first: "workloads". */
-static void workloads_json(struct json *j, const struct trace *t)
+static void workloads_json(struct json *j, const struct report *r)
 {
-	size_t *work_of = calloc(t->nr_loops ? t->nr_loops : 1, sizeof(*work_of));
-	struct workload *v = NULL;
-	int nr = work_of ? workloads_of(t, &v, work_of) : -ENOMEM;
+	const struct trace *t = r->t;
+	const size_t *work_of = r->work_of;
 
 	json__key(j, "workloads");
 	json__begin_array(j);
-	for (int k = 0; k < nr; k++) {
-		const struct workload *w = &v[k];
+	for (size_t k = 0; k < r->nr_workloads; k++) {
+		const struct workload *w = &r->workloads[k];
 		const char *cause = loop_cause(t, w->first);
 		double share = stall__share(w->first);
 
@@ -485,11 +362,11 @@ static void workloads_json(struct json *j, const struct trace *t)
 			struct cgroup_name n, m;
 			bool dup = false;
 
-			if (work_of[i] != (size_t)k || !loop_workload(t, &t->loops[i], &n) ||
+			if (work_of[i] != k || !report__loop_workload(t, &t->loops[i], &n) ||
 			    !n.container_id[0])
 				continue;
 			for (size_t h = 0; h < i && !dup; h++)
-				dup = work_of[h] == (size_t)k && loop_workload(t, &t->loops[h], &m) &&
+				dup = work_of[h] == k && report__loop_workload(t, &t->loops[h], &m) &&
 				      !strcmp(m.container_id, n.container_id);
 			if (!dup)
 				json__string(j, n.container_id);
@@ -498,13 +375,13 @@ static void workloads_json(struct json *j, const struct trace *t)
 		json__key(j, "loops");
 		json__begin_array(j);
 		for (size_t i = 0; i < t->nr_loops; i++)
-			if (work_of[i] == (size_t)k)
+			if (work_of[i] == k)
 				json__u64(j, i);
 		json__end_array(j);
 		json__key(j, "pids");
 		json__begin_array(j);
 		for (size_t i = 0; i < t->nr_loops; i++)
-			if (work_of[i] == (size_t)k)
+			if (work_of[i] == k)
 				json__u64(j, t->loops[i].tgid);
 		json__end_array(j);
 		json__key(j, "share_max");
@@ -521,8 +398,6 @@ static void workloads_json(struct json *j, const struct trace *t)
 		json__end_object(j);
 	}
 	json__end_array(j);
-	free(work_of);
-	free(v);
 }
 
 void report_stall__json(struct json *j, const struct report *r)
@@ -549,6 +424,6 @@ void report_stall__json(struct json *j, const struct report *r)
 		json__end_object(j);
 	}
 	json__end_array(j);
-	workloads_json(j, t);
+	workloads_json(j, r);
 	json__end_object(j);
 }

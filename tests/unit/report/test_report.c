@@ -842,6 +842,19 @@ TEST(report_phases_unsplit)
 	free(f);
 }
 
+/* The report of t's loops: its workloads derived, as report__build() does. */
+static void loops_report(struct report *r, const struct trace *t)
+{
+	int n;
+
+	free(r->workloads);
+	free(r->work_of);
+	*r = (struct report){ .t = t };
+	n = report__workloads(t, &r->workloads, &r->work_of);
+	REQUIRE(n >= 0);
+	r->nr_workloads = n;
+}
+
 /*
  * A node's loops (-a) in two workloads: pod aaaa's two (in two of its
  * containers) and Slurm job 4242's one. The report groups them under their
@@ -862,6 +875,7 @@ TEST(report_node_loops)
 	static const double waits[] = { 690, 300, 30 };
 	static const char *const causes[] = { "storage_bottleneck", "few_readers", "none" };
 	struct trace *t = calloc(1, sizeof(*t));
+	struct report r = {};
 	struct json j;
 	char *buf = NULL;
 	size_t len = 0;
@@ -894,12 +908,13 @@ TEST(report_node_loops)
 		REQUIRE(!cgroup__set_path(cgroups__find(&t->cgroups, 1 + i), paths[i]));
 	}
 	t->stall = t->loops[0];
+	loops_report(&r, t);
 	f = open_memstream(&buf, &len);
 	REQUIRE(f);
-	report_stall__text(f, &(struct report){ .t = t });
+	report_stall__text(f, &r);
 	json__init(&j, f, 0);
 	json__begin_object(&j);
-	report_stall__json(&j, &(struct report){ .t = t });
+	report_stall__json(&j, &r);
 	json__end_object(&j);
 	REQUIRE(!json__end(&j));
 	fclose(f);
@@ -928,7 +943,7 @@ TEST(report_node_loops)
 	buf = NULL;
 	f = open_memstream(&buf, &len);
 	REQUIRE(f);
-	report_stall__brief_text(f, &(struct report){ .t = t }, 1);
+	report_stall__brief_text(f, &r, 1);
 	fclose(f);
 	CHECK(!strstr(buf, "loop 0"));
 	CHECK_HAS(buf, "\n  pod aaaa: 2 loops,");
@@ -937,17 +952,18 @@ TEST(report_node_loops)
 	buf = NULL;
 	f = open_memstream(&buf, &len);
 	REQUIRE(f);
-	report_stall__brief_text(f, &(struct report){ .t = t }, 2);
+	report_stall__brief_text(f, &r, 2);
 	fclose(f);
 	CHECK(!strchr(buf, '\n') || !strchr(buf, '\n')[1]);
 	free(buf);
 	/* One workload: the loops as they come, each naming it. */
 	t->loops[1].cgid = 3;
 	t->nr_loops = 2;
+	loops_report(&r, t);
 	buf = NULL;
 	f = open_memstream(&buf, &len);
 	REQUIRE(f);
-	report_stall__text(f, &(struct report){ .t = t });
+	report_stall__text(f, &r);
 	fclose(f);
 	CHECK_HAS(buf, "training loops: 2 (one per process: data-parallel ranks); the one");
 	CHECK_HAS(buf, "  loop 0, pod aaaa, cause storage_bottleneck: python3 (tid 100");
@@ -956,13 +972,14 @@ TEST(report_node_loops)
 	/* A loop whose cgroup is not known: a workload of its own, its process. */
 	t->loops[1].cgid = 0;
 	t->nr_loops = 3;
+	loops_report(&r, t);
 	buf = NULL;
 	f = open_memstream(&buf, &len);
 	REQUIRE(f);
-	report_stall__text(f, &(struct report){ .t = t });
+	report_stall__text(f, &r);
 	json__init(&j, f, 0);
 	json__begin_object(&j);
-	report_stall__json(&j, &(struct report){ .t = t });
+	report_stall__json(&j, &r);
 	json__end_object(&j);
 	REQUIRE(!json__end(&j));
 	fclose(f);
@@ -972,6 +989,8 @@ TEST(report_node_loops)
 		  "\"container_ids\":[],\"loops\":[1],\"pids\":[101],\"share_max\":0.3,"
 		  "\"cause\":\"few_readers\",\"storage\":null}");
 	free(buf);
+	free(r.workloads);
+	free(r.work_of);
 	cgroups__free(&t->cgroups);
 	free(t->loops);
 	free(t);
