@@ -45,7 +45,7 @@ static const char *how_words(const char *how)
 }
 
 /* A workload's name: its pod, Slurm job, cgroup, or process (its first pid). */
-static void work_name(FILE *out, const json_t *w)
+static void heading(FILE *out, const json_t *w)
 {
 	const char *kind = jstr(w, "kind") ?: "";
 
@@ -66,7 +66,7 @@ static void work_name(FILE *out, const json_t *w)
 }
 
 /* Where a pod's or a job's loops run: the worst loop's cgroup, the containers. */
-static void work_where(FILE *out, const json_t *w)
+static void cgroups_line(FILE *out, const json_t *w)
 {
 	const json_t *ids = jget(w, "container_ids"), *id;
 	const char *kind = jstr(w, "kind") ?: "";
@@ -97,7 +97,7 @@ static const char *share(char *buf, size_t len, const json_t *v)
  * A workload's loops, the worst one's wait and cause, and what its
  * cgroups did (report/stall.c, work_text()).
  */
-static void work_line(FILE *out, const json_t *w)
+static void figures_line(FILE *out, const json_t *w)
 {
 	const json_t *io = jget(w, "storage");
 	size_t n = json_array_size(jget(w, "loops"));
@@ -151,16 +151,16 @@ static void loop_row(FILE *out, size_t i, const json_t *l, const bool *shown)
 }
 
 /* A workload: its name, where it runs, its line, and its loops' table. */
-static void workload(FILE *out, const json_t *w, const json_t *loops, const bool *shown)
+static void workload_rows(FILE *out, const json_t *w, const json_t *loops, const bool *shown)
 {
 	const json_t *idx;
 	size_t i;
 
 	fputs("<article class=\"workload\"><h3>", out);
-	work_name(out, w);
+	heading(out, w);
 	fputs("</h3>\n", out);
-	work_where(out, w);
-	work_line(out, w);
+	cgroups_line(out, w);
+	figures_line(out, w);
 	fputs("<table class=\"list\"><tr><th>loop</th><th>thread</th><th>cause</th>"
 	      "<th>its time</th>", out);
 	for (size_t k = 0; k < NR_PARTS; k++)
@@ -202,7 +202,7 @@ void html_loops__section(struct page *p)
 	      "first; a loop's figures are shares of its time. Its I/O is what its cgroups "
 	      "did, the loaders' included, over the whole trace.</p>\n", p->out);
 	json_array_foreach(works, i, w) {
-		workload(p->out, w, loops, shown);
+		workload_rows(p->out, w, loops, shown);
 	}
 	fputs("</section>\n", p->out);
 }
