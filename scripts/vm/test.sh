@@ -1,9 +1,11 @@
 #!/bin/bash
 # `make vm-test`: boot each of Debian's kernels under qemu and run the guest
-# checks (tests/vm/run.sh) inside, with this tree's build; then each a
-# second time with every fallback forced (IOSTORM_FALLBACKS=all), so the
-# paths older kernels take are checked on kernels that have the newer ones
-# (on 6.1 that is every path 5.15 takes: its page argument, its state word).
+# checks (tests/vm/run.sh) inside, with this tree's build; then the oldest
+# and the newest (6.1, 7.2) a second time with every fallback forced
+# (IOSTORM_FALLBACKS=all), so the paths older kernels take are checked on
+# kernels that have the newer ones (on 6.1 that is every path 5.15 takes:
+# its page argument, its state word). 6.12, between them, is booted once:
+# its forced run repeated the other two's and cost CI five minutes.
 # Prints each guest's checks, then "N passed, N failed"; exits 1 on a failure.
 #
 # Usage: scripts/vm/test.sh [LINE...]   (default: 6.1 6.12 7.2 5.10; 5.10 is
@@ -13,7 +15,7 @@ set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 WORK=${IOSTORM_VM_WORK:-$ROOT/.output/vm}
 read -r -a LINES <<<"${*:-6.1 6.12 7.2 5.10}"
-FORCED_ON=${IOSTORM_VM_FORCED_ON:-6.1 6.12 7.2}
+FORCED_ON=${IOSTORM_VM_FORCED_ON:-6.1 7.2}
 PASSED=0
 FAILED=0
 T0=$SECONDS
