@@ -842,6 +842,26 @@ TEST(report_phases_unsplit)
 	free(f);
 }
 
+/* The stall section of r, as text then as JSON, in one string to free(). */
+static char *stall_text_and_json(const struct report *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	struct json j;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	report_stall__text(f, r);
+	json__init(&j, f, 0);
+	json__begin_object(&j);
+	report_stall__json(&j, r);
+	json__end_object(&j);
+	CHECK(!json__end(&j));
+	fclose(f);
+	return buf;
+}
+
 /* The report of t's loops: its workloads derived, as report__build() does. */
 static void loops_report(struct report *r, const struct trace *t)
 {
@@ -876,7 +896,6 @@ TEST(report_node_loops)
 	static const char *const causes[] = { "storage_bottleneck", "few_readers", "none" };
 	struct trace *t = calloc(1, sizeof(*t));
 	struct report r = {};
-	struct json j;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -909,15 +928,8 @@ TEST(report_node_loops)
 	}
 	t->stall = t->loops[0];
 	loops_report(&r, t);
-	f = open_memstream(&buf, &len);
-	REQUIRE(f);
-	report_stall__text(f, &r);
-	json__init(&j, f, 0);
-	json__begin_object(&j);
-	report_stall__json(&j, &r);
-	json__end_object(&j);
-	REQUIRE(!json__end(&j));
-	fclose(f);
+	buf = stall_text_and_json(&r);
+	REQUIRE(buf);
 	CHECK_HAS(buf, "training loops: 3 (one per process: data-parallel ranks) in 2 workloads; "
 		  "the one that waits most for data 69%, the least 3%\n"
 		  "  pod aaaa: 2 loops, the worst waits for data 69% (cause storage_bottleneck); "
@@ -973,16 +985,8 @@ TEST(report_node_loops)
 	t->loops[1].cgid = 0;
 	t->nr_loops = 3;
 	loops_report(&r, t);
-	buf = NULL;
-	f = open_memstream(&buf, &len);
-	REQUIRE(f);
-	report_stall__text(f, &r);
-	json__init(&j, f, 0);
-	json__begin_object(&j);
-	report_stall__json(&j, &r);
-	json__end_object(&j);
-	REQUIRE(!json__end(&j));
-	fclose(f);
+	buf = stall_text_and_json(&r);
+	REQUIRE(buf);
 	CHECK_HAS(buf, "\n  pid 101: 1 loop, it waits for data 30% (cause few_readers); its cgroup "
 		  "is not known\n    loop 1, cause few_readers: python3 (tid 101,");
 	CHECK_HAS(buf, "{\"kind\":\"process\",\"pod_uid\":\"\",\"slurm_job\":\"\",\"cgroup\":null,"
