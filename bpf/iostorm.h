@@ -827,6 +827,7 @@ struct recv_thread {
 	__u64 bursts;
 	__u64 cpu_ns;		/* on a CPU inside them */
 	__u64 runq_ns;		/* runnable inside them (preempted) */
+	__u64 shake_ns;		/* asleep in their socket reads after the first */
 };
 
 /*

@@ -206,7 +206,8 @@ struct recv_state {
 	__u64 runq_ns;		/* runnable inside it */
 	__u64 sleep_pend;	/* off CPU since its last syscall */
 	__u64 runq_pend;
-	__u64 pad[2];		/* to 64 bytes: see struct task_state */
+	__u64 shake_ns;		/* asleep in its socket reads after the first */
+	__u64 pad;		/* to 64 bytes: see struct task_state */
 };
 
 /*

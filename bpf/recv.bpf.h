@@ -13,7 +13,11 @@
  * socket or a tmpfs file that comes within RECV_GAP_NS of the last, and
  * ends at the first that comes later (or never: a thread's last burst is
  * not counted). Its time asleep is the sleeps' (loader wait), not its own;
- * its time runnable is kept apart. sched.bpf.c adds every stretch off CPU
+ * its time runnable is kept apart. Of that sleep, the part in its socket
+ * reads after the first is kept apart too (shake_ns): the round trips of
+ * the handshakes, the sender answering a request, where the first read's
+ * sleep (and a later pipe read's, a next batch's message) waits for the
+ * data to be made. sched.bpf.c adds every stretch off CPU
  * to the pending figures; a read that may start a burst zeroes them at its
  * entry, and each syscall of a burst takes them in.
  * Per thread, for its life, in recv_threads (its entry deleted at the
@@ -39,18 +43,22 @@ struct {
 	__type(value, struct recv_thread);
 } recv_threads SEC(".maps") __weak;	/* weak: vfs_compat.bpf.c shares it */
 
-/* Is file a pipe or a socket, or (not for a read) a shared memory file? */
-static __always_inline bool recv_file(__u64 file, bool read)
+/*
+ * File's type if it is a pipe or a socket, or (not for a read) a shared
+ * memory file (S_IFREG); else 0.
+ */
+static __always_inline __u32 recv_file(__u64 file, bool read)
 {
 	struct file *f = BTF_CAST(struct file, file);
 	__u32 mode;
 
 	if (!file)
-		return false;
+		return 0;
 	mode = file_mode(f);
 	if (mode == S_IFIFO || mode == S_IFSOCK)
-		return true;
-	return !read && mode == S_IFREG && KREAD(f, f_inode, i_sb, s_magic) == TMPFS_MAGIC;
+		return mode;
+	return !read && mode == S_IFREG &&
+	       KREAD(f, f_inode, i_sb, s_magic) == TMPFS_MAGIC ? mode : 0;
 }
 
 /* The burst r of thread tid is over: its time on CPU and runnable to recv_threads. */
@@ -67,6 +75,7 @@ static __noinline void recv_flush(__u32 tid, struct recv_state *r)
 	rt->bursts++;		/* one writer: the thread itself */
 	rt->cpu_ns += wall > off ? wall - off : 0;
 	rt->runq_ns += r->runq_ns;
+	rt->shake_ns += r->shake_ns;
 }
 
 /*
@@ -78,17 +87,19 @@ static __always_inline void recv_note(struct task_state *st, __u32 tid, __u8 kin
 {
 	struct recv_state *r = &st->recv;
 	bool read = kind == SK_READ || kind == SK_PREAD;
+	__u32 mode;
 
 	if (!(read && ret > 0) && kind != SK_CLOSE && kind != SK_MMAP)
 		return;
-	if (!recv_file(file, read))
+	mode = recv_file(file, read);
+	if (!mode)
 		return;
 	if (r->start && enter - r->last > RECV_GAP_NS) {
 		recv_flush(tid, r);
 		r->start = 0;
 		if (read) {		/* pending since the old burst: from this exit on */
 			r->start = now;
-			r->sleep_ns = r->runq_ns = 0;
+			r->sleep_ns = r->runq_ns = r->shake_ns = 0;
 		}
 	} else if (!r->start) {
 		if (!read)
@@ -96,9 +107,12 @@ static __always_inline void recv_note(struct task_state *st, __u32 tid, __u8 kin
 		r->start = enter;	/* pending since this read's entry */
 		r->sleep_ns = r->sleep_pend;
 		r->runq_ns = r->runq_pend;
+		r->shake_ns = 0;
 	} else {
 		r->sleep_ns += r->sleep_pend;
 		r->runq_ns += r->runq_pend;
+		if (read && mode == S_IFSOCK)
+			r->shake_ns += r->sleep_pend;
 	}
 	r->sleep_pend = r->runq_pend = 0;
 	r->last = now;

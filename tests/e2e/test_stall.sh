@@ -492,6 +492,9 @@ test_stall_torch_cpu_starved() {
 	expect_eq "loops" "$(jqr out.json '.stall.loops | length')" 1
 	check_stall out.json t.txt root
 	expect_cmp "receiving batches" "$(jqr out.json .stall.receive_ns)" '>' 0
+	expect_cmp "handshakes" "$(jqr out.json .stall.handshake_ns)" '>' 0
+	expect_cmp "handshakes, of the loader wait" "$(jqr out.json .stall.handshake_ns)" '<=' \
+		"$(jqr out.json .stall.loader_wait_ns)"
 	# Input-bound from the page cache: the cause is CPU, the loader's or
 	# the loop's own taking each batch; never storage.
 	if [ "$(finding out.json input_bound)" != OK ]; then

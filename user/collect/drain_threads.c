@@ -152,10 +152,12 @@ static int add_recv(const void *key, void *value, void *ctx)
 	if (th->gone & w->bit) {
 		th->recv_cpu_ns += r->cpu_ns;
 		th->recv_runq_ns += r->runq_ns;
+		th->recv_shake_ns += r->shake_ns;
 		return tids__push(&w->d->late, th->tid);
 	}
 	th->recv_cpu_ns = r->cpu_ns;
 	th->recv_runq_ns = r->runq_ns;
+	th->recv_shake_ns = r->shake_ns;
 	return 0;
 }
 

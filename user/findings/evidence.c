@@ -290,6 +290,7 @@ void evidence__set_loop(struct evidence *e, const struct stall *s)
 	e->stall_pid = s->tgid;
 	e->stall_rank_share = s->rank_wait_ns / w;
 	e->stall_receive_share = s->receive_ns / w;
+	e->stall_shake_share = s->handshake_ns / w;
 	e->stall_runq_share = s->runnable_ns / w;
 	loader_fill(e, s);
 }

@@ -83,6 +83,7 @@ struct evidence {
 	__u32 stall_pid;
 	double stall_rank_share;	/* asleep until another rank's loop side woke it */
 	double stall_receive_share;	/* its CPU and run queue receiving batches */
+	double stall_shake_share;	/* asleep in their handshakes (of its loader wait) */
 	double stall_runq_share;	/* runnable: preempted while it computes */
 	size_t stall_loops;		/* training loops (data-parallel ranks) */
 	double stall_least_share;	/* the share of the loop that waits least */

@@ -3,8 +3,10 @@
  * Why the training loop waits when storage does not explain it
  * (input_cause): the loop loads its own data, too few reads are in flight
  * for the latency, the loop's own CPU goes to receiving batches, the
- * loader is short of CPU or busy on it, or it idles (prefetch too short). Judged after the other rules, from
- * the loader's working threads (model/stall.h). See docs/findings.md.
+ * loader is short of CPU or busy on it, the loop's taking of batches with
+ * its handshakes is the wait, or the loader idles (prefetch too short).
+ * Judged after the other rules, from the loader's working threads
+ * (model/stall.h). See docs/findings.md.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -137,15 +139,17 @@ static void few_readers(const struct evidence *e, struct finding *f)
 static void receiving(const struct evidence *e, struct finding *f)
 {
 	char buf[NBUF][32];
+	double taking = e->stall_receive_share + e->stall_shake_share;
 
 	finding_init(f, "input_cause", SEV_WARN, CAUSE_RECEIVING,
 		     "send fewer, larger tensors");
 	say(f->summary, sizeof(f->summary),
 	    "the loop's CPU goes to receiving batches: %s of its time on CPU or waiting for "
-	    "one while it takes them from the loader, %s of its wait for data; waiting for a "
-	    "CPU %s of its time beside", units__pct(B(0), e->stall_receive_share),
-	    units__pct(B(1), e->stall_share > 0 ? e->stall_receive_share / e->stall_share : 0),
-	    units__pct(B(2), e->stall_runq_share));
+	    "one while it takes them from the loader, %s asleep in handshakes with it, "
+	    "together %s of its wait for data; waiting for a CPU %s of its time beside",
+	    units__pct(B(0), e->stall_receive_share), units__pct(B(1), e->stall_shake_share),
+	    units__pct(B(2), e->stall_share > 0 ? taking / e->stall_share : 0),
+	    units__pct(B(3), e->stall_runq_share));
 	say(f->advice, sizeof(f->advice),
 	    "each batch costs the loop its own CPU to take (PyTorch: a pipe read, then per "
 	    "tensor a socket handshake, a passed fd and a shared-memory map): collate into "
@@ -223,6 +227,8 @@ int rule__input_cause(const struct evidence *e, const double *th,
 	else if (e->ld_cpu_share + e->ld_runq_share >= th[TH_CPU_BOUND] ||
 		 e->ld_busiest_share >= th[TH_CPU_BOUND])
 		cpu(e, false, f);
+	else if (e->stall_receive_share + e->stall_shake_share >= th[TH_OWN_IO] * e->stall_share)
+		receiving(e, f);	/* the loader has the batches ready: taking them is the wait */
 	else if (e->ld_sleep_share >= th[TH_LOADER_IDLE])
 		idle(e, f);
 	else
@@ -231,6 +237,7 @@ int rule__input_cause(const struct evidence *e, const double *th,
 	fig(f, "stall_share", e->stall_share, "fraction");
 	fig(f, "own_io_share", e->stall_own_io_share, "fraction");
 	fig(f, "receive_share", e->stall_receive_share, "fraction");
+	fig(f, "handshake_share", e->stall_shake_share, "fraction");
 	fig(f, "loader_threads", e->ld_workers, "threads");
 	fig(f, "loader_procs", e->ld_procs, "processes");
 	fig(f, "loader_cpu_share", e->ld_cpu_share, "fraction");

@@ -120,7 +120,8 @@ static const struct th_def th_defs[TH__MAX] = {
 	[TH_OWN_IO] = { "own_io", 0.5, "fraction",
 		"input_cause: the loop's own file I/O is at least this share of its data "
 		"wait, and no other process loads for it: loading is serialized in the "
-		"loop's process (num_workers=0); or its CPU receiving batches is: the "
+		"loop's process (num_workers=0); or its CPU receiving batches is (with "
+		"the handshakes' round trips, if the loader is not short of CPU): the "
 		"receiving is the cause" },
 	[TH_IOPS_BOUND] = { "iops_bound_util", 0.75, "fraction",
 		"storage_bottleneck: fast requests, threads storage-bound and the device "

@@ -199,6 +199,7 @@ void ledger__window(const struct ledger_entry *e, struct stall *w)
 	w->write_wait_ns = since(b->write_wait_ns, a->write_wait_ns);
 	w->rank_wait_ns = since(b->rank_wait_ns, a->rank_wait_ns);
 	w->receive_ns = since(b->receive_ns, a->receive_ns);
+	w->handshake_ns = since(b->handshake_ns, a->handshake_ns);
 	w->other_wait_ns = since(b->other_wait_ns, a->other_wait_ns);
 	w->runnable_ns = since(b->runnable_ns, a->runnable_ns);
 	w->on_cpu_ns = since(b->on_cpu_ns, a->on_cpu_ns);

@@ -854,6 +854,7 @@ static void split(struct stall_ctx *x, long c, struct stall *st)
 	peer_side(x, c);
 	io_out = own_time(th, st);
 	st->loader_wait_ns = wait_on(x, c, x->loader, false, &st->loader_wakeups);
+	st->handshake_ns = min_u64(th->recv_shake_ns, st->loader_wait_ns);
 	split_pool(x, c, st);
 	st->writer_wait_ns = wait_on(x, c, x->writer, false, &st->writer_wakeups);
 	st->rank_wait_ns = wait_on(x, c, x->peer, true, &st->rank_wakeups);
@@ -1141,6 +1142,7 @@ static void since_rec(struct thread_rec *th, const struct thread_rec *b)
 	th->io.fault_reads = less(th->io.fault_reads, b->io.fault_reads);
 	th->recv_cpu_ns = less(th->recv_cpu_ns, b->recv_cpu_ns);
 	th->recv_runq_ns = less(th->recv_runq_ns, b->recv_runq_ns);
+	th->recv_shake_ns = less(th->recv_shake_ns, b->recv_shake_ns);
 	th->w.write_ns = less(th->w.write_ns, b->w.write_ns);
 	th->w.fsync_ns = less(th->w.fsync_ns, b->w.fsync_ns);
 	th->w.commit_ns = less(th->w.commit_ns, b->w.commit_ns);

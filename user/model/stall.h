@@ -119,6 +119,9 @@ struct stall {
 	int writer_threads;	/* threads on the writer side */
 	__u64 rank_wait_ns;	/* asleep until another loop's side woke it */
 	__u64 receive_ns;	/* on CPU or runnable taking batches from the loader */
+	__u64 handshake_ns;	/* of loader_wait_ns: asleep in its receive bursts'
+				 * socket reads after the first, the handshakes'
+				 * round trips (bpf/recv.bpf.h) */
 	__u64 pool_data_ns;	/* asleep until its pool woke it, the pool waiting for
 				 * the loader (fed through its pool: Keras fit) */
 	__u64 other_wait_ns;

@@ -26,6 +26,7 @@ struct thread_rec {
 	__u64 async_depth;	/* their depth at submit, summed */
 	__u64 recv_cpu_ns;	/* receiving from other threads, on CPU (bpf/recv.bpf.h) */
 	__u64 recv_runq_ns;	/* and runnable */
+	__u64 recv_shake_ns;	/* and asleep in their handshakes' round trips */
 	struct write_counters w;	/* its writes, syncs and commits (bpf/write.bpf.h) */
 	char group[COMM_LEN];	/* grouped under this name, when not its comm's:
 				 * set by stall.c (TensorFlow's "tf.data") */

@@ -247,6 +247,7 @@ static void loop_json(struct json *j, const struct stall *s)
 	json__kv_u64(j, "own_io_ns", s->own_io_ns);
 	json__kv_u64(j, "loader_wait_ns", s->loader_wait_ns);
 	json__kv_u64(j, "receive_ns", s->receive_ns);
+	json__kv_u64(j, "handshake_ns", s->handshake_ns);
 	json__kv_u64(j, "write_wait_ns", s->write_wait_ns);
 	json__kv_u64(j, "own_write_ns", s->own_write_ns);
 	json__kv_u64(j, "writer_wait_ns", s->writer_wait_ns);

@@ -235,6 +235,20 @@ TEST(cause_receiving)
 	e.stall_receive_share = 0.03;	/* under half: the loader's idling */
 	judge(&e, NULL, &j);
 	CHECK_STR(get(&j, "input_cause")->label, "prefetch too short");
+	/* Half with the handshakes' round trips: taking batches is the wait. */
+	e.stall_shake_share = 0.001;
+	judge(&e, NULL, &j);
+	CHECK_STR(get(&j, "input_cause")->label, "prefetch too short");
+	e.stall_shake_share = 0.003;
+	judge(&e, NULL, &j);
+	CHECK_STR(get(&j, "input_cause")->label, "the loop's CPU goes to receiving batches");
+	CHECK(strstr(get(&j, "input_cause")->summary, ": 3% of its time on CPU or waiting for "
+		     "one while it takes them from the loader, 0.3% asleep in handshakes with it, "
+		     "together 52% of its wait for data"));
+	/* A loader short of CPU answers the handshakes late: its CPU is the cause. */
+	e.ld_runq_share = 0.25;
+	judge(&e, NULL, &j);
+	CHECK_STR(get(&j, "input_cause")->label, "the loader is CPU-starved");
 }
 
 /*
