@@ -10,9 +10,10 @@
  *
  * A burst starts at the entry of a read of a pipe or socket that returns
  * data, goes on with each such read and each close or mmap of a pipe, a
- * socket or a tmpfs file that comes within RECV_GAP_NS of the last, and
- * ends at the first that comes later (or never: a thread's last burst is
- * not counted). Its time asleep is the sleeps' (loader wait), not its own;
+ * socket or a tmpfs file that comes within RECV_GAP_NS of the last (the
+ * time preempted between them apart: a loop short of CPU is still taking
+ * its batch), and ends at the first that comes later (or never: a
+ * thread's last burst is not counted). Its time asleep is the sleeps' (loader wait), not its own;
  * its time runnable is kept apart. Of that sleep, the part in its socket
  * reads after the first is kept apart too (shake_ns): the round trips of
  * the handshakes, the sender answering a request, where the first read's
@@ -94,7 +95,7 @@ static __always_inline void recv_note(struct task_state *st, __u32 tid, __u8 kin
 	mode = recv_file(file, read);
 	if (!mode)
 		return;
-	if (r->start && enter - r->last > RECV_GAP_NS) {
+	if (r->start && enter - r->last > RECV_GAP_NS + r->runq_pend) {
 		recv_flush(tid, r);
 		r->start = 0;
 		if (read) {		/* pending since the old burst: from this exit on */
