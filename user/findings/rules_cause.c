@@ -138,16 +138,18 @@ static void few_readers(const struct evidence *e, struct finding *f)
 
 static void receiving(const struct evidence *e, struct finding *f)
 {
-	char buf[NBUF][32];
+	char buf[NBUF][32], shake[64] = ",";
 	double taking = e->stall_receive_share + e->stall_shake_share;
 
 	finding_init(f, "input_cause", SEV_WARN, CAUSE_RECEIVING,
 		     "send fewer, larger tensors");
+	if (e->stall_shake_share > 0)
+		snprintf(shake, sizeof(shake), ", %s asleep in handshakes with it, together",
+			 units__pct(B(1), e->stall_shake_share));
 	say(f->summary, sizeof(f->summary),
 	    "the loop's CPU goes to receiving batches: %s of its time on CPU or waiting for "
-	    "one while it takes them from the loader, %s asleep in handshakes with it, "
-	    "together %s of its wait for data; waiting for a CPU %s of its time beside",
-	    units__pct(B(0), e->stall_receive_share), units__pct(B(1), e->stall_shake_share),
+	    "one while it takes them from the loader%s %s of its wait for data; waiting for "
+	    "a CPU %s of its time beside", units__pct(B(0), e->stall_receive_share), shake,
 	    units__pct(B(2), e->stall_share > 0 ? taking / e->stall_share : 0),
 	    units__pct(B(3), e->stall_runq_share));
 	say(f->advice, sizeof(f->advice),

@@ -231,7 +231,8 @@ TEST(cause_receiving)
 	REQUIRE(get(&j, "input_cause"));
 	CHECK_STR(get(&j, "input_cause")->label, "the loop's CPU goes to receiving batches");
 	CHECK(strstr(j.headline, "because the loop's CPU goes to receiving batches: 4.9% of its "
-			 "time"));
+			 "time on CPU or waiting for one while it takes them from the loader, 77% "
+			 "of its wait for data;"));	/* no handshakes: none said */
 	e.stall_receive_share = 0.03;	/* under half: the loader's idling */
 	judge(&e, NULL, &j);
 	CHECK_STR(get(&j, "input_cause")->label, "prefetch too short");
