@@ -199,17 +199,16 @@ unit: $(OUTPUT)/unit-tests
 layers:
 	$(Q)scripts/check-layers.sh
 
-# Unit tests and CLI tests need no root; the BPF and end-to-end tests skip
-# (and say so) without root or BTF. Then the older kernels' paths, forced
-# here, and Debian's 6.1, 6.12, 7.2 and 5.10 kernels booted: every test, as
-# CI runs it.
-test: all $(OUTPUT)/unit-tests
-	$(Q)tests/run.sh
-	$(Q)$(MAKE) --no-print-directory test-fallbacks vm-test
-
-# The exact-count end-to-end tests again, on the code paths older kernels
-# take (docs/kernels.md), forced on this one. Part of CI (.ci/run).
+# The first tier, on this kernel (about 15 minutes on 2 CPUs): unit and CLI
+# tests (no root), the BPF and end-to-end tests (they skip, and say so,
+# without root or BTF), then the exact-count tests again on the code paths
+# older kernels take, forced here. The second tier, the booted kernels, is
+# `make vm-test`; CI (.ci/run) runs both.
 FALLBACKS ?= core_read,block_rq,prev_state,page_arg
+test: all $(OUTPUT)/unit-tests
+	$(Q)FALLBACKS=$(FALLBACKS) tests/run.sh --fallbacks
+
+# The forced paths alone (docs/kernels.md).
 test-fallbacks: all
 	$(Q)IOSTORM_FALLBACKS=$(FALLBACKS) tests/run.sh exact
 
@@ -218,14 +217,15 @@ test-fallbacks: all
 # and bullseye's 5.10 for the clear refusal below the floor
 # (docs/vm-tests.md). The kernels are cached in
 # $${IOSTORM_VM_CACHE:-/var/cache/iostorm-vm}, past `make clean`.
-# `make vm-test KERNELS=6.12` boots one; `make vm-test KVER=... SUITE=...`
-# any other Debian kernel, for a look.
+# Guests run side by side, VM_JOBS at once (each TCG guest is one host
+# thread; default: the CPUs online). `make vm-test KERNELS=6.12` boots one;
+# `make vm-test KVER=... SUITE=...` any other Debian kernel, for a look.
 KERNELS ?= 6.1 6.12 7.2 5.10
 ifneq ($(KVER),)
 KERNELS := $(KVER)@$(or $(SUITE),bookworm)
 endif
 vm-test: all
-	$(Q)scripts/vm/test.sh $(KERNELS)
+	$(Q)$(if $(VM_JOBS),IOSTORM_VM_JOBS=$(VM_JOBS) )scripts/vm/test.sh $(KERNELS)
 
 # libFuzzer targets (tests/fuzz/*.c) under ASan and UBSan, built from the
 # core's sources (and run/options.c) with clang; `make fuzz` runs each for

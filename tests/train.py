@@ -19,7 +19,7 @@ loop's own wait on its checkpoints (see --save-every).
   train.py gen DIR --images N [--classes C] [--size PIXELS]
   train.py pack DIR FILE
   train.py train DIR [--workers W] [--batch B] [--width K] [--steps S]
-                     [--gate FIFO] [--ready FILE] [--tally FILE]
+                     [--gate FIFO [--hold-workers]] [--ready FILE] [--tally FILE]
                      [--ddp] [--step-sleep-ms MS] [--mmap FILE]
                      [--epochs E] [--gate-epoch K]
                      [--save-every N --save-dir DIR [--save-mb M]
@@ -50,6 +50,9 @@ loop's clock.
 
 --gate waits, after the DataLoader's workers exist, until FIFO is opened for
 writing (so a tracer can attach with -p first); --ready then names the pid.
+With --hold-workers the workers, once forked, read nothing until the gate
+is open (they wait for FIFO.open, made then): no file is read partly
+before a tracer attached at the gate and partly after.
 --epochs runs E epochs (E iterators: the workers are forked again each
 epoch), and the gate is taken before epoch K's loop (--gate-epoch, 1): the
 loop's clock runs from the gate on, so it covers the epochs a tracer
@@ -79,11 +82,20 @@ def gen(args):
 
 
 IO_NS = [0]    # time in open() + read() of the images, in this process
+HOLD = [None]  # --hold-workers: the file whose existence opens the gate to reads
+
+
+def hold():
+    """In a worker, before its first read: wait until the gate is open."""
+    while HOLD[0] and not os.path.exists(HOLD[0]):
+        time.sleep(0.005)
+    HOLD[0] = None
 
 
 def load(path):
     """ImageFolder's loader, with the file read timed apart from decoding."""
     from PIL import Image
+    hold()
     t0 = time.perf_counter_ns()
     with open(path, "rb") as f:
         data = f.read()
@@ -126,6 +138,7 @@ class Mapped:
 
     def __getitem__(self, i):
         from PIL import Image
+        hold()
         if self.mm is None:
             with open(self.path, "rb") as f:
                 self.mm = mmap.mmap(f.fileno(), 0, prot=mmap.PROT_READ)
@@ -221,6 +234,8 @@ def gate(args):
     fd = os.open(args.gate, os.O_RDONLY)
     os.read(fd, 1)                  # one byte: each rank of a job takes its own
     os.close(fd)
+    if args.hold_workers:
+        open(args.gate + ".open", "w").close()
 
 
 def train(args):
@@ -230,6 +245,8 @@ def train(args):
 
     torch.set_num_threads(1)
     torch.manual_seed(1)
+    if args.hold_workers and args.gate:
+        HOLD[0] = args.gate + ".open"   # inherited by the workers it forks
     tf = T.Compose([T.Resize(64), T.ToTensor()])
     data = Mapped(args.mmap, tf) if args.mmap else datasets.ImageFolder(args.dir, tf, loader=load)
     sampler = None
@@ -311,6 +328,7 @@ def main():
     p.add_argument("--steps", type=int, default=0)
     p.add_argument("--gate")
     p.add_argument("--ready")
+    p.add_argument("--hold-workers", action="store_true")
     p.add_argument("--tally")
     p.add_argument("--ddp", action="store_true")
     p.add_argument("--step-sleep-ms", type=float, default=0)

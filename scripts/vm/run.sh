@@ -5,7 +5,8 @@
 # disk at /run/iostorm-vm/data and /tmp/vm shared back to the host.
 #
 # Usage: scripts/vm/run.sh LINE [-e VAR=VALUE]... [-o DIR] -- COMMAND...
-#   LINE: 6.1 or 6.12 (scripts/vm/kernels.sh)
+#        scripts/vm/run.sh prepare LINE...   (the disk and initramfs only)
+#   LINE: 6.1, 6.12, 7.2 or 5.10 (scripts/vm/kernels.sh)
 #   -e: set VAR in the guest; -o: the results share (default .output/vm/LINE)
 # Prints the command's output; exits with its status, or 125 when the guest
 # did not finish (it crashed, or ran past IOSTORM_VM_TIMEOUT seconds, 900).
@@ -20,7 +21,29 @@ usage() {
 	exit 2
 }
 
+# prepare LINE...: the dataset disk and each line's initramfs, made before
+# guests that share them start side by side (scripts/vm/test.sh).
+prepare() {
+	local line kver kdir initrd
+	mkdir -p "$WORK"
+	for line in "$@"; do
+		read -r _ kver kdir < <("$VM/kernels.sh" "$line") || return 1
+		initrd=$WORK/initrd-$kver.gz
+		if [ ! -f "$initrd" ] || [ "$VM/init" -nt "$initrd" ] || [ "$VM/initramfs.sh" -nt "$initrd" ]; then
+			"$VM/initramfs.sh" "$kver" "$kdir" "$initrd" || return 1
+		fi
+	done
+	if [ ! -f "$WORK/disk.img" ] || [ "$VM/disk.sh" -nt "$WORK/disk.img" ]; then
+		"$VM/disk.sh" "$WORK/disk.img" || return 1
+	fi
+}
+
 [ $# -ge 1 ] || usage
+if [ "$1" = prepare ]; then
+	shift
+	prepare "$@"
+	exit
+fi
 LINE=$1
 shift
 ENVS=()

@@ -6,7 +6,10 @@
 # kernels that have the newer ones (on 6.1 that is every path 5.15 takes:
 # its page argument, its state word). 6.12, between them, is booted once:
 # its forced run repeated the other two's and cost CI five minutes.
-# Prints each guest's checks, then "N passed, N failed"; exits 1 on a failure.
+# Guests run side by side (IOSTORM_VM_JOBS at once, default the CPUs
+# online). Prints each guest's checks as it ends, the slowest concerns,
+# the command that reruns each failed one, then "N passed, N failed";
+# exits 1 on a failure.
 #
 # Usage: scripts/vm/test.sh [LINE...]   (default: 6.1 6.12 7.2 5.10; 5.10 is
 #   below iostorm's floor: its one check is the clear refusal)
@@ -45,40 +48,98 @@ needs() {
 		"${missing[@]}" >/dev/null
 }
 
-# guest LINE [FALLBACKS]: one boot, its checks counted into the totals.
-guest() {
-	local line=$1 fb=${2:-} name=$1 out rc=0 p f
+# boot NAME LINE [FALLBACKS]: one guest, its log in $WORK/NAME.log and its
+# seconds in $WORK/NAME.secs. Runs in the background, beside others.
+boot() {
+	local name=$1 line=$2 fb=${3:-} t0=$SECONDS rc=0
 	local -a env=()
-	if [ -n "$fb" ]; then
-		name=$line-fallbacks
-		env=(-e "IOSTORM_FALLBACKS=$fb")
-	fi
-	echo
-	echo "=== $line${fb:+ (IOSTORM_FALLBACKS=$fb)}: $(cat "${IOSTORM_VM_CACHE:-/var/cache/iostorm-vm}/$line/.package" 2>/dev/null)"
-	out=$WORK/$name
-	"$ROOT/scripts/vm/run.sh" "$line" "${env[@]}" -o "$out" -- tests/vm/run.sh \
+	[ -n "$fb" ] && env=(-e "IOSTORM_FALLBACKS=$fb")
+	"$ROOT/scripts/vm/run.sh" "$line" "${env[@]}" -o "$WORK/$name" -- tests/vm/run.sh \
 		>"$WORK/$name.log" 2>&1 || rc=$?
-	grep -v '^[0-9]* passed, [0-9]* failed$' "$WORK/$name.log"
+	echo "$rc $((SECONDS - t0))" >"$WORK/$name.secs"
+}
+
+# report NAME LINE [FALLBACKS]: a finished guest's checks, counted into the
+# totals, with the command that reruns each failed concern in a guest.
+report() {
+	local name=$1 line=$2 fb=${3:-} rc secs p f c envs=""
+	read -r rc secs <"$WORK/$name.secs"
+	[ -n "$fb" ] && envs="-e IOSTORM_FALLBACKS=$fb "
+	echo
+	echo "=== $line${fb:+ (IOSTORM_FALLBACKS=$fb)}: $(cat "${IOSTORM_VM_CACHE:-/var/cache/iostorm-vm}/$line/.package" 2>/dev/null) ($secs s)"
+	grep -Ev '^([0-9]* passed, [0-9]* failed|time [a-z_]* [0-9]*|concern [a-z_]* failed)$' "$WORK/$name.log"
 	read -r p _ f _ < <(grep '^[0-9]* passed, [0-9]* failed$' "$WORK/$name.log" | tail -n1)
+	sed -n 's/^time \([a-z_]*\) \([0-9]*\)$/\2 \1/p' "$WORK/$name.log" |
+		while read -r c secs; do echo "$c $name:$secs"; done >>"$WORK/times"
 	if [ -z "${p:-}" ]; then
 		echo "FAIL the $name guest did not finish its checks (exit $rc; log $WORK/$name.log)"
 		FAILED=$((FAILED + 1))
+		RERUNS+=("make vm-test KERNELS=$line")
 		return
 	fi
 	echo "$name: $p passed, $f failed"
 	PASSED=$((PASSED + p))
 	FAILED=$((FAILED + f))
+	for c in $(sed -n 's/^concern \([a-z_]*\) failed$/\1/p' "$WORK/$name.log"); do
+		RERUNS+=("scripts/vm/run.sh $line ${envs}-- tests/vm/run.sh $c")
+	done
 }
 
 needs || exit 1
 cd "$ROOT" || exit 1
 mkdir -p "$WORK"
+rm -f "$WORK/times"
 "$ROOT/scripts/vm/kernels.sh" "${LINES[@]}" >/dev/null || exit 1
-for line in "${LINES[@]}"; do
-	guest "$line"
-	case " $FORCED_ON " in *" $line "*) guest "$line" all ;; esac
+# What the guests share is made before they start: the dataset disk and
+# each kernel's initramfs.
+"$ROOT/scripts/vm/run.sh" prepare "${LINES[@]}" || exit 1
+
+# The boots, each "NAME LINE [FALLBACKS]", the longest first (7.2 and 6.12
+# take ~11 min, 6.1 ~10, a forced boot ~6, 5.10 only refuses), so that
+# the last to start are the short ones.
+BOOTS=()
+for line in 7.2 6.12 6.1 "${LINES[@]}"; do
+	case " ${LINES[*]} " in *" $line "*) ;; *) continue ;; esac
+	case " ${BOOTS[*]} " in *" $line "*) continue ;; esac
+	BOOTS+=("$line $line")
+done
+for line in 7.2 6.1 "${LINES[@]}"; do
+	case " $FORCED_ON " in *" $line "*) ;; *) continue ;; esac
+	case " ${LINES[*]} " in *" $line "*) ;; *) continue ;; esac
+	case " ${BOOTS[*]} " in *" $line-fallbacks "*) continue ;; esac
+	BOOTS+=("$line-fallbacks $line all")
+done
+
+# IOSTORM_VM_JOBS guests at once (default: the CPUs online): each runs
+# its two vCPUs on one host thread. Each is printed whole once it ends.
+JOBS=${IOSTORM_VM_JOBS:-$(nproc)}
+RERUNS=()
+declare -A RUNNING=()
+next=0
+echo "vm-test: ${#BOOTS[@]} boots, $JOBS at once"
+while [ "$next" -lt "${#BOOTS[@]}" ] || [ ${#RUNNING[@]} -gt 0 ]; do
+	while [ "$next" -lt "${#BOOTS[@]}" ] && [ ${#RUNNING[@]} -lt "$JOBS" ]; do
+		read -r -a b <<<"${BOOTS[$next]}"
+		rm -f "$WORK/${b[0]}.secs"
+		boot "${b[@]}" &
+		RUNNING[$!]=${BOOTS[$next]}
+		next=$((next + 1))
+	done
+	wait -n -p done_pid "${!RUNNING[@]}"
+	read -r -a b <<<"${RUNNING[$done_pid]}"
+	unset "RUNNING[$done_pid]"
+	report "${b[@]}"
 done
 echo
-echo "vm-test: $((SECONDS - T0)) s for ${LINES[*]} under qemu (TCG)"
+echo "vm-test: $((SECONDS - T0)) s for ${LINES[*]} under qemu (TCG), $JOBS guests at once"
+if [ -s "$WORK/times" ]; then
+	echo "the slowest concerns (guest:seconds):"
+	awk '{ split($2, a, ":"); printf "%6d s  %s in %s\n", a[2], $1, a[1] }' "$WORK/times" |
+		sort -rn | head -n 10
+fi
+if [ "$FAILED" != 0 ]; then
+	echo "rerun each alone:"
+	printf '  %s\n' "${RERUNS[@]}"
+fi
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" = 0 ]

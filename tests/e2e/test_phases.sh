@@ -48,9 +48,14 @@ test_phases_cold_then_warm() {
 	phase out.json 0 '.findings[].id' | grep -qx small_file_storm ||
 		fail "no storm in the cold phase: $(phase out.json 0 .findings)"
 	# Its files are the run's (1,200: each read in both epochs), its opens its own.
-	local files opens
-	files=$(jqr out.json '.findings[] | select(.id == "small_file_storm") | .evidence.files_read')
-	expect_eq "the run's files" "$files" "$(tally t.txt files)"
+	# The whole run's storm finding, where there is one, counts the same
+	# files; whether there is one is not this test's: 1,200 files over the
+	# run's ~12 s sit on the storm's 100 files/s (a loaded machine made it
+	# 12.08 s, 99 files/s, and no run-wide storm).
+	local files opens run_files
+	files=$(tally t.txt files)
+	run_files=$(jqr out.json '.findings[] | select(.id == "small_file_storm") | .evidence.files_read')
+	[ -z "$run_files" ] || expect_eq "the run's storm: its files" "$run_files" "$files"
 	opens=$(jqr out.json "[.timeline.points[] | select(.t_s < $(phase out.json 0 .end_s) - 0.001) |
 		.files] | add")
 	phase out.json 0 '.findings[] | select(.id == "small_file_storm") | .summary' |

@@ -8,7 +8,8 @@
 # the kernel has.
 # Prints a line per check, then "N passed, N failed".
 #
-# Usage: tests/vm/run.sh [CONCERN...]  (kernel cold_read cache faults stall fuse async nfs;
+# Usage: tests/vm/run.sh [CONCERN...]  (kernel cold_read cache faults stall fuse async nfs,
+#   and nfs_torch: the NFS check's PyTorch loop alone, for scripts/flaky.sh;
 #   floor alone below iostorm's floor: the clear refusal)
 #   IOSTORM_VM_DATA: the dataset's mount (/run/iostorm-vm/data, scripts/vm/disk.sh)
 #   IOSTORM_FALLBACKS: passed on to iostorm (forces the older kernels' paths)
@@ -48,7 +49,12 @@ else
 		T=$(mktemp -d /tmp/iostorm-vm.XXXXXX)
 		cd "$T" || exit 1
 		rc=0
+		t0=$SECONDS
+		f0=$FAILED
 		"check_$c" || rc=$?
+		# What scripts/vm/test.sh reads: each concern's time, each failed one.
+		echo "time $c $((SECONDS - t0))"
+		[ "$FAILED" = "$f0" ] || echo "concern $c failed"
 		cd "$ROOT" || exit 1
 		# Logs of a failed concern go to the results share when there is one.
 		if [ "$rc" != 0 ] && [ -d /tmp/vm ]; then

@@ -52,8 +52,9 @@ static void interfaces(struct page *p)
 	if (!json_object_get(a, "file_depth_max"))
 		return;		/* a report from before the files' depth was kept */
 	fprintf(p->out, "<tr><th>their depth on their file: mean, max; reads whose file was "
-		"known only at completion</th><td class=\"num\">%s, %llu; %llu</td></tr>\n",
+		"known only at completion</th><td class=\"num\">%s, %s%llu; %llu</td></tr>\n",
 		units__page_num(f, sizeof(f), jnum(a, "file_depth_mean")),
+		json_is_true(json_object_get(a, "file_depth_max_upper_bound")) ? "at most " : "",
 		jcount(a, "file_depth_max"), jcount(a, "file_unresolved"));
 }
 

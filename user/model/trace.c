@@ -40,6 +40,13 @@ bool trace__files_lower_bound(const struct trace *t)
 	return t->lost[L_FILES_FULL] > 0 || t->store.files_evicted > 0;
 }
 
+bool trace__async_depth_upper_bound(const struct trace *t)
+{
+	const struct layer_state *l = t->kernel.layers;
+
+	return l[KL_SYSCALLS].skipped + l[KL_URING].skipped > 0;
+}
+
 __u64 trace__lost_total(const struct trace *t)
 {
 	__u64 n = t->prog_misses;

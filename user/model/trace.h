@@ -158,6 +158,13 @@ void trace__machine(struct trace *t);
  * files read, per-directory counts) is a lower bound, and each output says so.
  */
 bool trace__files_lower_bound(const struct trace *t);
+/*
+ * The deepest async queue on a file is an upper bound, not exact, when the
+ * kernel skipped runs of the programs that count reads in flight (7.x): a
+ * skipped completion leaves its read counted in flight, so the depth read
+ * at that file's later submits is too high, by at most the runs skipped.
+ */
+bool trace__async_depth_upper_bound(const struct trace *t);
 /* A kernel table's name in JSON and text ("wakes", "recv_threads"). */
 const char *trace__table_key(enum kernel_table k);
 /*

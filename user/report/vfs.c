@@ -86,8 +86,10 @@ static void print_async(FILE *out, const struct trace *t, const struct file_tota
 		c[C_ASYNC_SUBMITS] ? (double)c[C_ASYNC_DEPTH_SUM] / c[C_ASYNC_SUBMITS] : 0.0,
 		hist__quantile(&h[H_ASYNC_DEPTH], 0.99));
 	if (tot->async_reads)
-		fprintf(out, ", on their file %.1f (max %llu)",
-			(double)tot->async_depth / tot->async_reads, tot->async_depth_max);
+		fprintf(out, ", on their file %.1f (max %llu%s)",
+			(double)tot->async_depth / tot->async_reads, tot->async_depth_max,
+			trace__async_depth_upper_bound(t) ?
+			", at most: the kernel skipped runs" : "");
 	if (c[C_URING_READS])
 		fprintf(out, "; io_uring %s p50, %s p99",
 			units__ns(p50, sizeof(p50), hist__quantile(&h[H_URING_LAT], 0.5)),
@@ -460,6 +462,8 @@ static void write_interfaces(struct json *j, const struct trace *t,
 	json__kv_double(j, "file_depth_mean", tot->async_reads ?
 			(double)tot->async_depth / tot->async_reads : 0.0);
 	json__kv_u64(j, "file_depth_max", tot->async_depth_max);
+	json__key(j, "file_depth_max_upper_bound");
+	json__bool(j, trace__async_depth_upper_bound(t));
 	json__kv_u64(j, "file_unresolved", c[C_ASYNC_FILE_LATE]);
 	json__end_object(j);
 }

@@ -304,7 +304,7 @@ static void check_sample_json(json_t *root, const struct trace *t)
 			    "writes"), 0);
 	CHECK_KEYS(json_object_get(vfs, "async"), "async", "reads", "depth_mean",
 		   "in_flight_at_end", "untracked", "file_depth_mean", "file_depth_max",
-		   "file_unresolved");
+		   "file_depth_max_upper_bound", "file_unresolved");
 	CHECK(json_number_value(json_object_get(json_object_get(vfs, "async"),
 						"file_depth_mean")) == 1.5);
 	CHECK_EQ_U64(u64_at(json_object_get(vfs, "async"), "file_depth_max"), 2);
@@ -720,6 +720,46 @@ TEST(report_data_wait_lower_bound)
 	unlink(path);
 	fixture__free(t);
 	free(t);
+}
+
+/*
+ * Runs of the programs that count reads in flight skipped by the kernel
+ * (7.x): a skipped completion leaves its read in flight, so the deepest
+ * file queue is an upper bound, and the text and the JSON say so; with
+ * none skipped, neither does.
+ */
+TEST(report_async_depth_upper_bound)
+{
+	const char *path = "/tmp/iostorm-unit-depth.json";
+	struct trace *t = trace_sample();
+	json_t *root;
+	char *s;
+
+	REQUIRE(t);
+	s = text_of(t, NULL);
+	REQUIRE(s);
+	CHECK_HAS(s, "on their file 1.5 (max 2)");
+	free(s);
+	CHECK_EQ_INT(json_written(path, t, NULL), 0);
+	root = load(path);
+	REQUIRE(root);
+	CHECK(json_is_false(json_object_get(json_object_get(json_object_get(root, "vfs"),
+							    "async"), "file_depth_max_upper_bound")));
+	json_decref(root);
+
+	t->kernel.layers[KL_URING].skipped = 3;
+	s = text_of(t, NULL);
+	REQUIRE(s);
+	CHECK_HAS(s, "on their file 1.5 (max 2, at most: the kernel skipped runs)");
+	free(s);
+	CHECK_EQ_INT(json_written(path, t, NULL), 0);
+	root = load(path);
+	REQUIRE(root);
+	CHECK(json_is_true(json_object_get(json_object_get(json_object_get(root, "vfs"),
+							   "async"), "file_depth_max_upper_bound")));
+	json_decref(root);
+	unlink(path);
+	trace_free(t);
 }
 
 TEST(report_text_long_path)
