@@ -128,7 +128,9 @@ static __always_inline void fkey_of(struct async_fkey *k, const struct file_key 
 {
 	k->ino = f->ino;
 	k->dev = f->dev;
+	k->gen = f->gen;
 	k->set = set;
+	k->pad = 0;
 }
 
 /* *max becomes v if v is more; by compare-and-swap: two CPUs at once each see the other's. */
@@ -207,6 +209,7 @@ static __noinline void async_file_read(struct async_rec *rec, __u64 file)
 		/* Written in place: this frame stays as small as before the key had a set. */
 		file_key_of(BTF_CAST(struct file, file), (struct file_key *)&k);
 		k.set = file_gen & 1;
+		k.pad = 0;
 	} else {
 		return;		/* async_files was full at the submit: counted then */
 	}
