@@ -475,3 +475,53 @@ TEST(store_bound)
 	CHECK(store__find(&s, 1, 1, 0));
 	store__free(&s);
 }
+
+/*
+ * An inode number's lives (issue 46): two files that had one number, with
+ * their generations, are two records, each with its own counts and path,
+ * also when their entries meet in one interval; a stat by name (gen 0)
+ * before the first open becomes that life's record, and one after joins
+ * the latest life. Not joined as aliases: same device, same path.
+ */
+TEST(store_inode_lives)
+{
+	struct file_stats stat0 = { .stats = 1, .first_ts = 10, .flags = FILE_F_REG },
+			  a = { .opens = 1, .reads = 2, .read_bytes = 1024, .first_ts = 20,
+				.flags = FILE_F_REG },
+			  b = { .opens = 3, .reads = 4, .read_bytes = 2048, .first_ts = 30,
+				.flags = FILE_F_REG },
+			  stat1 = { .stats = 5, .first_ts = 40, .flags = FILE_F_REG };
+	struct file_key k0 = key_of(8 << 20 | 1, 77), ka = k0, kb = k0;
+	struct store s;
+	struct file_rec *f;
+
+	ka.gen = 0x1111;
+	kb.gen = 0x2222;
+	set_path(&stat0, "/d/old", 0);
+	set_path(&a, "/d/old", 0);
+	set_path(&b, "/d/old", 0);	/* made again at the same path */
+	REQUIRE(!store__init(&s));
+	REQUIRE(!store__merge_file(&s, &k0, &stat0));
+	REQUIRE(!store__merge_file(&s, &ka, &a));
+	CHECK_EQ_U64(s.nr_files, 1);	/* the stat's record became life a's */
+	REQUIRE(!store__merge_file(&s, &kb, &b));
+	REQUIRE(!store__merge_file(&s, &k0, &stat1));
+	CHECK_EQ_U64(s.nr_files, 2);
+	f = store__find(&s, ka.dev, ka.ino, ka.gen);
+	REQUIRE(f);
+	CHECK_EQ_U64(f->c.opens, 1);
+	CHECK_EQ_U64(f->c.reads, 2);
+	CHECK_EQ_U64(f->c.read_bytes, 1024);
+	CHECK_EQ_U64(f->c.stats, 1);
+	f = store__find(&s, kb.dev, kb.ino, kb.gen);
+	REQUIRE(f);
+	CHECK_EQ_U64(f->c.opens, 3);
+	CHECK_EQ_U64(f->c.reads, 4);
+	CHECK_EQ_U64(f->c.read_bytes, 2048);
+	CHECK_EQ_U64(f->c.stats, 5);
+	CHECK(store__find_latest(&s, k0.dev, k0.ino) == f);
+	CHECK(!store__find(&s, k0.dev, k0.ino, 0));
+	CHECK_EQ_U64(store__join_aliases(&s), 0);
+	CHECK_EQ_U64(s.nr_files, 2);
+	store__free(&s);
+}
