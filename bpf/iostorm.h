@@ -864,15 +864,22 @@ struct async_file {
  * (bpf/async.bpf.h).
  */
 struct async_fkey {
-	__u64 ino;
+	__u64 ino;		/* the file's, with the set in bit 63 (ASYNC_FKEY_SET) */
 	__u32 dev;
 	__u32 gen;
-	__u32 set;		/* file_gen & 1 */
-	__u32 pad;
 };
-_Static_assert(__builtin_offsetof(struct async_fkey, dev) == __builtin_offsetof(struct file_key, dev) &&
+_Static_assert(sizeof(struct async_fkey) == sizeof(struct file_key) &&
+	       __builtin_offsetof(struct async_fkey, dev) == __builtin_offsetof(struct file_key, dev) &&
 	       __builtin_offsetof(struct async_fkey, gen) == __builtin_offsetof(struct file_key, gen),
-	       "async_fkey: a file_key, then the set");
+	       "async_fkey: a file_key, the set in its inode number's top bit");
+
+/*
+ * The set's bit in async_fkey.ino: no file system's inode number has it
+ * (see SLOT_INO_FLIP). There, not in a field of its own: the key stays a
+ * file_key's 16 bytes on the stacks of the async programs' subprograms,
+ * whose frames 6.1's verifier sums against 512 bytes.
+ */
+#define ASYNC_FKEY_SET	(1ULL << 63)
 
 /* How a request's file was taken at its submit (async_rec.fstate). */
 enum async_fstate {
