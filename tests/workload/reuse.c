@@ -43,7 +43,7 @@ int cmd_reuse(const char *dir)
 	size_t n = opt.files, rounds = opt.rounds, r, i, k, reused = 0;
 	ino_t *inos = xalloc(calloc(n * rounds, sizeof(*inos)));
 	char name[64], line[64];
-	int len;
+	int len, dfd;
 
 	paths = xalloc(calloc(n * rounds, sizeof(*paths)));
 	for (k = 0; k < n * rounds; k++) {
@@ -51,7 +51,14 @@ int cmd_reuse(const char *dir)
 		paths[k] = join(dir, name);
 	}
 	tally_alloc(n * rounds);
-	if (mkdir_p(dir) || open_tally_and_gate())
+	if (mkdir_p(dir))
+		return 1;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);	/* never closed: no close traced */
+	if (dfd < 0) {
+		fail("open", dir);
+		return 1;
+	}
+	if (open_tally_and_gate())
 		return 1;
 	for (r = 0; r < rounds; r++) {
 		/* Round r's files are r + 1 KiB: two lives of one number differ. */
@@ -64,6 +71,11 @@ int cmd_reuse(const char *dir)
 				fail("unlink", paths[r * n + i]);
 				return 1;
 			}
+		}
+		/* XFS frees a deleted inode later, in the background: now. */
+		if (syncfs(dfd)) {
+			fail("syncfs", dir);
+			return 1;
 		}
 	}
 	if (print_tally(n * rounds, 1))
