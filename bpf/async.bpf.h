@@ -126,9 +126,9 @@ static __always_inline void depth_down(__u64 ring)
 /* The key of file f in generation set. */
 static __always_inline void fkey_of(struct async_fkey *k, const struct file_key *f, __u32 set)
 {
-	k->ino = f->ino;
+	k->ino = f->ino | (set ? ASYNC_FKEY_SET : 0);
 	k->dev = f->dev;
-	k->set = set;
+	k->gen = f->gen;
 }
 
 /* *max becomes v if v is more; by compare-and-swap: two CPUs at once each see the other's. */
@@ -167,7 +167,7 @@ static __noinline void async_file_submit(struct async_rec *rec, __u64 file)
 		return;
 	}
 	d = __sync_fetch_and_add(n, 1) + 1;
-	k.set ^= 1;
+	k.ino ^= ASYNC_FKEY_SET;
 	other = bpf_map_lookup_elem(&async_files, &k);
 	if (other)
 		d += *other;
@@ -206,7 +206,8 @@ static __noinline void async_file_read(struct async_rec *rec, __u64 file)
 		count(C_ASYNC_FILE_LATE, 1);
 		/* Written in place: this frame stays as small as before the key had a set. */
 		file_key_of(BTF_CAST(struct file, file), (struct file_key *)&k);
-		k.set = file_gen & 1;
+		if (file_gen & 1)
+			k.ino |= ASYNC_FKEY_SET;
 	} else {
 		return;		/* async_files was full at the submit: counted then */
 	}

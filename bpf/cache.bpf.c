@@ -36,7 +36,7 @@ static __always_inline void overlay_key(struct inflight *in, struct file_key *ke
 {
 	struct file *file;
 	__u64 ino;
-	__u32 dev;
+	__u32 dev, gen;
 
 	if (!in->file ||
 	    (in->kind != SK_READ && in->kind != SK_PREAD && in->kind != SK_PREADV2))
@@ -44,8 +44,11 @@ static __always_inline void overlay_key(struct inflight *in, struct file_key *ke
 	file = (struct file *)in->file;
 	ino = BPF_CORE_READ(file, f_inode, i_ino);
 	dev = BPF_CORE_READ(file, f_inode, i_sb, s_dev);
-	if (ino == key->ino && dev != key->dev)
+	gen = BPF_CORE_READ(file, f_inode, i_generation);
+	if (ino == key->ino && dev != key->dev) {
 		key->dev = dev;
+		key->gen = gen;
+	}
 }
 
 /* The interval's previous major fault on the file: is this one in its stride? */
@@ -71,7 +74,8 @@ static __always_inline void fault_pages(struct task_state *tst, const struct fil
 {
 	struct fault_state *st = &tst->fault;
 
-	if (st->ino != key->ino || st->dev != key->dev || tst->in.kind != SK_NONE)
+	if (st->ino != key->ino || st->dev != key->dev || st->gen != key->gen ||
+	    tst->in.kind != SK_NONE)
 		return;
 	count(C_FAULT_PAGES, pages);
 	if (st->armed) {
@@ -91,7 +95,8 @@ static __always_inline void fault_pages(struct task_state *tst, const struct fil
 }
 
 /*
- * (s_dev, i_ino) of a mapping's inode, as the filemap tracepoints name it;
+ * (s_dev, i_ino, i_generation) of a mapping's inode, as the filemap
+ * tracepoints name the first two;
  * a block device's own cache, whose inode lives on the kernel's internal
  * bdev file system, is (FILE_KEY_DEVICE, the device): see struct file_key.
  */
@@ -99,7 +104,7 @@ static __always_inline void mapping_key(struct address_space *mapping, struct fi
 {
 	struct inode *host = mapping->host;
 
-	key->pad = 0;
+	key->gen = 0;
 	if ((host->i_mode & S_IFMT) == S_IFBLK) {
 		key->dev = FILE_KEY_DEVICE;
 		key->ino = host->i_rdev;
@@ -107,6 +112,7 @@ static __always_inline void mapping_key(struct address_space *mapping, struct fi
 	}
 	key->ino = host->i_ino;
 	key->dev = host->i_sb->s_dev;
+	key->gen = host->i_generation;
 }
 
 /* struct folio before 6.17, whose flags were a plain unsigned long. */
@@ -252,6 +258,7 @@ int BPF_PROG(compat_filemap_add)
 	} else {
 		key.ino = BPF_CORE_READ(host, i_ino);
 		key.dev = BPF_CORE_READ(host, i_sb, s_dev);
+		key.gen = BPF_CORE_READ(host, i_generation);
 	}
 	if (bpf_core_field_exists(struct page___index, index))
 		index = BPF_CORE_READ((struct page___index *)page, index);
@@ -262,20 +269,19 @@ int BPF_PROG(compat_filemap_add)
 }
 
 /* A fault on a file mapping that reached the page cache. */
-static __always_inline void count_fault(__u64 ino, __u32 dev)
+static __always_inline void count_fault(struct file_key *key)
 {
 	struct file_stats *fs;
-	struct file_key key = { .ino = ino, .dev = dev };
 	bool need_path;
 
 	count(C_FAULTS, 1);
-	fs = file_entry(&key, 0, false, &need_path);
+	fs = file_entry(key, 0, false, &need_path);
 	if (fs)
 		__sync_fetch_and_add(&fs->faults, 1);
 }
 
 /* Arm the task's fault state: the pages it adds next are this fault's. */
-static __always_inline void fault_arm(__u64 ino, __u32 dev, __u64 index)
+static __always_inline void fault_arm(const struct file_key *key, __u64 index)
 {
 	struct task_state *tst = task_state_of(bpf_get_current_task_btf(), true);
 	struct fault_state *st;
@@ -285,8 +291,9 @@ static __always_inline void fault_arm(__u64 ino, __u32 dev, __u64 index)
 		return;
 	}
 	st = &tst->fault;
-	st->ino = ino;
-	st->dev = dev;
+	st->ino = key->ino;
+	st->dev = key->dev;
+	st->gen = key->gen;
 	st->index = index;
 	st->armed = 1;
 	st->waiting = 1;
@@ -301,8 +308,8 @@ int BPF_PROG(handle_filemap_fault, struct address_space *mapping, unsigned long 
 	if (!is_target())
 		return 0;
 	mapping_key(mapping, &key);
-	count_fault(key.ino, key.dev);
-	fault_arm(key.ino, key.dev, index);
+	count_fault(&key);
+	fault_arm(&key, index);
 	return 0;
 }
 
@@ -316,6 +323,6 @@ int BPF_PROG(handle_filemap_map_pages, struct address_space *mapping, unsigned l
 	if (!is_target())
 		return 0;
 	mapping_key(mapping, &key);
-	count_fault(key.ino, key.dev);
+	count_fault(&key);
 	return 0;
 }

@@ -82,13 +82,13 @@ __weak __noinline int file_slot_try(__u32 idx, struct slot_probe *p)
 }
 
 /*
- * The index in files of the entry of the file (ino, dev), taking one for
+ * The index in files of the entry of the file (ino, dev, gen), taking one for
  * it when claim is set; -1 when it has none: not claimed, no slot free in
  * SLOT_PROBES, or no entry left (the caller counts those as lost). A global
  * function (weak: each build that includes this carries it, the link keeps
  * one): the verifier checks the probe loop once, not at each caller.
  */
-__weak __noinline int file_slot(__u64 ino, __u32 dev, int claim)
+__weak __noinline int file_slot(__u64 ino, __u32 dev, __u32 gen, int claim)
 {
 	struct slot_probe p = {
 		.ino = ino ^ SLOT_INO_FLIP,
@@ -96,6 +96,7 @@ __weak __noinline int file_slot(__u64 ino, __u32 dev, int claim)
 		.gen = file_gen,
 		.claim = claim,
 		.taken = -1,
+		.igen = gen,
 	};
 	__u32 n = targ_file_slots, i, k;
 	int r = -1;
@@ -116,7 +117,7 @@ __weak __noinline int file_slot(__u64 ino, __u32 dev, int claim)
 /* The entry of key in the current half when it has one; NULL if not. */
 static __always_inline struct file_stats *file_find(const struct file_key *key)
 {
-	int idx = file_slot(key->ino, key->dev, 0);
+	int idx = file_slot(key->ino, key->dev, key->gen, 0);
 
 	return idx < 0 ? NULL : bpf_map_lookup_elem(&files, &idx);
 }
@@ -136,7 +137,7 @@ static __always_inline struct file_stats *file_entry(struct file_key *key, __u64
 	__u32 old;
 
 	*need_path = false;
-	idx = file_slot(key->ino, key->dev, 1);
+	idx = file_slot(key->ino, key->dev, key->gen, 1);
 	if (idx >= 0)
 		fs = bpf_map_lookup_elem(&files, &idx);
 	if (!fs) {

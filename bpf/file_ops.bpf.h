@@ -166,7 +166,7 @@ static __always_inline int statx_key(const struct statx *sx, struct file_key *ke
 		return -1;
 	*mode = m & S_IFMT;
 	key->dev = maj << 20 | min;
-	key->pad = 0;
+	key->gen = 0;		/* not in a stat's result: see struct file_key */
 	return 0;
 }
 

@@ -496,16 +496,22 @@ struct nfs_hist_key {
 #define COMM_LEN	16
 
 /*
- * A file: its inode number and its file system's device. Device 0, which no
- * file system has, keys a block device's own page cache (FILE_KEY_DEVICE):
- * ino is then the block device (kernel encoding), and the entry counts the
- * pages its file systems read through it (ext4's inode tables, directory
- * and extent blocks) or a raw read of the device added.
+ * A file: its inode number, its file system's device, and the inode's
+ * generation (i_generation), which ext4, XFS, btrfs and tmpfs set
+ * anew each time they allocate an inode: a number freed and used again
+ * names another file, with another generation (docs/measurement.md). gen
+ * is 0 where the file system keeps none, and where the event names no
+ * inode (a stat by name: user space gives it to the inode's life, see
+ * store__merge_file()). Device 0, which no file system has, keys a block
+ * device's own page cache (FILE_KEY_DEVICE): ino is then the block device
+ * (kernel encoding), and the entry counts the pages its file systems read
+ * through it (ext4's inode tables, directory and extent blocks) or a raw
+ * read of the device added.
  */
 struct file_key {
 	__u64 ino;
 	__u32 dev;		/* kernel encoding: major << 20 | minor */
-	__u32 pad;
+	__u32 gen;		/* i_generation; 0: none, or not known */
 };
 
 #define FILE_KEY_DEVICE	0	/* file_key.dev of a block device's own cache */
@@ -533,10 +539,10 @@ enum file_flags {
 struct file_stats {
 	/*
 	 * The file's key (BPF; see bpf/table.h): key_ino is the file's
-	 * ino ^ SLOT_INO_FLIP, key_dev its ~dev. Written when the entry is
-	 * taken, before a slot of the files index points here; key_ino 0
-	 * marks an entry taken and not used (a hole). User space reads the
-	 * key from here.
+	 * ino ^ SLOT_INO_FLIP, key_dev its ~dev, key_gen (below: no room
+	 * here) its generation. Written when the entry is taken, before a
+	 * slot of the files index points here; key_ino 0 marks an entry taken
+	 * and not used (a hole). User space reads the key from here.
 	 */
 	__u64 key_ino;
 	__u32 key_dev;
@@ -608,7 +614,7 @@ struct file_stats {
 	__u32 tgid;
 	__u32 root_dev;		/* s_dev of the root's file system */
 	__u32 path_len;
-	__u32 pad;
+	__u32 key_gen;		/* the key's gen (struct file_key), as written */
 	char path[PATH_LEN];
 };
 
@@ -858,13 +864,22 @@ struct async_file {
  * (bpf/async.bpf.h).
  */
 struct async_fkey {
-	__u64 ino;
+	__u64 ino;		/* the file's, with the set in bit 63 (ASYNC_FKEY_SET) */
 	__u32 dev;
-	__u32 set;		/* file_gen & 1 */
+	__u32 gen;
 };
 _Static_assert(sizeof(struct async_fkey) == sizeof(struct file_key) &&
-	       __builtin_offsetof(struct async_fkey, dev) == __builtin_offsetof(struct file_key, dev),
-	       "async_fkey: a file_key whose pad is the set");
+	       __builtin_offsetof(struct async_fkey, dev) == __builtin_offsetof(struct file_key, dev) &&
+	       __builtin_offsetof(struct async_fkey, gen) == __builtin_offsetof(struct file_key, gen),
+	       "async_fkey: a file_key, the set in its inode number's top bit");
+
+/*
+ * The set's bit in async_fkey.ino: no file system's inode number has it
+ * (see SLOT_INO_FLIP). There, not in a field of its own: the key stays a
+ * file_key's 16 bytes on the stacks of the async programs' subprograms,
+ * whose frames 6.1's verifier sums against 512 bytes.
+ */
+#define ASYNC_FKEY_SET	(1ULL << 63)
 
 /* How a request's file was taken at its submit (async_rec.fstate). */
 enum async_fstate {

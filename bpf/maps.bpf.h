@@ -190,7 +190,7 @@ struct fault_state {
 	__u32 armed;		/* the fault has added no page yet */
 	__u64 index;		/* the faulting page */
 	__u32 waiting;		/* no D-state sleep charged since the fault */
-	__u32 pad;
+	__u32 gen;		/* the file's inode generation (struct file_key) */
 };
 
 /*

@@ -113,13 +113,14 @@ static __always_inline __u32 file_mode(struct file *file)
 	return KREAD(file, f_inode, i_mode) & S_IFMT;
 }
 
+/* The key of an open file: its inode's number, device and generation. */
 static __always_inline void file_key_of(struct file *file, struct file_key *key)
 {
 	struct inode *inode = KREAD(file, f_inode);
 
 	key->ino = KREAD(inode, i_ino);
 	key->dev = KREAD(inode, i_sb, s_dev);
-	key->pad = 0;
+	key->gen = KREAD(inode, i_generation);
 }
 
 struct walk {

@@ -151,6 +151,7 @@ static __always_inline void charge_fault(struct fault_state *fst, __u64 off, __u
 	fst->waiting = 0;	/* a later D sleep (a write, a reclaim) is not this fault's */
 	key.ino = fst->ino;
 	key.dev = fst->dev;
+	key.gen = fst->gen;
 	fs = file_entry(&key, now, false, &need_path);
 	if (fs)
 		__sync_fetch_and_add(&fs->fault_ns, off);

@@ -126,7 +126,10 @@ enum {
 /*
  * A probe for one file: its key as stored (see SLOT_INO_FLIP) and its
  * fingerprint, the generation whose half it is in, whether to claim a
- * free slot, and the entry it took and has not placed yet (-1 if none).
+ * free slot, the entry it took and has not placed yet (-1 if none), and
+ * the file's inode generation (struct file_key's gen; not in the
+ * fingerprint nor the home: two lives of one inode number in one
+ * interval, rare, only probe one slot further).
  */
 struct slot_probe {
 	__u64 ino;
@@ -135,7 +138,7 @@ struct slot_probe {
 	__u32 gen;
 	int claim;
 	int taken;
-	int pad;
+	__u32 igen;
 };
 
 /*
@@ -171,6 +174,7 @@ static __always_inline int slot_try(void *ctx, __u64 *s, struct slot_probe *p)
 				return TRY_FULL;
 			fs->key_ino = p->ino;
 			fs->key_dev = p->dev;
+			fs->key_gen = p->igen;
 			p->taken = e;
 		}
 		w = __sync_val_compare_and_swap(s, 0, (__u64)p->fp << 32 | (__u32)(e + 1));
@@ -184,7 +188,8 @@ static __always_inline int slot_try(void *ctx, __u64 *s, struct slot_probe *p)
 	e = (int)(__u32)w - 1;
 	fs = TABLE_ENTRY(ctx, e);
 	if (!fs || *(volatile __u64 *)&fs->key_ino != p->ino ||
-	    *(volatile __u32 *)&fs->key_dev != p->dev)
+	    *(volatile __u32 *)&fs->key_dev != p->dev ||
+	    *(volatile __u32 *)&fs->key_gen != p->igen)
 		return TRY_OTHER;
 	return e;
 }
@@ -201,6 +206,7 @@ static __always_inline void slot_untake(void *ctx, int e)
 		return;
 	fs->key_ino = 0;
 	fs->key_dev = 0;
+	fs->key_gen = 0;
 }
 
 #endif /* TABLE_ENTRY */

@@ -238,7 +238,7 @@ static __always_inline int stat_key(struct inflight *in, struct file_key *key,
 	*mode &= S_IFMT;
 	/* st_dev is new_encode_dev(): back to major << 20 | minor */
 	key->dev = ((dev >> 8) & 0xfff) << 20 | (dev & 0xff) | ((dev >> 12) & 0xfff00);
-	key->pad = 0;
+	key->gen = 0;		/* not in a stat's result: see struct file_key */
 	return 0;
 }
 
@@ -264,7 +264,7 @@ static __always_inline void stat_exit(struct inflight *in, struct thread_stats *
 	struct file_key key;
 	__u64 size = 0, addr;
 	__u32 mode = 0;
-	bool need_path;
+	bool need_path, by_fd;
 
 	if (!stat_done(ts, ret, lat, true))
 		return;
@@ -272,12 +272,16 @@ static __always_inline void stat_exit(struct inflight *in, struct thread_stats *
 		count_lost(L_STATBUF);
 		return;
 	}
+	by_fd = stat_by_fd(in);
+	addr = by_fd ? fd_file_addr(in->fd) : 0;
+	if (addr)	/* the one stat whose inode is known: its generation */
+		key.gen = KREAD(BTF_CAST(struct file, addr), f_inode, i_generation);
 	fs = stat_file(&key, mode, size, lat, now, &need_path);
 	if (!fs || !need_path)
 		return;
-	if (!stat_by_fd(in))
+	if (!by_fd)
 		entry_path(fs, 0, in->fd, in->path, now);
-	else if ((addr = fd_file_addr(in->fd)))
+	else if (addr)
 		entry_path(fs, addr, 0, 0, now);
 }
 

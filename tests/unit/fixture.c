@@ -331,7 +331,7 @@ static int fill_files(struct trace *t)
 
 static int fill_async(struct trace *t)
 {
-	struct file_rec *f = store__find(&t->store, DEV_DATA, 3103);
+	struct file_rec *f = store__find(&t->store, DEV_DATA, 3103, 0);
 	struct thread_rec *th = threads__find(&t->store.threads, 4402);
 	struct async_file a = {
 		.reads = URING_READS - 2, .depth = (URING_READS - 2) * 7 / 2, .late = 2,

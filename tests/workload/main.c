@@ -8,7 +8,7 @@ struct opts opt = {
 	.threads = 1, .bufsize = 65536, .limit = ~0ULL,
 	.order = "random", .style_name = "posix", .shard_size = 256 << 20,
 	.readers = 2, .decoders = 2, .batch = 8, .step_ms = 1, .queue = 16, .epochs = 1,
-	.times = 5, .seconds = 10, .rate = 200, .file_rate = 50,
+	.times = 5, .seconds = 10, .rate = 200, .file_rate = 50, .rounds = 3,
 };
 
 static void usage(FILE *f)
@@ -28,6 +28,7 @@ static void usage(FILE *f)
 "       " PROG " mapread FILE --pages N [--threads T] [--gate FIFO] [--tally FILE]\n"
 "       " PROG " thread FILE [--times N] [--gate FIFO] [--tally FILE]\n"
 "       " PROG " churn DIR [--seconds S] [--rate R] [--file-rate F] [--tally FILE]\n"
+"       " PROG " reuse DIR --files N [--rounds R] [--gate FIFO] [--tally FILE]\n"
 "\n"
 "gen writes DIR/dNNNN/fNNNNNNN.jpg (default D = N/100, sizes 40960..122880).\n"
 "read lists and shuffles the files, waits at the gate, then reads them in P\n"
@@ -58,6 +59,12 @@ static void usage(FILE *f)
 "a process instead; F (50) of them a second write a new 1 KiB file in DIR\n"
 "and read it back; each sleeps 1 ms and ends. It adds a line to the tally:\n"
 "  churn threads=N procs=N files=N\n"
+"reuse makes N files in DIR, r + 1 KiB each in round r (of R, default 3),\n"
+"each created (open, write, fstat, close) then read 256 bytes at a time, and\n"
+"deletes them and syncs the file system (syncfs: XFS frees inodes in the\n"
+"background) before the next round, whose files then get inode numbers the\n"
+"file system freed. Its tally has every file's line, and a last line:\n"
+"  reuse lives=N reused=N (files whose inode number an earlier round's had)\n"
 "--gate FIFO waits for one byte from FIFO; --tally FILE writes the tally\n"
 "there instead of stdout, as (--tally-files adds the file lines):\n"
 "  total opens=N open_errors=N reads=N read_bytes=N stats=N closes=N mmaps=N files=N\n"
@@ -80,7 +87,10 @@ usage_error(const char *fmt, ...)
 
 /* ---- options */
 
-enum { GEN = 1, READ = 2, SCEN = 4, PACK = 8, PIPE = 16, MAPR = 32, THRD = 64, CHRN = 128 };
+enum {
+	GEN = 1, READ = 2, SCEN = 4, PACK = 8, PIPE = 16, MAPR = 32, THRD = 64, CHRN = 128,
+	REUS = 256,
+};
 
 static const struct optdef {
 	const char *name;
@@ -89,7 +99,8 @@ static const struct optdef {
 	void *val;
 	u64 min;
 } optdefs[] = {
-	{ "files", GEN, 'n', &opt.files, 0 },
+	{ "files", GEN | REUS, 'n', &opt.files, 0 },
+	{ "rounds", REUS, 'n', &opt.rounds, 1 },
 	{ "dirs", GEN, 'n', &opt.dirs, 1 },
 	{ "min-size", GEN, 'n', &opt.min_size, 0 },
 	{ "max-size", GEN, 'n', &opt.max_size, 0 },
@@ -101,8 +112,8 @@ static const struct optdef {
 	{ "limit", READ | PIPE, 'n', &opt.limit, 0 },
 	{ "order", READ | PIPE, 's', &opt.order, 0 },
 	{ "style", READ, 's', &opt.style_name, 0 },
-	{ "gate", READ | SCEN | PIPE | MAPR | THRD, 's', &opt.gate, 0 },
-	{ "tally", READ | SCEN | PIPE | MAPR | THRD | CHRN, 's', &opt.tally, 0 },
+	{ "gate", READ | SCEN | PIPE | MAPR | THRD | REUS, 's', &opt.gate, 0 },
+	{ "tally", READ | SCEN | PIPE | MAPR | THRD | CHRN | REUS, 's', &opt.tally, 0 },
 	{ "seconds", CHRN, 'n', &opt.seconds, 1 },
 	{ "rate", CHRN, 'n', &opt.rate, 1 },
 	{ "file-rate", CHRN, 'n', &opt.file_rate, 0 },
@@ -232,6 +243,12 @@ int main(int argc, char **argv)
 		return cmd_thread(parse(THRD, argv + 2));
 	if (!strcmp(cmd, "churn"))
 		return cmd_churn(parse(CHRN, argv + 2));
+	if (!strcmp(cmd, "reuse")) {
+		dir = parse(REUS, argv + 2);
+		if (opt.files == ~0ULL || !opt.files)
+			usage_error("reuse needs --files N (N > 0)");
+		return cmd_reuse(dir);
+	}
 	if (!strcmp(cmd, "pipeline")) {
 		dir = parse(PIPE, argv + 2);
 		if (strcmp(opt.order, "random") && strcmp(opt.order, "sorted"))

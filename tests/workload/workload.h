@@ -10,6 +10,8 @@
  *   thread FILE ...		a thread that is not the leader reads FILE
  *   churn DIR ...		a node's churn: short threads and processes,
  *				new small files written and read
+ *   reuse DIR ...		files made, read and deleted, round after round:
+ *				inode numbers freed and given to new files
  *
  * All that is not measured happens before the gate: listing the dataset
  * (opendir/readdir/stat), buffers, the shared tally and the tally file.
@@ -29,7 +31,7 @@
  * The path is absolute and last, as it may contain spaces.
  *
  * One file per mode (gen.c, read.c, scenario.c, pipeline.c, pack.c,
- * mapread.c, thread.c, churn.c); tally.c counts and writes the tally and waits at the
+ * mapread.c, thread.c, churn.c, reuse.c); tally.c counts and writes the tally and waits at the
  * gate, files.c lists and writes datasets, workers.c runs threads and
  * processes, main.c holds the option table and the dispatch.
  */
@@ -74,7 +76,7 @@ struct opts {
 	u64 files, dirs, min_size, max_size, seed;
 	u64 threads, procs, bufsize, limit, cpu_us, shard_size;
 	u64 readers, decoders, batch, step_ms, queue, pages, times, epochs;
-	u64 seconds, rate, file_rate;
+	u64 seconds, rate, file_rate, rounds;
 	int tally_files;
 	const char *order, *style_name, *gate, *tally, *out, *names, *disk_stat;
 	enum style style;
@@ -132,6 +134,7 @@ int cmd_pipeline(const char *dir);
 int cmd_pack(const char *dir);
 int cmd_mapread(const char *file);
 int cmd_thread(const char *file);
+int cmd_reuse(const char *dir);
 int cmd_churn(const char *dir);
 
 #endif

@@ -163,10 +163,36 @@ static void file_table__flip(struct file_table *ft, __u32 *half)
 }
 
 /*
- * Merge every entry taken in drained half h into the store, and zero the
- * entries, the half's index and its count for its next turn. An entry
- * whose key is 0 is a hole, given up by a CPU that lost a race (bpf/table.h).
- * A failed merge (no memory) ends the trace: the rest is not zeroed.
+ * Merge the used entries of a half with a generation (with_gen) or without
+ * into the store. An entry whose key is 0 is a hole, given up by a CPU that
+ * lost a race (bpf/table.h).
+ */
+static int file_table__merge(struct file_stats *half, __u32 used, bool with_gen,
+			     struct trace *t)
+{
+	for (__u32 i = 0; i < used; i++) {
+		struct file_stats *s = &half[i];
+		struct file_key key = {};
+		int err;
+
+		if (!s->key_ino || !s->key_gen == with_gen)
+			continue;
+		key.ino = s->key_ino ^ SLOT_INO_FLIP;
+		key.dev = ~s->key_dev;
+		key.gen = s->key_gen;
+		err = store__merge_file(&t->store, &key, s);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * Merge every entry taken in drained half h into the store, those with a
+ * generation first (a stat by name has none: it joins the inode's latest
+ * life, see store__merge_file()), and zero the entries, the half's index
+ * and its count for its next turn. A failed merge (no memory) ends the
+ * trace: the rest is not zeroed.
  */
 static int file_table__empty(struct file_table *ft, __u32 h, struct trace *t)
 {
@@ -174,20 +200,11 @@ static int file_table__empty(struct file_table *ft, __u32 h, struct trace *t)
 	struct file_stats *half = ft->entries + (size_t)h * n;
 	__u64 taken = ft->used[h].n;
 	__u32 used = taken < n ? taken : n;
+	int err;
 
-	for (__u32 i = 0; i < used; i++) {
-		struct file_stats *s = &half[i];
-		struct file_key key = {};
-		int err;
-
-		if (!s->key_ino)
-			continue;
-		key.ino = s->key_ino ^ SLOT_INO_FLIP;
-		key.dev = ~s->key_dev;
-		err = store__merge_file(&t->store, &key, s);
-		if (err)
-			return err;
-	}
+	err = file_table__merge(half, used, true, t) ?: file_table__merge(half, used, false, t);
+	if (err)
+		return err;
 	memset(half, 0, (size_t)used * sizeof(*half));
 	memset(ft->index + (size_t)h * n, 0, (size_t)n * sizeof(*ft->index));
 	ft->used[h].n = 0;

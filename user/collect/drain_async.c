@@ -45,7 +45,7 @@ static int drain_set(struct drain *d, struct trace *t, int fd, size_t value_size
 		for (__u32 i = 0; i < n; i++) {
 			const struct async_fkey *key = &d->afile_keys[i];
 
-			if (key->set != set)
+			if (!(key->ino & ASYNC_FKEY_SET) != !set)
 				continue;
 			err = fn(key, (const char *)d->afile_vals + i * value_size, t);
 			if (err < 0)
@@ -69,7 +69,8 @@ static int drain_set(struct drain *d, struct trace *t, int fd, size_t value_size
  */
 static int add_file_reads(const struct async_fkey *key, const void *value, struct trace *t)
 {
-	struct file_rec *f = store__find(&t->store, key->dev, key->ino);
+	struct file_rec *f = store__find(&t->store, key->dev, key->ino & ~ASYNC_FKEY_SET,
+					 key->gen);
 	int err = f ? store__add_async(&t->store, f, value) : 0;
 
 	return err ?: 1;
@@ -114,7 +115,7 @@ static int add_async(const void *key, void *value, void *ctx)
 	t->async_in_flight++;
 	if (r->fstate != AFILE_KEYED)
 		return 0;
-	f = store__find(&t->store, r->key.dev, r->key.ino);
+	f = store__find(&t->store, r->key.dev, r->key.ino, r->key.gen);
 	return f ? store__add_async(&t->store, f, &a) : 0;
 }
 

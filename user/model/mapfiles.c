@@ -99,7 +99,7 @@ static int name_from(struct store *s, FILE *maps)
 		if (mapfiles__parse(line, &dev, &ino, &path))
 			continue;
 		exec = sscanf(line, "%*x-%*x %4s", perms) == 1 && perms[2] == 'x';
-		f = store__find(s, dev, ino);
+		f = store__find_latest(s, dev, ino);
 		if (f && exec)
 			mark_exec(f);
 		err = !f ? keep(s, dev, ino, path, exec) : f->path ? 0 : name_rec(s, f, path);
@@ -135,7 +135,7 @@ int mapfiles__scan(struct store *s, __u32 tgid, const char *proc)
 
 int mapfiles__add(struct store *s, __u32 dev, __u64 ino, const char *path, bool exec)
 {
-	struct file_rec *f = store__find(s, dev, ino);
+	struct file_rec *f = store__find_latest(s, dev, ino);
 
 	if (f && exec)
 		mark_exec(f);
@@ -152,7 +152,7 @@ int mapfiles__name(struct store *s, const char *proc)
 	int named = 0, ret;
 
 	for (size_t i = 0; i < s->nr_mapped; i++) {
-		f = store__find(s, s->mapped[i].dev, s->mapped[i].ino);
+		f = store__find_latest(s, s->mapped[i].dev, s->mapped[i].ino);
 		if (f && s->mapped[i].exec)
 			mark_exec(f);
 		if (f && !f->path) {

@@ -59,21 +59,39 @@ void store__free(struct store *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* The slot holding (dev, ino), or the empty slot where it would go. */
-static size_t file_slot(struct file_rec **tab, size_t cap, __u32 dev, __u64 ino)
+/*
+ * The slot holding (dev, ino, gen), or the empty slot where it would go.
+ * The hash leaves gen out: an inode number's lives lie on one probe run,
+ * so a record's gen can change in place (store__merge_file()), and
+ * store__find_latest() finds them all before the first empty slot.
+ */
+static size_t file_slot(struct file_rec **tab, size_t cap, __u32 dev, __u64 ino, __u32 gen)
 {
 	size_t mask = cap - 1, i = file_hash(dev, ino) & mask;
 
-	while (tab[i] && !(tab[i]->ino == ino && tab[i]->dev == dev))
+	while (tab[i] && !(tab[i]->ino == ino && tab[i]->dev == dev && tab[i]->gen == gen))
 		i = (i + 1) & mask;
 	return i;
 }
 
-struct file_rec *store__find(const struct store *s, __u32 dev, __u64 ino)
+struct file_rec *store__find(const struct store *s, __u32 dev, __u64 ino, __u32 gen)
 {
 	if (!s->files_cap)
 		return NULL;
-	return s->files[file_slot(s->files, s->files_cap, dev, ino)];
+	return s->files[file_slot(s->files, s->files_cap, dev, ino, gen)];
+}
+
+struct file_rec *store__find_latest(const struct store *s, __u32 dev, __u64 ino)
+{
+	size_t mask = s->files_cap - 1, i;
+	struct file_rec *best = NULL, *f;
+
+	if (!s->files_cap)
+		return NULL;
+	for (i = file_hash(dev, ino) & mask; (f = s->files[i]); i = (i + 1) & mask)
+		if (f->ino == ino && f->dev == dev && (!best || f->first_ts > best->first_ts))
+			best = f;
+	return best;
 }
 
 static int files_grow(struct store *s)
@@ -88,7 +106,7 @@ static int files_grow(struct store *s)
 		struct file_rec *f = s->files[i];
 
 		if (f)
-			tab[file_slot(tab, cap, f->dev, f->ino)] = f;
+			tab[file_slot(tab, cap, f->dev, f->ino, f->gen)] = f;
 	}
 	free(s->files);
 	s->files = tab;
@@ -96,8 +114,8 @@ static int files_grow(struct store *s)
 	return 0;
 }
 
-/* A new, zeroed record for (dev, ino), which must not be in the table. */
-static struct file_rec *file_insert(struct store *s, __u32 dev, __u64 ino)
+/* A new, zeroed record for (dev, ino, gen), which must not be in the table. */
+static struct file_rec *file_insert(struct store *s, __u32 dev, __u64 ino, __u32 gen)
 {
 	struct file_rec *f;
 
@@ -110,7 +128,8 @@ static struct file_rec *file_insert(struct store *s, __u32 dev, __u64 ino)
 		return NULL;
 	f->dev = dev;
 	f->ino = ino;
-	s->files[file_slot(s->files, s->files_cap, dev, ino)] = f;
+	f->gen = gen;
+	s->files[file_slot(s->files, s->files_cap, dev, ino, gen)] = f;
 	s->nr_files++;
 	return f;
 }
@@ -275,10 +294,30 @@ static void file_sum(struct file_rec *f, const struct file_stats *fs)
 		f->code = KIND_EXEC;
 }
 
+/*
+ * The record key's entry merges into, if any (see store.h): its own; for
+ * gen 0 the inode number's latest life; for a generation, else a record
+ * of stats by name (gen 0), which becomes that life's (in place: the hash
+ * leaves gen out).
+ */
+static struct file_rec *file_of_key(struct store *s, const struct file_key *key)
+{
+	struct file_rec *f = store__find(s, key->dev, key->ino, key->gen);
+
+	if (f)
+		return f;
+	if (!key->gen)
+		return store__find_latest(s, key->dev, key->ino);
+	f = store__find(s, key->dev, key->ino, 0);
+	if (f)
+		f->gen = key->gen;
+	return f;
+}
+
 int store__merge_file(struct store *s, const struct file_key *key,
 		      const struct file_stats *fs)
 {
-	struct file_rec *f = store__find(s, key->dev, key->ino);
+	struct file_rec *f = file_of_key(s, key);
 	struct file_paths p;
 	int better;
 
@@ -287,7 +326,7 @@ int store__merge_file(struct store *s, const struct file_key *key,
 	if (better < 0)
 		return better;
 	if (!f) {
-		f = file_insert(s, key->dev, key->ino);
+		f = file_insert(s, key->dev, key->ino, key->gen);
 		if (!f) {
 			if (better) {
 				free(p.host);
@@ -506,8 +545,8 @@ int store__join_aliases(struct store *s)
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n && v[i]->path && v[j]->ino == v[i]->ino &&
 		     v[j]->path && !strcmp(v[j]->path, v[i]->path); j++) {
-			if (v[i]->dev >> 20 && v[j]->dev >> 20)
-				continue;	/* two real devices: two files */
+			if ((v[i]->dev >> 20 && v[j]->dev >> 20) || v[i]->dev == v[j]->dev)
+				continue;	/* two real devices, or two lives: two files */
 			rec_join(v[i], v[j]);
 			async_join(s, v[i], v[j]);
 			s->path_bytes -= path_size(v[j]->path) + path_size(v[j]->job_path);
@@ -522,7 +561,8 @@ int store__join_aliases(struct store *s)
 		memset(s->files, 0, s->files_cap * sizeof(*s->files));
 		for (i = 0; i < n; i++)
 			if (v[i])
-				s->files[file_slot(s->files, s->files_cap, v[i]->dev, v[i]->ino)] = v[i];
+				s->files[file_slot(s->files, s->files_cap, v[i]->dev, v[i]->ino,
+						   v[i]->gen)] = v[i];
 		s->nr_files -= joined;
 	}
 	free(v);

@@ -2,8 +2,10 @@
 /*
  * The user-space store: every file and thread the trace has seen, merged
  * from the kernel's per-interval maps. Files are kept in an open-addressing
- * hash table keyed by (dev, ino) that grows without a cap; a record is
- * sizeof(struct file_rec) plus its path, see store__bytes().
+ * hash table keyed by (dev, ino, gen) that grows without a cap; a record is
+ * sizeof(struct file_rec) plus its path, see store__bytes(). A record is
+ * one file's life: an inode number freed and used again by another file
+ * has another generation (struct file_key), so another record.
  */
 #ifndef STORE_H
 #define STORE_H
@@ -35,6 +37,7 @@ struct file_rec {
 				 * NULL if never resolved or not found there */
 	char *job_path;		/* as the job saw it, when that differs */
 	__u32 view;		/* the job's view (model/view.h), 0: the host's */
+	__u32 gen;		/* the inode's generation (struct file_key); 0: none */
 	__u8 code;		/* enum kind_why (model/kind.h), kept current: the
 				 * totals ask at every refresh, 300k files deep */
 	struct async_file *async;	/* its io_uring and AIO reads and their
@@ -92,10 +95,23 @@ struct store {
 
 int store__init(struct store *s);
 void store__free(struct store *s);
-/* Merge one interval's kernel entry for key into the store. */
+/*
+ * Merge one interval's kernel entry for key into the store: into the
+ * record of (dev, ino, gen). An entry with gen 0 on a file system that
+ * keeps generations came from a stat by name, which names no inode: it
+ * joins the inode number's latest life (greatest first_ts), so merge an
+ * interval's entries with a generation first. A record with gen 0 (stats
+ * only, so far) becomes the first life with a generation that comes.
+ */
 int store__merge_file(struct store *s, const struct file_key *key,
 		      const struct file_stats *fs);
-struct file_rec *store__find(const struct store *s, __u32 dev, __u64 ino);
+/* The record of (dev, ino, gen), or NULL. */
+struct file_rec *store__find(const struct store *s, __u32 dev, __u64 ino, __u32 gen);
+/*
+ * The latest life of inode number ino on dev (the greatest first_ts), for
+ * what names no generation (a process's /proc/PID/maps), or NULL.
+ */
+struct file_rec *store__find_latest(const struct store *s, __u32 dev, __u64 ino);
 /*
  * The file at host path path is code, whatever its name or place: the
  * script a launched command runs, which its interpreter reads like data.

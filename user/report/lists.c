@@ -410,6 +410,7 @@ static void write_file(struct json *j, const struct file_rec *f, const struct mo
 	json__kv_string(j, "dev", dev);
 	json__kv_string(j, "mount", mr ? mr->point : NULL);
 	json__kv_u64(j, "ino", device ? 0 : f->ino);
+	json__kv_u64(j, "gen", device ? 0 : f->gen);
 	json__kv_string(j, "type", device ? "device" : f->flags & FILE_F_DIR ? "dir" : "file");
 	json__kv_string(j, "kind", file_rec__is_code(f) ? "code" : "data");
 	json__kv_u64(j, "size", f->size);

@@ -20,7 +20,7 @@ static struct file_rec *merge_read(struct store *s, __u64 ino, const char *path)
 	fs.flags = FILE_F_PATH | FILE_F_REG | FILE_F_READ;
 	if (store__merge_file(s, &k, &fs))
 		return NULL;
-	return store__find(s, k.dev, k.ino);
+	return store__find(s, k.dev, k.ino, 0);
 }
 
 TEST(store_code_paths)
@@ -56,7 +56,7 @@ static struct file_rec *merge_fault(struct store *s, __u64 ino)
 
 	if (store__merge_file(s, &k, &fs))
 		return NULL;
-	return store__find(s, k.dev, k.ino);
+	return store__find(s, k.dev, k.ino, 0);
 }
 
 /*
@@ -90,7 +90,7 @@ TEST(mapfiles_exec_is_code)
 	CHECK(mapfiles__scan(&s, 42, dir) > 0);
 	/* Not on this machine: named as the job saw it. */
 	CHECK(f->code && f->job_path && !strcmp(f->job_path, "/opt/app/bin/trainer"));
-	f = store__find(&s, 8 << 20 | 1, 8);
+	f = store__find(&s, 8 << 20 | 1, 8, 0);
 	CHECK(f && !f->code);			/* mapped to be read: data */
 	f = merge_fault(&s, 9);			/* remembered, then seen */
 	REQUIRE(f);

@@ -61,7 +61,7 @@ TEST(store_merge_sums)
 	b.size = 150;
 	b.first_ts = 900;
 	REQUIRE(!store__merge_file(&s, &k, &b));
-	f = store__find(&s, k.dev, k.ino);
+	f = store__find(&s, k.dev, k.ino, 0);
 	REQUIRE(f);
 	CHECK_EQ_U64(s.nr_files, 1);
 	CHECK_EQ_U64(f->size, 150);
@@ -85,8 +85,8 @@ TEST(store_merge_sums)
 	CHECK(!(f->flags & FILE_F_CLAIM));	/* the kernel's lock bit stays there */
 	CHECK(!(f->flags & FILE_F_TRUNC));	/* says nothing without a path */
 	CHECK(!f->path);
-	CHECK(!store__find(&s, k.dev, k.ino + 1));
-	CHECK(!store__find(&s, k.dev + 1, k.ino));
+	CHECK(!store__find(&s, k.dev, k.ino + 1, 0));
+	CHECK(!store__find(&s, k.dev + 1, k.ino, 0));
 	store__free(&s);
 }
 
@@ -103,7 +103,7 @@ TEST(store_read_classes)
 	memset(&fs, 0, sizeof(fs));
 	set_reads(&fs, 4, 0, 4096, 16384, 3, 3);
 	REQUIRE(!store__merge_file(&s, &k1, &fs));
-	f = store__find(&s, 1, 1);
+	f = store__find(&s, 1, 1, 0);
 	REQUIRE(f);
 	CHECK_EQ_U64(f->c.reads_consec, 4);
 	CHECK_EQ_U64(f->c.reads_seq, 4);
@@ -149,7 +149,7 @@ TEST(store_read_classes)
 	memset(&fs, 0, sizeof(fs));
 	set_reads(&fs, 2, 100, 200, 300, 1, 1);
 	REQUIRE(!store__merge_file(&s, &k2, &fs));
-	f = store__find(&s, 1, 2);
+	f = store__find(&s, 1, 2, 0);
 	REQUIRE(f);
 	CHECK_EQ_U64(f->c.reads_consec, 1);
 	CHECK_EQ_U64(f->c.reads_seq, 1);
@@ -162,7 +162,7 @@ TEST(store_read_classes)
 	memset(&fs, 0, sizeof(fs));
 	set_reads(&fs, 1, 0, 10, 10, 0, 0);
 	REQUIRE(!store__merge_file(&s, &k3, &fs));
-	f = store__find(&s, 1, 3);
+	f = store__find(&s, 1, 3, 0);
 	REQUIRE(f);
 	CHECK_EQ_U64(f->c.reads_consec, 1);
 	CHECK_EQ_U64(f->c.reads_seq, 1);
@@ -183,7 +183,7 @@ TEST(store_paths)
 	fs.stats = 1;
 	set_path(&fs, "/home/u/./data/../train//x.bin", FILE_F_RELPATH);
 	REQUIRE(!store__merge_file(&s, &k, &fs));
-	f = store__find(&s, 1, 10);
+	f = store__find(&s, 1, 10, 0);
 	REQUIRE(f);
 	CHECK_STR(f->path, "/home/u/train/x.bin");
 	CHECK(f->flags & FILE_F_RELPATH);
@@ -211,7 +211,7 @@ TEST(store_paths)
 	memset(&fs, 0, sizeof(fs));
 	set_path(&fs, "/deep/tail/file", FILE_F_TRUNC);
 	REQUIRE(!store__merge_file(&s, &k2, &fs));
-	f = store__find(&s, 1, 11);
+	f = store__find(&s, 1, 11, 0);
 	REQUIRE(f);
 	CHECK_STR(f->path, ELL "/deep/tail/file");
 	CHECK(f->flags & FILE_F_TRUNC);
@@ -220,7 +220,7 @@ TEST(store_paths)
 	memset(&fs, 0, sizeof(fs));
 	set_path(&fs, "ep/dir/./sub/../file", FILE_F_TRUNC | FILE_F_RELPATH);
 	REQUIRE(!store__merge_file(&s, &k3, &fs));
-	f = store__find(&s, 1, 12);
+	f = store__find(&s, 1, 12, 0);
 	REQUIRE(f);
 	CHECK_STR(f->path, ELL "ep/dir/file");
 
@@ -228,7 +228,7 @@ TEST(store_paths)
 	memset(&fs, 0, sizeof(fs));
 	snprintf(fs.path, sizeof(fs.path), "/garbage");
 	REQUIRE(!store__merge_file(&s, &(struct file_key){ .dev = 2, .ino = 1 }, &fs));
-	f = store__find(&s, 2, 1);
+	f = store__find(&s, 2, 1, 0);
 	REQUIRE(f);
 	CHECK(!f->path);
 
@@ -239,7 +239,7 @@ TEST(store_paths)
 	fs.path_len = PATH_LEN - 1;
 	fs.flags = FILE_F_PATH | FILE_F_TRUNC;
 	REQUIRE(!store__merge_file(&s, &(struct file_key){ .dev = 2, .ino = 2 }, &fs));
-	f = store__find(&s, 2, 2);
+	f = store__find(&s, 2, 2, 0);
 	REQUIRE(f && f->path);
 	CHECK_EQ_U64(strlen(f->path), 3 + PATH_LEN - 1);
 	store__free(&s);
@@ -292,9 +292,9 @@ TEST(store_join_aliases)
 
 	CHECK_EQ_INT(store__join_aliases(&s), 1);
 	CHECK_EQ_U64(s.nr_files, 6);
-	CHECK(store__find(&s, kl0.dev, kl0.ino) && store__find(&s, kl1.dev, kl1.ino));
-	CHECK(!store__find(&s, ks.dev, ks.ino));
-	f = store__find(&s, ko.dev, ko.ino);
+	CHECK(store__find(&s, kl0.dev, kl0.ino, 0) && store__find(&s, kl1.dev, kl1.ino, 0));
+	CHECK(!store__find(&s, ks.dev, ks.ino, 0));
+	f = store__find(&s, ko.dev, ko.ino, 0);
 	REQUIRE(f);
 	CHECK_STR(f->path, "/data/train/n01/a.jpg");
 	CHECK(!(f->flags & FILE_F_RELPATH));
@@ -304,9 +304,9 @@ TEST(store_join_aliases)
 	CHECK_EQ_U64(f->c.meta_ns, 7);
 	CHECK_EQ_U64(f->first_ts, 100);
 	CHECK_EQ_U64(f->last_ts, 300);
-	CHECK(store__find(&s, kx.dev, kx.ino));
-	CHECK(store__find(&s, ky.dev, ky.ino));
-	CHECK_EQ_U64(store__find(&s, kb.dev, kb.ino)->c.cache_pages, 4);
+	CHECK(store__find(&s, kx.dev, kx.ino, 0));
+	CHECK(store__find(&s, ky.dev, ky.ino, 0));
+	CHECK_EQ_U64(store__find(&s, kb.dev, kb.ino, 0)->c.cache_pages, 4);
 	CHECK(store__bytes(&s) < bytes);
 	CHECK_EQ_INT(store__join_aliases(&s), 0);	/* nothing left to join */
 	store__free(&s);
@@ -338,27 +338,27 @@ TEST(store_async_join)
 	REQUIRE(!store__merge_file(&s, &kp, &open));
 	REQUIRE(!store__merge_file(&s, &kq, &stat));
 	bytes = store__bytes(&s);
-	REQUIRE(!store__add_async(&s, store__find(&s, ko.dev, ko.ino), &b));
-	REQUIRE(!store__add_async(&s, store__find(&s, ko.dev, ko.ino), &a));	/* added on */
-	f = store__find(&s, ko.dev, ko.ino);
+	REQUIRE(!store__add_async(&s, store__find(&s, ko.dev, ko.ino, 0), &b));
+	REQUIRE(!store__add_async(&s, store__find(&s, ko.dev, ko.ino, 0), &a));	/* added on */
+	f = store__find(&s, ko.dev, ko.ino, 0);
 	REQUIRE(f && f->async);
 	CHECK_EQ_U64(f->async->reads, 4);
 	CHECK_EQ_U64(f->async->depth_max, 4);
-	REQUIRE(!store__add_async(&s, store__find(&s, ks.dev, ks.ino), &b));
-	REQUIRE(!store__add_async(&s, store__find(&s, kq.dev, kq.ino), &b));	/* the alias only */
+	REQUIRE(!store__add_async(&s, store__find(&s, ks.dev, ks.ino, 0), &b));
+	REQUIRE(!store__add_async(&s, store__find(&s, kq.dev, kq.ino, 0), &b));	/* the alias only */
 	CHECK_EQ_U64(s.nr_async, 3);
 	CHECK_EQ_U64(store__bytes(&s), bytes + 3 * sizeof(struct async_file));
 
 	CHECK_EQ_INT(store__join_aliases(&s), 2);
 	CHECK_EQ_U64(s.nr_async, 2);
-	f = store__find(&s, ko.dev, ko.ino);
+	f = store__find(&s, ko.dev, ko.ino, 0);
 	REQUIRE(f && f->async);
 	CHECK_EQ_U64(f->async->reads, 5);
 	CHECK_EQ_U64(f->async->depth, 13);
 	CHECK_EQ_U64(f->async->late, 4);
 	CHECK_EQ_U64(f->async->inflight, 1);
 	CHECK_EQ_U64(f->async->depth_max, 4);
-	f = store__find(&s, kp.dev, kp.ino);
+	f = store__find(&s, kp.dev, kp.ino, 0);
 	REQUIRE(f && f->async);
 	CHECK_EQ_U64(f->async->reads, 1);
 	CHECK_EQ_U64(f->async->late, 2);
@@ -406,7 +406,7 @@ TEST(store_growth)
 	CHECK(s.files_cap && !(s.files_cap & (s.files_cap - 1)));
 	CHECK(s.nr_files * 10 <= s.files_cap * 7);
 	for (size_t i = 0; i < n; i++) {
-		struct file_rec *f = store__find(&s, 8 << 20 | (i & 3), i / 4 + 2);
+		struct file_rec *f = store__find(&s, 8 << 20 | (i & 3), i / 4 + 2, 0);
 
 		if (!f || f->size != i || f->c.opens != 1)
 			missing++;
@@ -452,8 +452,8 @@ TEST(store_bound)
 	/* Cut to the 30 newest at 41 files (i = 41, 52, 63, 74, 85, 96): 67..100 stay. */
 	CHECK_EQ_U64(s.nr_files, 34);
 	CHECK_EQ_U64(s.files_evicted, 66);
-	CHECK(store__find(&s, 1, 100) && store__find(&s, 1, 67));
-	CHECK(!store__find(&s, 1, 66) && !store__find(&s, 1, 1));
+	CHECK(store__find(&s, 1, 100, 0) && store__find(&s, 1, 67, 0));
+	CHECK(!store__find(&s, 1, 66, 0) && !store__find(&s, 1, 1, 0));
 	bytes = store__bytes(&s);
 	CHECK_EQ_U64(s.path_bytes, 33 * sizeof("/data/f67") + sizeof("/data/f100"));
 	s.files_max = 0;	/* unbounded: nothing goes */
@@ -472,6 +472,56 @@ TEST(store_bound)
 	memset(&s, 0, sizeof(s));
 	REQUIRE(!store__merge_file(&s, &(struct file_key){ .dev = 1, .ino = 1 },
 				   &(struct file_stats){ .opens = 1 }));
-	CHECK(store__find(&s, 1, 1));
+	CHECK(store__find(&s, 1, 1, 0));
+	store__free(&s);
+}
+
+/*
+ * An inode number's lives (issue 46): two files that had one number, with
+ * their generations, are two records, each with its own counts and path,
+ * also when their entries meet in one interval; a stat by name (gen 0)
+ * before the first open becomes that life's record, and one after joins
+ * the latest life. Not joined as aliases: same device, same path.
+ */
+TEST(store_inode_lives)
+{
+	struct file_stats stat0 = { .stats = 1, .first_ts = 10, .flags = FILE_F_REG },
+			  a = { .opens = 1, .reads = 2, .read_bytes = 1024, .first_ts = 20,
+				.flags = FILE_F_REG },
+			  b = { .opens = 3, .reads = 4, .read_bytes = 2048, .first_ts = 30,
+				.flags = FILE_F_REG },
+			  stat1 = { .stats = 5, .first_ts = 40, .flags = FILE_F_REG };
+	struct file_key k0 = key_of(8 << 20 | 1, 77), ka = k0, kb = k0;
+	struct store s;
+	struct file_rec *f;
+
+	ka.gen = 0x1111;
+	kb.gen = 0x2222;
+	set_path(&stat0, "/d/old", 0);
+	set_path(&a, "/d/old", 0);
+	set_path(&b, "/d/old", 0);	/* made again at the same path */
+	REQUIRE(!store__init(&s));
+	REQUIRE(!store__merge_file(&s, &k0, &stat0));
+	REQUIRE(!store__merge_file(&s, &ka, &a));
+	CHECK_EQ_U64(s.nr_files, 1);	/* the stat's record became life a's */
+	REQUIRE(!store__merge_file(&s, &kb, &b));
+	REQUIRE(!store__merge_file(&s, &k0, &stat1));
+	CHECK_EQ_U64(s.nr_files, 2);
+	f = store__find(&s, ka.dev, ka.ino, ka.gen);
+	REQUIRE(f);
+	CHECK_EQ_U64(f->c.opens, 1);
+	CHECK_EQ_U64(f->c.reads, 2);
+	CHECK_EQ_U64(f->c.read_bytes, 1024);
+	CHECK_EQ_U64(f->c.stats, 1);
+	f = store__find(&s, kb.dev, kb.ino, kb.gen);
+	REQUIRE(f);
+	CHECK_EQ_U64(f->c.opens, 3);
+	CHECK_EQ_U64(f->c.reads, 4);
+	CHECK_EQ_U64(f->c.read_bytes, 2048);
+	CHECK_EQ_U64(f->c.stats, 5);
+	CHECK(store__find_latest(&s, k0.dev, k0.ino) == f);
+	CHECK(!store__find(&s, k0.dev, k0.ino, 0));
+	CHECK_EQ_U64(store__join_aliases(&s), 0);
+	CHECK_EQ_U64(s.nr_files, 2);
 	store__free(&s);
 }

@@ -470,3 +470,33 @@ TEST(table_claim_race)
 	table_free(r->t);
 	free(r);
 }
+
+/*
+ * Two lives of one inode number in one interval (issue 46): the same
+ * (ino, dev) with two generations are two entries, each found again by its
+ * own generation; the second only probes one slot further.
+ */
+TEST(table_inode_lives)
+{
+	struct table *t = table_new(64);
+	struct on_cpu c = { t, 0 };
+	__u64 ino = 42 ^ SLOT_INO_FLIP;
+	__u32 dev = ~3u, home = home_of(42, 3, 64);
+	struct slot_probe a = { ino, dev, slot_fp(ino, dev), 0, 1, -1, 0x1111 }, b = a, a2;
+	int ea, eb;
+
+	REQUIRE(t);
+	b.igen = 0x2222;
+	a2 = a;
+	ea = slot_try(&c, &t->index[home], &a);
+	CHECK(ea >= 0);
+	CHECK_EQ_INT(slot_try(&c, &t->index[home], &b), TRY_OTHER);
+	eb = slot_try(&c, &t->index[home + 1], &b);
+	CHECK(eb >= 0 && eb != ea);
+	CHECK_EQ_U64(t->entries[ea].key_gen, 0x1111);
+	CHECK_EQ_U64(t->entries[eb].key_gen, 0x2222);
+	a2.claim = 0;
+	CHECK_EQ_INT(slot_try(&c, &t->index[home], &a2), ea);
+	slot_untake(&c, b.taken);
+	table_free(t);
+}

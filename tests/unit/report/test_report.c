@@ -115,7 +115,7 @@ static struct trace *trace_sample(void)
 	hist__add(&t->hists[H_URING_LAT], 500000, 2);
 	t->async_in_flight = 1;
 	/* On b.bin: depths 1 and 2 at submit, one more still in flight. */
-	CHECK(!store__add_async(&t->store, store__find(&t->store, DEV_8_1, 101),
+	CHECK(!store__add_async(&t->store, store__find(&t->store, DEV_8_1, 101, 0),
 				&(struct async_file){ .reads = 2, .depth = 3, .depth_max = 2,
 						      .inflight = 1 }));
 	c[C_STATS] = 1;
@@ -348,7 +348,7 @@ static void check_sample_json(json_t *root, const struct trace *t)
 	REQUIRE(json_is_array(files));
 	CHECK_EQ_U64(json_array_size(files), 4);
 	f = json_array_get(files, 0);
-	CHECK_KEYS(f, "file", "path", "dev", "mount", "ino", "type", "size", "opens", "closes",
+	CHECK_KEYS(f, "file", "path", "dev", "mount", "ino", "gen", "type", "size", "opens", "closes",
 		   "stats", "reads", "read_bytes", "read_ns", "read_ns_max",
 		   "reads_consecutive", "reads_sequential", "reads_random",
 		   "max_byte_read", "meta_ns", "getdents", "mmaps", "faults",
