@@ -17,7 +17,7 @@
  *               bursts of bpf/recv.bpf.h: a pipe read, then sockets and
  *               shared memory), on CPU or runnable; fed through its
  *               pool, the sleeps its pool ended while the pool waited for
- *               the loader (see pool_fed() in stall.c)
+ *               the loader (see pool_fed() in stall_sides.c)
  *   write wait  its own writes, syncs and commits of regular files (an
  *               inline checkpoint save), and sleeps ended by the writer
  *               side (a saver thread it joins, a forked checkpointer)
@@ -157,14 +157,14 @@ struct stall {
 	char busiest_comm[COMM_LEN];
 	__u64 busiest_ns;	/* its time on CPU or runnable */
 	__u64 busiest_wall_ns;
-	__u64 setup_ns;		/* its time before its first batch, left out (loop_start()) */
+	__u64 setup_ns;		/* its time before its first batch, left out (stall_setup.c) */
 	const char *cause;	/* over the whole run, judged at the end (run/loops.h); NULL: not */
 };
 
 /*
  * A process main thread before the job first read data: its counters and
  * its sleeps by waker at the last drain before, what a loop's figures
- * leave out (loop_start() in stall.c).
+ * leave out (stall_setup__keep() in stall_setup.c).
  */
 struct stall_start {
 	__u32 tid;
