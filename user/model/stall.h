@@ -36,17 +36,22 @@
  *
  * The loader side: threads that read files or fault mapped data in, the
  * threads of other target processes that read files (DataLoader workers
- * and their feeder threads), and, transitively, threads that wake or are
- * woken by the loader side (tf.data's decode and prefetch threads), never
+ * and their feeder threads), the threads of the processes below the
+ * loop's, its workers (DataLoader workers decoding a cached mapped
+ * dataset, which read nothing from storage), and,
+ * transitively, threads that wake or are woken by the loader side
+ * (tf.data's decode and prefetch threads), never
  * through a loop, a tracer or a writer, nor the loop's launchers: the
  * processes above it (a shell, conda run, torchrun) and those that exited
  * before its program began (its last exec, or its fork: a shim's readlink
  * and subshells), from the times in model/procs.h.
  *
- * The writer side: writers, threads that spend longer writing, syncing
- * and committing regular files than reading them (a checkpoint saver
- * thread, a forked async checkpointer), and transitively the threads they
- * wake or are woken by, never through a loop, a tracer or the loader side.
+ * The writer side: writers, threads that spent half their busy time or
+ * more writing, syncing and committing regular files, and wrote more than
+ * they read (a checkpoint saver thread, a forked async checkpointer; not a
+ * loader that rewrites a progress file after every sample), and
+ * transitively the threads they wake or are woken by, never through a
+ * loop, a tracer or the loader side.
  *
  * Interrupts: a wakeup in a device interrupt or a timer is nobody's; one
  * in a softirq (WAKER_SOFTIRQ) is never the loader side's (it hands batches

@@ -13,15 +13,6 @@
 #define CONSUMER_SELF_FED 0.1	/* a loop that reads its own data computes this much (fio: 3%) */
 #define LOOP_ROUNDS	4	/* passes to settle which processes run loops */
 
-/* Is process tgid anc, or one of its ancestors? */
-static bool descends(const struct stall_ctx *x, __u32 tgid, __u32 anc)
-{
-	for (int d = 0; d < TREE_DEPTH && tgid; d++, tgid = procs__parent(x->procs, tgid))
-		if (tgid == anc)
-			return true;
-	return false;
-}
-
 /* Reads of the threads of c's process and of the processes below it, not its launchers'. */
 static __u64 tree_reads(const struct stall_ctx *x, long c)
 {

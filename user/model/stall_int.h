@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
+#include "model/procs.h"
 #include "model/stall.h"
 #include "model/store.h"
 #include "model/wakes.h"
@@ -52,6 +53,15 @@ struct stall_ctx {
 	bool data_faults;	/* faults read data files here (data_faults(), stall_roles.c) */
 	__u32 page_size;	/* bytes of a page-cache page */
 };
+
+/* Is process tgid anc, or one of its ancestors? */
+static inline bool descends(const struct stall_ctx *x, __u32 tgid, __u32 anc)
+{
+	for (int d = 0; d < TREE_DEPTH && tgid; d++, tgid = procs__parent(x->procs, tgid))
+		if (tgid == anc)
+			return true;
+	return false;
+}
 
 /* The wakes of sleeper tid: [*first, *first + return value). */
 static inline size_t wakes_of(const struct stall_ctx *x, __u32 tid, size_t *first)

@@ -6,6 +6,8 @@
 #include "model/cgroup.h"
 #include "model/stall_int.h"
 
+#define WRITER_BUSY	0.5	/* of a writer's busy time, in its writes, syncs and commits */
+
 /*
  * Did faults read data here? A library's pages faulted in after a cache
  * drop (TensorFlow's kernels, first run mid-epoch in its compute pool) are
@@ -69,17 +71,42 @@ static int mark_reading(struct stall_ctx *x)
 }
 
 /*
- * Writers: threads that wrote more than they read (bytes, pages faulted
- * in counted as read), or that sync and commit files longer than they
- * read any: a checkpoint saver, never a loader that logs.
+ * A thread's busy time apart from its writes, syncs and commits: its reads
+ * and metadata calls, its I/O wait outside its file syscalls (faulting a
+ * mapping in) and its CPU outside them (decoding), as own_time()
+ * (stall_split.c) splits a loop's.
+ */
+static __u64 busy_apart_ns(const struct thread_rec *th)
+{
+	__u64 in_sys = th->io.read_ns + th->io.meta_ns + write_ns_of(th);
+	__u64 in_sys_cpu = in_sys > th->io_wait_ns ? in_sys - th->io_wait_ns : 0;
+	__u64 cpu_out = th->cpu_ns > in_sys_cpu ? th->cpu_ns - in_sys_cpu : 0;
+	__u64 io_out = th->io_wait_ns > in_sys ? th->io_wait_ns - in_sys : 0;
+
+	return th->io.read_ns + th->io.meta_ns + io_out + cpu_out;
+}
+
+/*
+ * Writers: threads that spent their busy time writing, syncing and
+ * committing regular files (WRITER_BUSY of it at least), and wrote more
+ * than they read (bytes, pages faulted in counted as read) or sync and
+ * commit files longer than they read any: a checkpoint saver, never a
+ * loader that logs or records its progress. A DataLoader worker that
+ * decodes and faults its samples in and rewrites a 30-byte progress file
+ * after each wrote more bytes than it read (its faults hit the cache) but
+ * spent 1% of its time writing: it is no writer, and the sleeps it ends
+ * are not write wait.
  */
 static void mark_writers(struct stall_ctx *x)
 {
 	for (size_t i = 0; i < x->s->threads.n; i++) {
 		const struct thread_rec *th = &x->s->threads.v[i];
 		__u64 in = th->io.read_bytes + th->io.cache_pages * (__u64)x->page_size;
+		__u64 out_ns = write_ns_of(th);
 
 		if (!(th->w.writes + th->w.fsyncs + th->w.commits + th->w.renames))
+			continue;
+		if (out_ns < WRITER_BUSY * (out_ns + busy_apart_ns(th)))
 			continue;
 		x->writes[i] = th->w.write_bytes > in ||
 			       (!reads_of(th) && th->w.fsync_ns + th->w.commit_ns >

@@ -112,13 +112,24 @@ static void mark_launchers(struct stall_ctx *x, long c)
 	}
 }
 
+/* Is th in a process below the loop's (ctgid): a worker of the loop? */
+static bool in_worker(const struct stall_ctx *x, const struct thread_rec *th, __u32 ctgid)
+{
+	return descends(x, procs__parent(x->procs, th->tgid), ctgid);
+}
+
 /*
  * The loader side, for loop c: see stall.h. A thread joins it when a
  * wakeup joins it to the loader side in either direction (a decoder woken
  * by a reader, a reader woken by a decoder that freed room in its queue),
  * never through a loop: c's own compute threads, which only c wakes and
  * which only wake c, stay out, and so do the other ranks. c's launchers
- * neither start it nor join it.
+ * neither start it nor join it. It starts from the threads that read data,
+ * those of other processes that read files, and the threads of c's
+ * workers (the processes below c's: DataLoader workers), reading or not:
+ * a worker that spends its time decoding or faulting a cached mapped
+ * dataset in (whose faults read nothing from storage) feeds c as one that
+ * reads does.
  */
 void stall_sides__loader(struct stall_ctx *x, long c)
 {
@@ -132,8 +143,8 @@ void stall_sides__loader(struct stall_ctx *x, long c)
 
 		x->loader[i] = (long)i != c && !off_loader(x, i) &&
 			       (stall_roles__data_reads(x, th) > 0 ||
-				(c >= 0 && th->tgid != ctgid && x->reads[i] &&
-				 !loop_process(x, th->tgid)));
+				(c >= 0 && th->tgid != ctgid && !loop_process(x, th->tgid) &&
+				 (x->reads[i] || in_worker(x, th, ctgid))));
 	}
 	spread(x, x->loader, c, off_loader, false);
 }
