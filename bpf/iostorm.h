@@ -705,7 +705,7 @@ struct thread_key {
  * start_time, CLOCK_MONOTONIC as bpf_ktime_get_ns()), when it last exec'd
  * and when its last thread exited (0: not seen). A shim's helpers
  * (readlink, subshells) exited before the job's program began: launchers,
- * never the job's loader (model/stall.c).
+ * never the job's loader (model/stall_sides.c).
  */
 struct proc_life {
 	__u32 ptgid;		/* 0: not known */

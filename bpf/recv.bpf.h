@@ -22,7 +22,7 @@
  * to the pending figures; a read that may start a burst zeroes them at its
  * entry, and each syscall of a burst takes them in.
  * Per thread, for its life, in recv_threads (its entry deleted at the
- * drain after its exit, collect/drain.c); model/stall.c counts a
+ * drain after its exit, collect/drain.c); model/stall_split.c counts a
  * loop's as data wait.
  */
 #ifndef RECV_BPF_H

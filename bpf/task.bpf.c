@@ -28,7 +28,7 @@ const volatile __u32 targ_cg_level = 0;	/* of targ_cgid: 0 for the root */
  * Each process forked into the target, exec'd or exited in it, with its
  * parent and when (struct proc_life): the training loops' worker
  * processes are their children, data-parallel ranks are siblings, and a
- * launcher's helpers ended before the job's program began (model/stall.c).
+ * launcher's helpers ended before the job's program began (model/stall_sides.c).
  * User space takes them at every drain; a live process's parent also comes
  * with its threads (drain_threads).
  */

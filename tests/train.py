@@ -24,12 +24,17 @@ loop's own wait on its checkpoints (see --save-every).
                      [--epochs E] [--gate-epoch K]
                      [--save-every N --save-dir DIR [--save-mb M]
                       [--save-mode inline|thread|fork]]
+                     [--progress-dir DIR]
 
 pack writes DIR's JPEGs into one file (an LMDB-like mapped dataset): a count,
 then (offset, length, label) per image, then the images. train --mmap FILE
 reads that file instead of DIR: each DataLoader worker maps it with
 MADV_RANDOM (no readahead) and copies each image out of the mapping, so its
 reads are page faults only.
+
+--progress-dir DIR: each DataLoader worker rewrites DIR/worker-ID.progress
+(30 bytes: open, write, close) after every sample, as loaders that record
+how far they got do: a few bytes written beside its reads.
 
 --ddp makes it one rank of a data-parallel job, as torchrun starts them:
 RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT from the environment, gloo
@@ -148,6 +153,25 @@ class Mapped:
         return self.transform(Image.open(io.BytesIO(data)).convert("RGB")), label
 
 
+class Progress:
+    """DATA, each worker rewriting its progress file in DIR (30 bytes) after every sample."""
+
+    def __init__(self, data, dir):
+        self.data, self.dir, self.n = data, dir, 0
+
+    def __len__(self):
+        return len(self.data)
+
+    def __getitem__(self, i):
+        import torch.utils.data as tud
+        sample = self.data[i]
+        self.n += 1
+        w = tud.get_worker_info()
+        with open(os.path.join(self.dir, "worker-%d.progress" % (w.id if w else 0)), "w") as f:
+            f.write("samples=%-20d\n" % self.n)
+        return sample
+
+
 def save_file(path, state):
     """A checkpoint as training code writes one: save, flush, fsync, close."""
     import torch
@@ -249,6 +273,8 @@ def train(args):
         HOLD[0] = args.gate + ".open"   # inherited by the workers it forks
     tf = T.Compose([T.Resize(64), T.ToTensor()])
     data = Mapped(args.mmap, tf) if args.mmap else datasets.ImageFolder(args.dir, tf, loader=load)
+    if args.progress_dir:
+        data = Progress(data, args.progress_dir)
     sampler = None
     if args.ddp:
         import torch.distributed as dist
@@ -338,6 +364,7 @@ def main():
     p.add_argument("--save-every", type=int, default=0)
     p.add_argument("--save-dir")
     p.add_argument("--save-mb", type=int, default=20)
+    p.add_argument("--progress-dir")
     p.add_argument("--save-mode", choices=["inline", "thread", "fork"], default="inline")
     args = p.parse_args()
     if args.save_every and not args.save_dir:

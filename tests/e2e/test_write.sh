@@ -137,6 +137,32 @@ test_write_torch_forked_saver() {
 	echo "  $(jqr out.json .verdict)"
 }
 
+# Issue 46: 4 DataLoader workers fault a mapped dataset in behind 300 read
+# IOPS, its pages cached (their faults read nothing from storage), decode,
+# and each rewrites a 30-byte progress file after every sample: 1,100
+# writes, 32 KiB, more than they read. They spend their time decoding and
+# opening, not writing: no writers, the verdict is not write-bound (it was
+# "waits on its writes 13% ... (write-bound, WARN)", its data wait 12%
+# against its clock's 28%), and the data wait is within 5 points of the
+# loop's clock.
+test_write_progress_files_are_no_saves() {
+	torch_fs 1200 64
+	"$PYTHON" "$ROOT/tests/train.py" pack mnt/img mnt/data.pack || fail "pack"
+	mkdir mnt/progress
+	cat mnt/data.pack >/dev/null
+	capped_cgroup 300
+	train_at_gate --mmap mnt/data.pack --workers 4 --batch 8 --progress-dir mnt/progress
+	attach_and_release out.json
+	expect_cmp "progress files rewritten" "$(sum_under out.json "$PWD/mnt/progress/" writes)" '>' 500
+	expect_eq "writer threads" "$(jqr out.json .stall.writer_threads)" 0
+	expect_cmp "write share" "$(jqr out.json .stall.write_share)" '<' 0.05
+	[ "$(finding out.json write_wait)" != HIGH ] && [ "$(finding out.json write_wait)" != WARN ] ||
+		fail "write_wait: $(jqr out.json .verdict)"
+	jqr out.json .verdict | grep -q "write-bound" && fail "verdict: $(jqr out.json .verdict)"
+	check_stall out.json t.txt root
+	echo "  $(jqr out.json .verdict)"
+}
+
 # strace_sum LOGS WHAT: from strace -ff -y logs, the calls of WHAT (a
 # regex of names) on files under mnt/ckpt that returned >= 0: "N BYTES".
 strace_sum() {

@@ -6,7 +6,7 @@
  * training loop's worker processes (its children) from its peers
  * (data-parallel ranks, siblings under a launcher), and its launchers
  * (a shim's helpers, which ended before its program began) from its
- * loader: model/stall.c.
+ * loader: model/stall_sides.c.
  */
 #ifndef MODEL_PROCS_H
 #define MODEL_PROCS_H

@@ -17,7 +17,7 @@
  *               bursts of bpf/recv.bpf.h: a pipe read, then sockets and
  *               shared memory), on CPU or runnable; fed through its
  *               pool, the sleeps its pool ended while the pool waited for
- *               the loader (see pool_fed() in stall.c)
+ *               the loader (see pool_fed() in stall_sides.c)
  *   write wait  its own writes, syncs and commits of regular files (an
  *               inline checkpoint save), and sleeps ended by the writer
  *               side (a saver thread it joins, a forked checkpointer)
@@ -36,17 +36,22 @@
  *
  * The loader side: threads that read files or fault mapped data in, the
  * threads of other target processes that read files (DataLoader workers
- * and their feeder threads), and, transitively, threads that wake or are
- * woken by the loader side (tf.data's decode and prefetch threads), never
+ * and their feeder threads), the threads of the processes below the
+ * loop's, its workers (DataLoader workers decoding a cached mapped
+ * dataset, which read nothing from storage), and,
+ * transitively, threads that wake or are woken by the loader side
+ * (tf.data's decode and prefetch threads), never
  * through a loop, a tracer or a writer, nor the loop's launchers: the
  * processes above it (a shell, conda run, torchrun) and those that exited
  * before its program began (its last exec, or its fork: a shim's readlink
  * and subshells), from the times in model/procs.h.
  *
- * The writer side: writers, threads that spend longer writing, syncing
- * and committing regular files than reading them (a checkpoint saver
- * thread, a forked async checkpointer), and transitively the threads they
- * wake or are woken by, never through a loop, a tracer or the loader side.
+ * The writer side: writers, threads that spent half their busy time or
+ * more writing, syncing and committing regular files, and wrote more than
+ * they read (a checkpoint saver thread, a forked async checkpointer; not a
+ * loader that rewrites a progress file after every sample), and
+ * transitively the threads they wake or are woken by, never through a
+ * loop, a tracer or the loader side.
  *
  * Interrupts: a wakeup in a device interrupt or a timer is nobody's; one
  * in a softirq (WAKER_SOFTIRQ) is never the loader side's (it hands batches
@@ -157,14 +162,14 @@ struct stall {
 	char busiest_comm[COMM_LEN];
 	__u64 busiest_ns;	/* its time on CPU or runnable */
 	__u64 busiest_wall_ns;
-	__u64 setup_ns;		/* its time before its first batch, left out (loop_start()) */
+	__u64 setup_ns;		/* its time before its first batch, left out (stall_setup.c) */
 	const char *cause;	/* over the whole run, judged at the end (run/loops.h); NULL: not */
 };
 
 /*
  * A process main thread before the job first read data: its counters and
  * its sleeps by waker at the last drain before, what a loop's figures
- * leave out (loop_start() in stall.c).
+ * leave out (stall_setup__keep() in stall_setup.c).
  */
 struct stall_start {
 	__u32 tid;

@@ -404,7 +404,7 @@ static int stop_reason(struct session *s, __u64 now, __u64 start)
  * The time to the next drain: --drain, but every 0.1 s in a launched job's
  * first 30 s until it reads data, so that its training loop's start is
  * known to a tenth of a second and its imports are left out of it
- * (model/stall.c: loop_start()). A job that reads no data pays 300 drains.
+ * (model/stall_setup.c: stall_setup__keep()). A job that reads no data pays 300 drains.
  */
 static __u64 drain_ns(const struct session *s, __u64 now, __u64 start)
 {

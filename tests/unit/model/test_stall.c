@@ -629,7 +629,8 @@ TEST(stall_shim_helpers_are_launchers)
 	REQUIRE(t);
 	CHECK_EQ_INT(measure(&s, t, &opts), 0);
 	CHECK_EQ_INT(s.tid, 100);
-	CHECK_EQ_INT(s.loader_threads, 9);	/* the 7 that read, the 2 subshells they woke */
+	/* the 7 that read, the 2 subshells they woke, and basename: below the loop, on CPU */
+	CHECK_EQ_INT(s.loader_threads, 10);
 	CHECK_STR(s.busiest_comm, "readlink");
 	trace_free(t);
 }
@@ -975,6 +976,51 @@ TEST(stall_saver_process)
 		CHECK_EQ_U64(s.data_wait_ns, 200 * MS);
 		CHECK_EQ_INT(s.writer_threads, 1);
 		CHECK_EQ_INT(s.loader_threads, 4);
+		trace_free(t);
+	}
+}
+
+/*
+ * Issue 46: four DataLoader workers fault a mapped dataset in (cold: 2
+ * pages read from storage each; warm: none) and decode, and each rewrites
+ * a 30-byte progress file after every sample: 502 writes, 15 KiB, more
+ * than they read, in 6 ms of their 5 s busy. They spent their time
+ * faulting and decoding: no writers but the loader side (warm, as worker
+ * processes of the loop on CPU), and the loop's sleeps they end are data
+ * wait (they were write wait: "write-bound").
+ */
+TEST(stall_progress_writes_are_no_saves)
+{
+	for (int warm = 0; warm < 2; warm++) {
+		struct trace *t = trace_new();
+		struct thread_rec *th;
+		struct stall s;
+
+		REQUIRE(t);
+		t->duration_s = 10;
+		t->page_size = 4096;
+		thread(t, 100, 100, "python3", (struct thread_stats){ .cpu_ns = 4 * SEC,
+			.sleep_ns = 6 * SEC });
+		for (__u32 w = 200; w < 204; w++) {
+			REQUIRE(!procs__set(&t->procs, w, 100));
+			thread(t, w, w, "python3", (struct thread_stats){
+				.fault_reads = warm ? 0 : 2, .cache_pages = warm ? 0 : 2,
+				.cpu_ns = 2 * SEC, .io_wait_ns = 3 * SEC, .sleep_ns = 5 * SEC });
+			th = threads__find(&t->store.threads, w);
+			REQUIRE(th);
+			th->w = (struct write_counters){ .writes = 502,
+				.write_bytes = 502 * 30, .write_ns = 6 * MS };
+			wake(t, 100, w, 40, 1250 * MS);
+			wake(t, w, 100, 40, 100 * MS);
+		}
+		CHECK_EQ_INT(measure(&s, t, &opts), 0);
+		CHECK_EQ_INT(s.tid, 100);
+		CHECK_EQ_INT(s.writer_threads, 0);
+		CHECK_EQ_INT(s.loader_threads, 4);
+		CHECK_EQ_U64(s.write_wait_ns, 0);
+		CHECK_EQ_U64(s.loader_wait_ns, 5 * SEC);
+		CHECK_EQ_U64(s.data_wait_ns, 5 * SEC);
+		CHECK(stall__most_writing(t) == NULL);
 		trace_free(t);
 	}
 }
