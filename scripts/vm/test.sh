@@ -69,8 +69,7 @@ report() {
 	echo "=== $line${fb:+ (IOSTORM_FALLBACKS=$fb)}: $(cat "${IOSTORM_VM_CACHE:-/var/cache/iostorm-vm}/$line/.package" 2>/dev/null) ($secs s)"
 	grep -Ev '^([0-9]* passed, [0-9]* failed|time [a-z_]* [0-9]*|concern [a-z_]* failed)$' "$WORK/$name.log"
 	read -r p _ f _ < <(grep '^[0-9]* passed, [0-9]* failed$' "$WORK/$name.log" | tail -n1)
-	sed -n 's/^time \([a-z_]*\) \([0-9]*\)$/\2 \1/p' "$WORK/$name.log" |
-		while read -r c secs; do echo "$c $name:$secs"; done >>"$WORK/times"
+	sed -n "s/^time \([a-z_]*\) \([0-9]*\)$/\2 \1 in $name/p" "$WORK/$name.log" >>"$WORK/times"
 	if [ -z "${p:-}" ]; then
 		echo "FAIL the $name guest did not finish its checks (exit $rc; log $WORK/$name.log)"
 		FAILED=$((FAILED + 1))
@@ -94,21 +93,24 @@ rm -f "$WORK/times"
 # each kernel's initramfs.
 "$ROOT/scripts/vm/run.sh" prepare "${LINES[@]}" || exit 1
 
-# The boots, each "NAME LINE [FALLBACKS]", the longest first (7.2 and 6.12
-# take ~11 min, 6.1 ~10, a forced boot ~6, 5.10 only refuses), so that
-# the last to start are the short ones.
+# cost NAME: a boot's minutes on a quiet 2-CPU machine (docs/vm-tests.md),
+# to start the longest first, so that the last to start are the short ones.
+cost() {
+	case $1 in
+	7.2) echo 11 ;; 6.12) echo 10 ;; 6.1) echo 10 ;;
+	*-fallbacks) echo 6 ;; 5.10) echo 1 ;; *) echo 10 ;;
+	esac
+}
+
+# The boots, each "NAME LINE [FALLBACKS]": every line, then the forced
+# ones, ordered by cost.
 BOOTS=()
-for line in 7.2 6.12 6.1 "${LINES[@]}"; do
-	case " ${LINES[*]} " in *" $line "*) ;; *) continue ;; esac
-	case " ${BOOTS[*]} " in *" $line "*) continue ;; esac
+for line in "${LINES[@]}"; do
 	BOOTS+=("$line $line")
+	case " $FORCED_ON " in *" $line "*) BOOTS+=("$line-fallbacks $line all") ;; esac
 done
-for line in 7.2 6.1 "${LINES[@]}"; do
-	case " $FORCED_ON " in *" $line "*) ;; *) continue ;; esac
-	case " ${LINES[*]} " in *" $line "*) ;; *) continue ;; esac
-	case " ${BOOTS[*]} " in *" $line-fallbacks "*) continue ;; esac
-	BOOTS+=("$line-fallbacks $line all")
-done
+mapfile -t BOOTS < <(for b in "${BOOTS[@]}"; do echo "$(cost "${b%% *}") $b"; done |
+	sort -s -k1,1nr | cut -d' ' -f2-)
 
 # IOSTORM_VM_JOBS guests at once (default: the CPUs online): each runs
 # its two vCPUs on one host thread. Each is printed whole once it ends.
@@ -133,9 +135,8 @@ done
 echo
 echo "vm-test: $((SECONDS - T0)) s for ${LINES[*]} under qemu (TCG), $JOBS guests at once"
 if [ -s "$WORK/times" ]; then
-	echo "the slowest concerns (guest:seconds):"
-	awk '{ split($2, a, ":"); printf "%6d s  %s in %s\n", a[2], $1, a[1] }' "$WORK/times" |
-		sort -rn | head -n 10
+	echo "the slowest concerns:"
+	sort -rn "$WORK/times" | head -n 10 | awk '{ printf "%6d s  %s\n", $1, substr($0, length($1) + 2) }'
 fi
 if [ "$FAILED" != 0 ]; then
 	echo "rerun each alone:"
