@@ -111,6 +111,12 @@ int collector__seed(struct collector *c, const pid_t *pids, int n);
 int collector__parents(struct collector *c, struct trace *t);
 /* Attach every program. 0 or -errno, said on stderr. */
 int collector__attach(struct collector *c);
+/*
+ * The capabilities (a CAPS_BIT() mask, lib/caps.h) the drains still need
+ * after collector__attach(): 0 where held fds read without any, else
+ * CAP_BPF's. Forks a child to find out: call before any thread starts.
+ */
+__u64 collector__caps_needed(struct collector *c);
 /* The window opens: block requests from now_ns (CLOCK_MONOTONIC) on are tracked. */
 void collector__start(struct collector *c, __u64 now_ns);
 /* Is a process of a TARGET_PIDS target still alive? */

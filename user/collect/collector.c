@@ -112,6 +112,11 @@ int collector__attach(struct collector *c)
 	return err;
 }
 
+__u64 collector__caps_needed(struct collector *c)
+{
+	return privs__after_attach(c->skel, c->drain.threads_iter);
+}
+
 void collector__start(struct collector *c, __u64 now_ns)
 {
 	c->skel->bss->window_start_ns = now_ns;

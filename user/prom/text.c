@@ -98,11 +98,30 @@ static void put_label(struct prom *p, const char **sep, const char *name, const 
 	*sep = ",";
 }
 
+/*
+ * May n more labelled series go on the page? Unlabelled ones always do
+ * (the code bounds them); those past max_series are counted, not written.
+ */
+static bool admit(struct prom *p, int labels, size_t n)
+{
+	if (p->whole || !labels)
+		return true;
+	if (p->max_series && p->series + n > p->max_series) {
+		p->dropped += n;
+		return false;
+	}
+	p->series += n;
+	return true;
+}
+
 /* One sample: name+suffix{training_job, labels..., le} value. */
 void prom__sample(struct prom *p, const char *name, const char *suffix,
 		  const struct label *l, int n, const char *le, const char *value)
 {
 	const char *sep = "{";
+
+	if (!admit(p, n, 1))
+		return;
 
 	fprintf(p->out, "%s%s", name, suffix);
 	if (p->job)
@@ -227,6 +246,10 @@ void prom__hist_samples(struct prom *p, const char *name, const struct label *l,
 	char le[32], v[32];
 	int nb = hist_bounds(unit, b);
 
+	/* A histogram goes whole or not at all: a part would read as another. */
+	if (!admit(p, n, nb + 3))
+		return;
+	p->whole = true;
 	total = hist_fold(h, b, nb, cum);
 	for (int j = 0; j < nb; j++)
 		prom__sample(p, name, "_bucket", l, n, fmt_value(le, sizeof(le), unit, b[j]),
@@ -235,4 +258,5 @@ void prom__hist_samples(struct prom *p, const char *name, const struct label *l,
 	prom__sample(p, name, "_sum", l, n, NULL,
 		     fmt_value(v, sizeof(v), unit, sum ? *sum : hist_sum_estimate(h)));
 	prom__sample(p, name, "_count", l, n, NULL, fmt_u64(v, sizeof(v), total));
+	p->whole = false;
 }

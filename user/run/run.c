@@ -24,6 +24,7 @@
 #include "findings/findings.h"
 #include "html/html.h"
 #include "lib/atomic_file.h"
+#include "lib/caps.h"
 #include "lib/log.h"
 #include "model/diskstats.h"
 #include "model/facts.h"
@@ -231,6 +232,8 @@ static int session__open(struct session *s)
 	s->trace->maps_bytes = collector__maps_bytes(s->c);	/* again at the end */
 	if (o->listen || o->prom_file)
 		err = prom__serve(&s->prom, o->listen, o->job);
+	if (s->prom)
+		prom__limit(s->prom, o->max_series);
 	return err;
 }
 
@@ -332,6 +335,46 @@ static void raise_priority(const struct session *s)
 }
 
 /*
+ * Everything that needs a privilege is done: the programs are loaded and
+ * attached, the maps open, the socket bound, the drains' priority raised,
+ * the launched command forked (it keeps what it was given). Keep only what
+ * the drains still need (collector__caps_needed(): none, or CAP_BPF before
+ * 5.19) and --keep-caps, before any other thread starts (capset() is per
+ * thread), and say what is held while serving. docs/usage.md, "Privileges".
+ */
+static int drop_privileges(struct session *s)
+{
+	const struct options *o = s->o;
+	__u64 keep = o->keep_caps;
+	char names[256];
+	int err = 0;
+
+	if (keep != ~0ULL) {
+		keep |= collector__caps_needed(s->c);
+		err = caps__drop_all_but(keep);
+	}
+	if (err) {
+		pr_err("cannot drop capabilities: %s", strerror(-err));
+		return err;
+	}
+	caps__names(caps__effective(), names, sizeof(names));
+	pr_err("capabilities held while tracing: %s", names);
+	return 0;
+}
+
+/* Serve /metrics from now on; say when anyone who reaches the node may read it. */
+static int start_serving(struct session *s)
+{
+	const struct options *o = s->o;
+	int err = prom__start(s->prom);
+
+	if (!err && o->listen && o->listen_insecure)
+		pr_err("serving /metrics on '%s' to anyone who reaches it, without TLS or "
+		       "authentication (--listen-insecure)", o->listen);
+	return err;
+}
+
+/*
  * Seed the target, attach, then seed again: a child forked between the
  * first scan and the attach is found by the second.
  */
@@ -356,6 +399,9 @@ static int start_tracing(struct session *s)
 	if (err)
 		return err;
 	raise_priority(s);
+	err = drop_privileges(s) ?: start_serving(s);
+	if (err)
+		return err;
 	pr_err("tracing %s; Ctrl-C to stop", s->trace->target);
 	if (s->launched) {
 		err = target__release(&s->launch, o->cmd[0]);
