@@ -89,10 +89,12 @@ struct prog_verified {
 /*
  * What this kernel gives, into k, and whether the programs it takes load
  * (verified, not attached): 0, or the -errno of the load, said on stderr.
- * The programs that loaded go to progs, max at most; *n says how many.
+ * The programs that loaded go to progs, max at most; *n says how many;
+ * *caps_after, the capabilities a trace would keep once attached (as
+ * collector__caps_needed()).
  */
 int collector__check(struct kernel_reach *k, bool verbose, struct prog_verified *progs,
-		     int max, int *n);
+		     int max, int *n, __u64 *caps_after);
 /*
  * Learn what this kernel gives into k, then load the programs it takes and
  * set up draining; prints what failed. 0 or -errno.

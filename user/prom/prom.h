@@ -47,6 +47,13 @@ struct trace;
  */
 #define PROM_SERIES_MAX		20000
 
+/*
+ * A label value's bytes at most, as written (longer ones are cut at a
+ * character): a cgroup path is ~200, a process name 15. Below the
+ * labelValueLengthLimit a scraper sets (docs/deploy/: 1024).
+ */
+#define PROM_LABEL_VALUE_MAX	512
+
 struct prom_server;
 
 /*

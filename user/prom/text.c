@@ -41,7 +41,10 @@ static int utf8_len(const unsigned char *p)
 
 /*
  * The format's escapes: backslash and newline everywhere, the double quote
- * in label values. The format is UTF-8: other bytes become '?'.
+ * in label values. The format is UTF-8: other bytes become '?'. A label
+ * value stops at PROM_LABEL_VALUE_MAX bytes of its own (a whole character
+ * last): a path a tenant names must not fail a scrape that sets
+ * labelValueLengthLimit.
  */
 static void put_escaped(FILE *out, const char *s, bool label_value)
 {
@@ -49,6 +52,9 @@ static void put_escaped(FILE *out, const char *s, bool label_value)
 
 	while (*p) {
 		int n = utf8_len(p);
+
+		if (label_value && (const char *)p - s + (n ? n : 1) > PROM_LABEL_VALUE_MAX)
+			break;
 
 		if (n != 1) {
 			if (n)
