@@ -8,6 +8,7 @@
 #define LIB_CAPS_H
 
 #include <stddef.h>
+#include <linux/capability.h>
 #include <linux/types.h>
 
 #ifndef CAP_PERFMON

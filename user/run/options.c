@@ -104,8 +104,9 @@ static const char usage[] =
 "                          iostorm drains early when one is half full, and\n"
 "                          files beyond N in one drain are counted as lost\n"
 "      --keep-caps CAP[,...]  capabilities kept once the programs are attached\n"
-"                          (none by default, CAP_BPF where the kernel needs it\n"
-"                          to read maps; 'all' drops none); see docs/usage.md\n"
+"                          (by default none with --listen, else CAP_SYS_PTRACE;\n"
+"                          CAP_BPF where the kernel needs it to read maps;\n"
+"                          'all' drops none, 'none' keeps none); docs/usage.md\n"
 "      --store-files N     files iostorm keeps, the least recently used dropped\n"
 "                          beyond (0: all; default all, 65536 when serving\n"
 "                          metrics with no --json or --html: memory stays flat)\n"
@@ -174,6 +175,7 @@ static int parse_caps(struct options *o, const char *arg)
 	size_t n;
 	int cap;
 
+	o->keep_caps_set = true;
 	if (!strcmp(arg, "all")) {
 		o->keep_caps = ~0ULL;
 		return 0;

@@ -335,17 +335,31 @@ static void raise_priority(const struct session *s)
 }
 
 /*
+ * The capabilities kept by choice: --keep-caps; else, for a report (no
+ * --listen), CAP_SYS_PTRACE where held: /proc/PID/maps of a process that
+ * holds capabilities iostorm does not (a root job) needs it, and without
+ * it a data set mapped after the start has no name. An exporter serves
+ * HTTP for days: it keeps none, and says what that costs (docs/usage.md).
+ */
+static __u64 caps_chosen(const struct options *o)
+{
+	if (o->keep_caps_set)
+		return o->keep_caps;
+	return o->listen ? 0 : CAPS_BIT(CAP_SYS_PTRACE);
+}
+
+/*
  * Everything that needs a privilege is done: the programs are loaded and
  * attached, the maps open, the socket bound, the drains' priority raised,
  * the launched command forked (it keeps what it was given). Keep only what
  * the drains still need (collector__caps_needed(): none, or CAP_BPF before
- * 5.19) and --keep-caps, before any other thread starts (capset() is per
+ * 5.19) and caps_chosen(), before any other thread starts (capset() is per
  * thread), and say what is held while serving. docs/usage.md, "Privileges".
  */
 static int drop_privileges(struct session *s)
 {
 	const struct options *o = s->o;
-	__u64 keep = o->keep_caps;
+	__u64 keep = caps_chosen(o);
 	char names[256];
 	int err = 0;
 
