@@ -745,15 +745,15 @@ static int session__report(struct session *s)
 			s->fail = EXIT_OUTPUT;
 	}
 	facts__free(&fa);
+	/* The last page, bounded by --max-series as every other: served, and the final file. */
+	e = s->prom && f ? prom__publish(s->prom, s->trace, f) : 0;
 	if (o->prom_file && f) {
-		e = prom__write_file(o->prom_file, s->trace, f, o->job);
+		e = e ?: prom__save(s->prom, o->prom_file);
 		if (e) {
 			output_failed(&err, o->prom_file, e);
 			s->fail = EXIT_OUTPUT;
 		}
 	}
-	if (s->prom && f)
-		prom__publish(s->prom, s->trace, f);
 	return err;
 }
 
