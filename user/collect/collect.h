@@ -115,8 +115,9 @@ int collector__parents(struct collector *c, struct trace *t);
 int collector__attach(struct collector *c);
 /*
  * The capabilities (a CAPS_BIT() mask, lib/caps.h) the drains still need
- * after collector__attach(): 0 where held fds read without any, else
- * CAP_BPF's. Forks a child to find out: call before any thread starts.
+ * once attached: 0 where held fds read without any, else CAP_BPF's. Forks a
+ * child to find out: call after collector__open() and before the attach
+ * (the child is then no event) and before any thread starts.
  */
 __u64 collector__caps_needed(struct collector *c);
 /* The window opens: block requests from now_ns (CLOCK_MONOTONIC) on are tracked. */

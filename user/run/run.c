@@ -82,6 +82,7 @@ struct session {
 	bool exec_failed;	/* COMMAND never ran: exit with its 126/127 */
 	int fail;		/* EXIT_INPUT or EXIT_OUTPUT for such a failure, else 0 */
 	bool storm;		/* drained early since the last scheduled drain */
+	__u64 caps_needed;	/* by the drains once attached: collector__caps_needed() */
 };
 
 /*
@@ -229,6 +230,8 @@ static int session__open(struct session *s)
 		err = collector__open(&s->c, &pc, &s->trace->kernel);
 	if (err)
 		return err;
+	/* Probed before the attach: the probe's child is no process to trace. */
+	s->caps_needed = collector__caps_needed(s->c);
 	s->trace->maps_bytes = collector__maps_bytes(s->c);	/* again at the end */
 	if (o->listen || o->prom_file)
 		err = prom__serve(&s->prom, o->listen, o->job);
@@ -352,8 +355,8 @@ static __u64 caps_chosen(const struct options *o)
  * Everything that needs a privilege is done: the programs are loaded and
  * attached, the maps open, the socket bound, the drains' priority raised,
  * the launched command forked (it keeps what it was given). Keep only what
- * the drains still need (collector__caps_needed(): none, or CAP_BPF before
- * 5.19) and caps_chosen(), before any other thread starts (capset() is per
+ * the drains still need (s->caps_needed: none, or CAP_BPF before 5.19) and
+ * caps_chosen(), before any other thread starts (capset() is per
  * thread), and say what is held while serving. docs/usage.md, "Privileges".
  */
 static int drop_privileges(struct session *s)
@@ -364,7 +367,7 @@ static int drop_privileges(struct session *s)
 	int err = 0;
 
 	if (keep != ~0ULL) {
-		keep |= collector__caps_needed(s->c);
+		keep |= s->caps_needed;
 		err = caps__drop_all_but(keep);
 	}
 	if (err) {
