@@ -66,7 +66,7 @@ ship_podman() {
 SHIP_ULIMITS=(--ulimit nofile=16384:16384 --ulimit nproc=4096:4096)
 
 # containerd_seccomp OUT: podman's default seccomp profile as containerd's
-# RuntimeDefault has it since 1.6.9/1.7 (containerd PR 7301): bpf(2) and
+# RuntimeDefault has it since containerd PR 7301 (1.7, late 1.6.x): bpf(2) and
 # perf_event_open(2) allowed to CAP_BPF and CAP_PERFMON too, not only to
 # CAP_SYS_ADMIN (podman 4.3's own profile refuses them: EPERM).
 containerd_seccomp() {
