@@ -233,7 +233,7 @@ vm-test: all
 # inputs going to a scratch directory. Part of `make check`, not `make test`.
 FUZZ_CC ?= clang
 FUZZ_RUNS ?= 20000
-FUZZ_TARGETS := diff_load options
+FUZZ_TARGETS := diff_load options prom_text
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(OUTPUT)/fuzz/fuzz-%)
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Wno-string-plus-int \
 	       -std=gnu11 -D_GNU_SOURCE -DIOSTORM_VERSION='"$(IOSTORM_VERSION)"' -Ibpf -Iuser

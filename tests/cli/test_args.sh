@@ -14,6 +14,28 @@ test_cli_bad_input() {
 	expect_fail 2 "-q without --json" "$IOSTORM" -q -a
 }
 
+# /metrics on an address other hosts reach serves every tenant's names
+# unencrypted: refused (exit 2, docs/usage.md) unless --listen-insecure
+# says so; loopback and unix:PATH are the documented ways.
+test_cli_listen_needs_explicit_flag() {
+	local want="add --listen-insecure"
+	expect_fail 2 "--listen '0.0.0.0:9436' would serve every tenant's names to anyone who reaches it" \
+		"$IOSTORM" -a --listen 0.0.0.0:9436
+	expect_fail 2 "$want" "$IOSTORM" -a --listen '[::]:9436'
+	expect_fail 2 "$want" "$IOSTORM" -a --listen 10.0.3.17:9436
+	expect_fail 2 "expected unix:PATH" "$IOSTORM" -a --listen unix:
+	expect_fail 2 "--listen-insecure without --listen" "$IOSTORM" -a --listen-insecure
+	# Accepted: the next complaint is about another flag.
+	expect_fail 2 "only one of" "$IOSTORM" -a -p 1 --listen 0.0.0.0:9436 --listen-insecure
+	expect_fail 2 "only one of" "$IOSTORM" -a -p 1 --listen 127.0.0.2:9436
+	expect_fail 2 "only one of" "$IOSTORM" -a -p 1 --listen '[::1]:9436'
+	expect_fail 2 "only one of" "$IOSTORM" -a -p 1 --listen unix:/run/iostorm.sock
+	expect_fail 2 "invalid value 'nope' for --keep-caps: no such capability" \
+		"$IOSTORM" -a --keep-caps nope
+	expect_fail 2 "only one of" "$IOSTORM" -a -p 1 --keep-caps cap_sys_ptrace,CAP_BPF
+	expect_fail 2 "invalid value '-1' for --max-series" "$IOSTORM" -a --max-series -1
+}
+
 # -p takes what pgrep prints (newlines, spaces, commas; -p repeated), and
 # says which part of a bad value is not a process id.
 test_cli_pids_as_pgrep_prints() {

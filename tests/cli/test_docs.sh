@@ -199,3 +199,68 @@ test_docs_readme_front_door() {
 	! grep -q '\.\./shared' "$readme" "$ROOT"/docs/*.md "$ROOT"/scripts/*.sh ||
 		fail "a path outside the repository (../shared): $(grep -l '\.\./shared' "$readme" "$ROOT"/docs/*.md "$ROOT"/scripts/*.sh)"
 }
+
+# The DaemonSet's manifest is valid YAML (python3's yaml; no kubectl here)
+# of the objects a security review asks for: iostorm on loopback behind a
+# kube-rbac-proxy that authorises /metrics, least privilege, RBAC, a
+# ServiceMonitor over https with a token and limits, no scrape annotations.
+test_docs_daemonset_manifest() {
+	python3 -c 'import yaml' 2>/dev/null || skip "python3-yaml not installed"
+	python3 - "$ROOT/docs/deploy/iostorm-daemonset.yaml" <<-'PY' || fail "the manifest: see above"
+	import sys, yaml
+	docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d]
+	by = {}
+	for d in docs:
+	    by.setdefault(d["kind"], []).append(d)
+	def need(cond, what):
+	    if not cond:
+	        sys.exit("manifest: " + what)
+	for k in ("ServiceAccount", "ClusterRole", "ClusterRoleBinding", "DaemonSet", "Service",
+	          "ServiceMonitor"):
+	    need(k in by, "no " + k)
+	pod = by["DaemonSet"][0]["spec"]["template"]
+	need(not any(a.startswith("prometheus.io/") for a in pod["metadata"].get("annotations", {})),
+	     "prometheus.io annotations remain")
+	spec = pod["spec"]
+	need(not spec.get("hostNetwork"), "hostNetwork: 127.0.0.1 would be the node's")
+	need(spec.get("serviceAccountName") == "iostorm", "no serviceAccountName")
+	ctr = {c["name"]: c for c in spec["containers"]}
+	io, proxy = ctr["iostorm"], ctr["kube-rbac-proxy"]
+	args = io["args"]
+	need(args[args.index("--listen") + 1].startswith(("127.0.0.1:", "unix:")),
+	     "iostorm listens beyond the pod")
+	need("--listen-insecure" not in args, "--listen-insecure in the DaemonSet")
+	need("ports" not in io, "iostorm's own port is exposed")
+	sc = io["securityContext"]
+	need(sc["readOnlyRootFilesystem"] is True and sc["allowPrivilegeEscalation"] is False
+	     and not sc.get("privileged"), "iostorm's securityContext")
+	need(sc["capabilities"]["drop"] == ["ALL"] and
+	     sorted(sc["capabilities"]["add"]) == ["BPF", "PERFMON"], "iostorm's capabilities")
+	need(sc["seccompProfile"]["type"] == "RuntimeDefault", "iostorm's seccomp profile")
+	pargs = " ".join(proxy["args"])
+	need("--secure-listen-address=[$(IP)]:9436" in pargs and
+	     "--upstream=http://" + args[args.index("--listen") + 1] + "/" in pargs,
+	     "the proxy does not front iostorm's address")
+	psc = proxy["securityContext"]
+	need(psc["runAsNonRoot"] and psc["readOnlyRootFilesystem"] and
+	     psc["capabilities"]["drop"] == ["ALL"], "the proxy's securityContext")
+	rules = [r for c in by["ClusterRole"] for r in c["rules"]]
+	need(any(r.get("resources") == ["tokenreviews"] and r["verbs"] == ["create"] for r in rules),
+	     "no tokenreviews create")
+	need(any(r.get("resources") == ["subjectaccessreviews"] and r["verbs"] == ["create"]
+	         for r in rules), "no subjectaccessreviews create")
+	need(any(r.get("nonResourceURLs") == ["/metrics"] and r["verbs"] == ["get"] for r in rules),
+	     "no get on /metrics")
+	roles = {c["metadata"]["name"] for c in by["ClusterRole"]}
+	need(all(b["roleRef"]["name"] in roles for b in by["ClusterRoleBinding"]),
+	     "a binding to a role not shipped")
+	sm = by["ServiceMonitor"][0]["spec"]
+	ep = sm["endpoints"][0]
+	need(ep["scheme"] == "https" and ep["port"] == "https" and
+	     ep.get("bearerTokenFile", "").endswith("serviceaccount/token"),
+	     "the ServiceMonitor does not scrape https with the token")
+	need(sm["sampleLimit"] > 20000 and sm["labelValueLengthLimit"] > 512,
+	     "the ServiceMonitor's limits are not above iostorm's bounds")
+	print("  %d objects: %s" % (len(docs), ", ".join(sorted(by))))
+	PY
+}

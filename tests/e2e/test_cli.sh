@@ -169,3 +169,16 @@ test_cli_json_stdout_pipes() {
 	"$IOSTORM" -q --json - -- sh -c 'echo noise' 2>/dev/null | python3 -m json.tool >/dev/null ||
 		fail "iostorm --json - | python3 -m json.tool failed"
 }
+
+# A launched COMMAND is forked before iostorm drops its capabilities: it
+# runs with what it was given (the shell's own set), while iostorm keeps
+# CAP_SYS_PTRACE alone (a report: to read the job's /proc/PID/maps).
+test_cli_launched_command_keeps_caps() {
+	local own
+	own=$(sed -n 's/^CapEff:\t//p' /proc/self/status)
+	"$IOSTORM" -q --json out.json -- sh -c 'sed -n "s/^CapEff:\t//p" /proc/self/status' \
+		>caps.txt 2>stderr.txt || fail "iostorm exit $?: $(cat stderr.txt)"
+	expect_eq "the command's CapEff" "$(cat caps.txt)" "$own"
+	grep -qE "capabilities held while tracing: (CAP_BPF, )?CAP_SYS_PTRACE$" stderr.txt ||
+		fail "stderr: $(cat stderr.txt)"
+}

@@ -224,3 +224,80 @@ test_prom_scraped_by_prometheus() {
 	kill -INT "$ipid"
 	wait "$ipid" || fail "iostorm exit $?: $(cat stderr.txt)"
 }
+
+# The serving exporter holds no capability (CAP_BPF alone on a kernel that
+# checks it on map reads, before 5.19), in every thread, with no_new_privs,
+# and says so; its counts stay exact (the workload's own tally), on
+# --listen unix:PATH scraped with curl --unix-socket; the socket goes at
+# the stop.
+test_prom_caps_dropped_counts_exact() {
+	command -v curl >/dev/null || skip "curl not installed"
+	local ipid spid k f eff
+	gen_data 300 3
+	start_gated read "$PWD/data" --threads 2
+	sleep 600 &	# keeps the target alive after the reader, for a scrape
+	spid=$!
+	"$IOSTORM" -p "$WPID,$spid" -q --json out.json --listen "unix:$PWD/m.sock" 2>stderr.txt &
+	ipid=$!
+	kill_at_exit "$WPID" "$spid" "$ipid"
+	wait_for stderr.txt "Ctrl-C to stop"
+	grep -qE "^iostorm: capabilities held while tracing: (none|CAP_BPF)$" stderr.txt ||
+		fail "stderr: $(cat stderr.txt)"
+	for f in /proc/"$ipid"/task/*/status; do
+		eff=$(sed -n 's/^CapEff:\t//p' "$f")
+		case $eff in
+		0000000000000000) ;;
+		0000008000000000) grep -q "tracing: CAP_BPF$" stderr.txt || fail "CAP_BPF held, not said" ;;
+		*) fail "thread $f: CapEff $eff" ;;
+		esac
+		expect_eq "CapPrm of $f" "$(sed -n 's/^CapPrm:\t//p' "$f")" "$eff"
+		expect_eq "CapInh of $f" "$(sed -n 's/^CapInh:\t//p' "$f")" 0000000000000000
+		expect_eq "CapAmb of $f" "$(sed -n 's/^CapAmb:\t//p' "$f")" 0000000000000000
+		expect_eq "NoNewPrivs of $f" "$(sed -n 's/^NoNewPrivs:\t//p' "$f")" 1
+	done
+	expect_cmp "threads of iostorm" "$(ls /proc/"$ipid"/task | wc -l)" '>=' 2	# the server's
+	echo "  CapEff $eff in each of $(ls /proc/"$ipid"/task | wc -l) threads"
+	echo go >gate
+	wait "$WPID" || fail "workload failed: $(cat wl.err)"
+	sleep 2.5	# two drains
+	curl -sf --unix-socket m.sock http://localhost/metrics >metrics.txt ||
+		fail "curl --unix-socket m.sock: exit $?"
+	for k in opens reads read_bytes; do
+		expect_eq "/metrics vfs $k" "$(prom_value metrics.txt "iostorm_vfs_${k}_total")" \
+			"$(tally tally.txt $k)"
+	done
+	expect_eq "series dropped" "$(prom_value metrics.txt iostorm_series_dropped_total)" 0
+	kill "$spid"
+	wait "$ipid" || fail "iostorm exit $?: $(cat stderr.txt)"
+	for k in opens reads read_bytes closes stats; do
+		expect_eq "vfs.$k" "$(jqr out.json .vfs.$k)" "$(tally tally.txt $k)"
+	done
+	expect_eq "lost" "$(jqr out.json .lost.total)" 0
+	[ ! -e m.sock ] || fail "the socket was left"
+}
+
+# A node with more labelled series than --max-series: the page holds at
+# most that many, the rest are counted in iostorm_series_dropped_total, the
+# unlabelled families are all there, and promtool accepts it.
+test_prom_series_bound() {
+	command -v curl >/dev/null || skip "curl not installed"
+	need_promtool
+	local ipid labelled dropped
+	"$IOSTORM" -a -d 6 -q --max-series 20 --listen "unix:$PWD/m.sock" 2>stderr.txt &
+	ipid=$!
+	kill_at_exit "$ipid"
+	wait_for stderr.txt "Ctrl-C to stop"
+	sleep 2.5	# two drains
+	curl -sf --unix-socket m.sock http://localhost/metrics >metrics.txt || fail "curl: exit $?"
+	promtool check metrics <metrics.txt || fail "promtool check metrics"
+	# Labelled: a sample with a label other than le (training_job: none here).
+	labelled=$(grep -v '^#' metrics.txt | grep '{' | grep -cvE '^[a-z_:]+\{le="[^"]*"\} ')
+	dropped=$(prom_value metrics.txt iostorm_series_dropped_total)
+	echo "  labelled series $labelled, dropped so far $dropped"
+	expect_cmp "labelled series" "$labelled" '<=' 20
+	expect_cmp "series dropped" "$dropped" '>' 0
+	grep -q '^iostorm_vfs_opens_total ' metrics.txt || fail "an unlabelled family is missing"
+	grep -q '^iostorm_vfs_read_latency_seconds_count ' metrics.txt ||
+		fail "an unlabelled histogram is missing"
+	wait "$ipid" || fail "iostorm exit $?: $(cat stderr.txt)"
+}

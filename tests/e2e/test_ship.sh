@@ -65,14 +65,38 @@ ship_podman() {
 
 SHIP_ULIMITS=(--ulimit nofile=16384:16384 --ulimit nproc=4096:4096)
 
+# containerd_seccomp OUT: podman's default seccomp profile as containerd's
+# RuntimeDefault has it since containerd PR 7301 (1.7, late 1.6.x): bpf(2) and
+# perf_event_open(2) allowed to CAP_BPF and CAP_PERFMON too, not only to
+# CAP_SYS_ADMIN (podman 4.3's own profile refuses them: EPERM).
+containerd_seccomp() {
+	local in=/usr/share/containers/seccomp.json
+	[ -r "$in" ] || in=/etc/containers/seccomp.json
+	[ -r "$in" ] || fail "no podman seccomp profile to derive containerd's from"
+	jq '.syscalls |= (map(.names -= ["bpf", "perf_event_open"] | select(.names | length > 0)) +
+		[{ names: ["bpf", "perf_event_open"], action: "SCMP_ACT_ALLOW",
+		   includes: { caps: ["CAP_SYS_ADMIN"] } },
+		 { names: ["bpf"], action: "SCMP_ACT_ALLOW", includes: { caps: ["CAP_BPF"] } },
+		 { names: ["perf_event_open"], action: "SCMP_ACT_ALLOW",
+		   includes: { caps: ["CAP_PERFMON"] } }])' "$in" >"$1" ||
+		fail "cannot write $1"
+}
+
 # manifest_run_opts MANIFEST: podman run's options for what the DaemonSet
-# asks: the host's PID namespace, its seccomp profile, only the
-# capabilities it adds, its read-only host paths, its memory limit. One per
-# line.
+# asks of the iostorm container: the host's PID namespace, its seccomp
+# profile (RuntimeDefault as containerd's), only the capabilities it adds,
+# a read-only root, no privilege escalation, its read-only host paths, its
+# memory limit. One per line.
 manifest_run_opts() {
 	local m=$1 caps name mp host
 	grep -q '^ *hostPID: true' "$m" && echo --pid=host
 	grep -q 'seccompProfile: { type: Unconfined }' "$m" && echo --security-opt=seccomp=unconfined
+	if grep -q 'seccompProfile: { type: RuntimeDefault }' "$m"; then
+		containerd_seccomp "$PWD/containerd-seccomp.json"
+		echo "--security-opt=seccomp=$PWD/containerd-seccomp.json"
+	fi
+	grep -q '^ *readOnlyRootFilesystem: true' "$m" && echo --read-only
+	grep -q '^ *allowPrivilegeEscalation: false' "$m" && echo --security-opt=no-new-privileges
 	grep -q 'drop: \["ALL"\]' "$m" && echo --cap-drop=all
 	caps=$(sed -n 's/^ *add: \[\(.*\)\]/\1/p' "$m" | tr -d '" ' | tr 'A-Z' 'a-z')
 	[ -n "$caps" ] && echo "--cap-add=$caps"
@@ -102,6 +126,19 @@ ship_image() {
 		fail "the DaemonSet does not name iostorm:$version"
 }
 
+# ship_caps_dropped NAME: the exporter in container NAME says it holds no
+# capability while serving, and its /proc status agrees (CAP_BPF alone
+# where the kernel reads maps only with it, before 5.19).
+ship_caps_dropped() {
+	local pid eff
+	ship_podman logs "$1" 2>&1 | grep -qE "capabilities held while tracing: (none|CAP_BPF)$" ||
+		fail "the exporter does not say it dropped its capabilities: $(ship_podman logs "$1" 2>&1 | tail -3)"
+	pid=$(ship_podman inspect -f '{{.State.Pid}}' "$1")
+	eff=$(sed -n 's/^CapEff:\t//p' "/proc/$pid/status")
+	case $eff in 0000000000000000 | 0000008000000000) ;; *) fail "the exporter's CapEff is $eff" ;; esac
+	grep -q '^NoNewPrivs:.1' "/proc/$pid/status" || fail "the exporter lacks no_new_privs"
+}
+
 # ship_exporter NAME PORT: IMAGE run by podman as the DaemonSet says (its
 # settings, its args on PORT, host network) as container NAME, removed at
 # exit; returns once it traces.
@@ -115,12 +152,15 @@ ship_exporter() {
 		[[ " ${opts[*]} " == *":/sys/fs/cgroup:ro "* ]] || fail "settings not found in $manifest"
 	mapfile -t args < <(sed -n 's/^ *args: \[\(.*\)\]/\1/p' "$manifest" | tr -d '"' |
 		tr ',' '\n' | sed "s/^ *//; s/:9436\$/:$port/")
-	expect_eq "exporter args" "${args[*]}" "-a -q --listen 0.0.0.0:$port"
+	expect_eq "exporter args" "${args[*]}" "-a -q --listen 127.0.0.1:$port"
 	on_exit "ship_podman rm -f -t 0 $name >/dev/null 2>&1 || true"
 	ship_podman run -d --name "$name" --network=host "${SHIP_ULIMITS[@]}" "${opts[@]}" \
 		"$IMAGE" "${args[@]}" >"$name.id" || fail "podman run $IMAGE"
 	for ((i = 0; i < 100; i++)); do
-		ship_podman logs "$name" 2>&1 | grep -q "Ctrl-C to stop" && return 0
+		if ship_podman logs "$name" 2>&1 | grep -q "Ctrl-C to stop"; then
+			ship_caps_dropped "$name"
+			return 0
+		fi
 		[ "$(ship_podman inspect -f '{{.State.Running}}' "$name")" = true ] ||
 			fail "the exporter exited: $(ship_podman logs "$name" 2>&1 | tail -5)"
 		sleep 0.2

@@ -89,10 +89,12 @@ struct prog_verified {
 /*
  * What this kernel gives, into k, and whether the programs it takes load
  * (verified, not attached): 0, or the -errno of the load, said on stderr.
- * The programs that loaded go to progs, max at most; *n says how many.
+ * The programs that loaded go to progs, max at most; *n says how many;
+ * *caps_after, the capabilities a trace would keep once attached (as
+ * collector__caps_needed()).
  */
 int collector__check(struct kernel_reach *k, bool verbose, struct prog_verified *progs,
-		     int max, int *n);
+		     int max, int *n, __u64 *caps_after);
 /*
  * Learn what this kernel gives into k, then load the programs it takes and
  * set up draining; prints what failed. 0 or -errno.
@@ -111,6 +113,13 @@ int collector__seed(struct collector *c, const pid_t *pids, int n);
 int collector__parents(struct collector *c, struct trace *t);
 /* Attach every program. 0 or -errno, said on stderr. */
 int collector__attach(struct collector *c);
+/*
+ * The capabilities (a CAPS_BIT() mask, lib/caps.h) the drains still need
+ * once attached: 0 where held fds read without any, else CAP_BPF's. Forks a
+ * child to find out: call after collector__open() and before the attach
+ * (the child is then no event) and before any thread starts.
+ */
+__u64 collector__caps_needed(struct collector *c);
 /* The window opens: block requests from now_ns (CLOCK_MONOTONIC) on are tracked. */
 void collector__start(struct collector *c, __u64 now_ns);
 /* Is a process of a TARGET_PIDS target still alive? */

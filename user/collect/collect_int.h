@@ -20,6 +20,7 @@
 #include "model/trace.h"
 
 struct iostorm_bpf;
+struct bpf_link;
 
 /* ---- what the kernel gives (features.c) ---- */
 
@@ -27,6 +28,12 @@ struct iostorm_bpf;
 int features__forced(__u32 *bits);
 /* Has this process capability cap (CAP_SYS_ADMIN, CAP_BPF...) in effect? */
 bool features__has_cap(int cap);
+
+/*
+ * The capabilities the drains still need once attached (privs.c): 0, or
+ * CAPS_BIT(CAP_BPF) where reading through held fds needs it (before 5.19).
+ */
+__u64 privs__after_attach(struct iostorm_bpf *skel, struct bpf_link *iter);
 /*
  * Learn from the kernel's BTF what it gives, into k, with the fallbacks in
  * forced taken too. -EOPNOTSUPP, said, for a kernel below iostorm's floor.

@@ -61,7 +61,7 @@ out_free_collector:
 }
 
 int collector__check(struct kernel_reach *k, bool verbose, struct prog_verified *progs,
-		     int max, int *n)
+		     int max, int *n, __u64 *caps_after)
 {
 	struct probe_config pc = {
 		.mode = TARGET_PIDS, .map_files = 1024, .verbose = verbose,
@@ -85,6 +85,7 @@ int collector__check(struct kernel_reach *k, bool verbose, struct prog_verified 
 		snprintf(progs[*n].name, sizeof(progs[*n].name), "%s", bpf_program__name(prog));
 		progs[(*n)++].insns = info.verified_insns;
 	}
+	*caps_after = privs__after_attach(skel, NULL);
 	iostorm_bpf__destroy(skel);
 	return 0;
 }
@@ -110,6 +111,11 @@ int collector__attach(struct collector *c)
 
 	c->attached = !err;
 	return err;
+}
+
+__u64 collector__caps_needed(struct collector *c)
+{
+	return privs__after_attach(c->skel, c->drain.threads_iter);
 }
 
 void collector__start(struct collector *c, __u64 now_ns)

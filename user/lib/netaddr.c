@@ -45,3 +45,17 @@ int netaddr__parse(const char *s, struct sockaddr_storage *sa, socklen_t *len)
 	*len = sizeof(*in4);
 	return inet_pton(AF_INET, buf, &in4->sin_addr) == 1 ? 0 : -EINVAL;
 }
+
+bool netaddr__is_loopback(const struct sockaddr_storage *sa)
+{
+	const struct sockaddr_in *in4 = (const struct sockaddr_in *)sa;
+	const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)sa;
+
+	if (sa->ss_family == AF_INET)
+		return (ntohl(in4->sin_addr.s_addr) >> 24) == 127;
+	if (sa->ss_family != AF_INET6)
+		return false;
+	if (IN6_IS_ADDR_V4MAPPED(&in6->sin6_addr))
+		return in6->sin6_addr.s6_addr[12] == 127;
+	return IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr);
+}

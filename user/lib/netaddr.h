@@ -3,6 +3,7 @@
 #ifndef LIB_NETADDR_H
 #define LIB_NETADDR_H
 
+#include <stdbool.h>
 #include <sys/socket.h>
 
 /*
@@ -10,5 +11,8 @@
  * into sa. Prints nothing; -EINVAL when s is not one of those.
  */
 int netaddr__parse(const char *s, struct sockaddr_storage *sa, socklen_t *len);
+
+/* Is sa (as parsed) a loopback address: 127.0.0.0/8, ::1, ::ffff:127.x.y.z? */
+bool netaddr__is_loopback(const struct sockaddr_storage *sa);
 
 #endif /* LIB_NETADDR_H */

@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "model/cgroup.h"
 #include "model/counters.h"
 #include "model/mount.h"
@@ -334,8 +336,82 @@ static int resolve_one(struct cgroup_rec *r, int mount_fd, size_t mlen)
 	return cgroup__set_path(r, path[mlen] ? path + mlen : "/");
 }
 
+#define WALK_DEPTH_MAX	32	/* /kubepods.slice/...-pod<uid>.slice/<ctr>.scope is 4 */
+
+/*
+ * The records of c still unknown whose id is the inode of a directory
+ * under dirfd (path, len bytes, its path below the mount), and below.
+ * A cgroup2 directory's inode number is its cgroup id (kernfs, 5.5+).
+ * Returns how many remain unknown, or -ENOMEM.
+ */
+static int walk_tree(struct cgroups *c, int dirfd, char *path, size_t len, int depth,
+		     int unknown)
+{
+	DIR *d = fdopendir(dirfd);
+	struct dirent *e;
+	struct stat st;
+	int sub;
+
+	if (!d) {
+		close(dirfd);
+		return unknown;
+	}
+	while (unknown > 0 && (e = readdir(d))) {
+		if (e->d_type != DT_DIR || !strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    len + 1 + strlen(e->d_name) >= PATH_MAX)
+			continue;
+		snprintf(path + len, PATH_MAX - len, "/%s", e->d_name);
+		for (size_t i = 0; i < c->nr; i++) {
+			struct cgroup_rec *r = &c->recs[i];
+
+			if (r->cgid != (__u64)st.st_ino || r->path || r->cgid == CGROUP_OTHER)
+				continue;
+			if (cgroup__set_path(r, path)) {
+				closedir(d);
+				return -ENOMEM;
+			}
+			unknown--;
+		}
+		if (depth >= WALK_DEPTH_MAX)
+			continue;
+		sub = openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (sub >= 0)
+			unknown = walk_tree(c, sub, path, strlen(path), depth + 1, unknown);
+		if (unknown < 0)
+			break;
+	}
+	closedir(d);
+	return unknown;
+}
+
+/*
+ * The ids the file handles could not open: open_by_handle_at() needs
+ * CAP_DAC_READ_SEARCH, which iostorm drops once attached. The tree is
+ * walked instead, once for all the ids new at this drain.
+ */
+static int resolve_by_walk(struct cgroups *c, int mount_fd, int unknown)
+{
+	char path[PATH_MAX] = "";
+	int fd = dup(mount_fd);
+
+	if (fd < 0)
+		return unknown;
+	for (size_t i = 0; i < c->nr; i++)	/* the root: / */
+		if (c->recs[i].cgid != CGROUP_OTHER && !c->recs[i].path) {
+			struct stat st;
+
+			if (!fstat(mount_fd, &st) && (__u64)st.st_ino == c->recs[i].cgid &&
+			    !cgroup__set_path(&c->recs[i], "/"))
+				unknown--;
+		}
+	return walk_tree(c, fd, path, 0, 0, unknown);
+}
+
 int cgroups__resolve(struct cgroups *c, const char *mount)
 {
+	bool denied = false;
 	char buf[PATH_MAX];
 	int fd, err = 0, unknown = 0;
 	size_t mlen, i;
@@ -364,9 +440,12 @@ int cgroups__resolve(struct cgroups *c, const char *mount)
 		err = resolve_one(r, fd, mlen == 1 ? 0 : mlen);
 		if (err == -ENOMEM)
 			break;
+		denied |= err == -EPERM;
 		err = 0;
 		unknown += !r->path;
 	}
+	if (!err && denied && unknown)
+		unknown = resolve_by_walk(c, fd, unknown);
 	close(fd);
 	return err ? err : unknown;
 }

@@ -80,7 +80,8 @@ void cgroup__parse(const char *path, struct cgroup_name *n);
 int cgroup__set_path(struct cgroup_rec *r, const char *path);
 /*
  * Resolve the ids not tried yet to paths, by file handle on the cgroup2
- * file system mounted at mount (NULL: found in /proc/self/mountinfo).
+ * file system mounted at mount (NULL: found in /proc/self/mountinfo), or,
+ * without CAP_DAC_READ_SEARCH, by a walk of its tree (inode == id).
  * Returns how many are still unknown, or -errno.
  */
 int cgroups__resolve(struct cgroups *c, const char *mount);

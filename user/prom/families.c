@@ -421,11 +421,12 @@ static void render_health(struct prom *p, const struct trace *t)
 			 t->maps_bytes);
 }
 
-/* Every family, in order. */
-int prom__render(FILE *out, const struct trace *t, const struct findings *f,
-		 const char *job)
+/* Every family, in order; the bound's count last, once every family had its turn. */
+int prom__render_page(FILE *out, const struct trace *t, const struct findings *f,
+		      const char *job, size_t max_series, __u64 *dropped_total)
 {
-	struct prom p = { .out = out, .job = job && *job ? job : NULL };
+	struct prom p = { .out = out, .job = job && *job ? job : NULL, .max_series = max_series };
+	__u64 dropped;
 
 	errno = 0;
 	render_meta(&p, t);
@@ -440,7 +441,19 @@ int prom__render(FILE *out, const struct trace *t, const struct findings *f,
 	render_layer(&p, f);
 	render_findings(&p, f);
 	render_health(&p, t);
+	dropped = (dropped_total ? *dropped_total : 0) + p.dropped;
+	if (dropped_total)
+		*dropped_total = dropped;
+	prom__metric_u64(&p, "iostorm_series_dropped_total", "counter",
+			 "Labelled series left out of the pages rendered so far, past --max-series "
+			 "(a histogram counts as its buckets, _sum and _count).", dropped);
 	if (!p.err && ferror(out))
 		p.err = -EIO;
 	return p.err;
+}
+
+int prom__render(FILE *out, const struct trace *t, const struct findings *f,
+		 const char *job)
+{
+	return prom__render_page(out, t, f, job, PROM_SERIES_MAX, NULL);
 }

@@ -15,7 +15,9 @@
 #ifndef PROM_H
 #define PROM_H
 
+#include <stddef.h>
 #include <stdio.h>
+#include <linux/types.h>
 
 struct findings;
 struct trace;
@@ -36,6 +38,22 @@ struct trace;
  */
 #define PROM_JOB_MAX		128
 
+/*
+ * Labelled series on one page at most (--max-series): a node's pods, jobs
+ * and processes are named by its tenants, and a page without a bound is
+ * memory without one, here and in the server (CVE-2022-21698). Far above
+ * what the bounded families make (docs/metrics.md); those beyond are
+ * counted in iostorm_series_dropped_total.
+ */
+#define PROM_SERIES_MAX		20000
+
+/*
+ * A label value's bytes at most, as written (longer ones are cut at a
+ * character): a cgroup path is ~200, a process name 15. Below the
+ * labelValueLengthLimit a scraper sets (docs/deploy/: 1024).
+ */
+#define PROM_LABEL_VALUE_MAX	512
+
 struct prom_server;
 
 /*
@@ -48,15 +66,37 @@ int prom__render(FILE *out, const struct trace *t, const struct findings *f,
 		 const char *job);
 
 /*
- * Listen on addr_port and serve /metrics from an internal thread, 503 until
- * the first prom__publish(); addr_port NULL serves nothing (for --prom-file
- * alone: prom__publish() + prom__save()). job labels every sample, as for
- * prom__render(). Says what failed on stderr
- * ("iostorm: cannot listen on '127.0.0.1:9436': Address already in use")
- * and returns -errno (-EINVAL
- * for a bad address, -EADDRINUSE, -EACCES, -EADDRNOTAVAIL...).
+ * prom__render() with at most max_series labelled series (0: no bound);
+ * those left out are added to *dropped_total (NULL: this page's alone),
+ * which iostorm_series_dropped_total says.
+ */
+int prom__render_page(FILE *out, const struct trace *t, const struct findings *f,
+		      const char *job, size_t max_series, __u64 *dropped_total);
+
+/* --listen unix:PATH: a Unix socket, for a proxy in the same pod or host. */
+#define PROM_UNIX_PREFIX	"unix:"
+
+/*
+ * Listen on addr_port ("IPV4:PORT", "[IPV6]:PORT" or "unix:PATH"), but
+ * serve nothing until prom__start(): binding is early, so a port taken
+ * fails before the programs load, and the server's thread starts after
+ * the capabilities are dropped (capset() is per thread). addr_port NULL
+ * listens on nothing (for --prom-file alone: prom__publish() +
+ * prom__save()). job labels every sample, as for prom__render(). Says what
+ * failed on stderr ("iostorm: cannot listen on '127.0.0.1:9436': Address
+ * already in use") and returns -errno (-EINVAL for a bad address,
+ * -EADDRINUSE, -EACCES, -EADDRNOTAVAIL...).
  */
 int prom__serve(struct prom_server **s, const char *addr_port, const char *job);
+
+/*
+ * Serve /metrics from an internal thread, 503 until the first
+ * prom__publish(); nothing to do without an address. 0 or -errno (said).
+ */
+int prom__start(struct prom_server *s);
+
+/* At most max_series labelled series per page from now on (0: no bound; PROM_SERIES_MAX at first). */
+void prom__limit(struct prom_server *s, size_t max_series);
 
 /*
  * Render t with the findings f (judged by the caller: live, run/loops.h;

@@ -27,6 +27,10 @@ struct prom {
 	FILE *out;
 	const char *job;	/* training_job on every sample; NULL: none */
 	int err;		/* the first failed write's -errno, kept for the caller */
+	size_t max_series;	/* labelled series on the page at most; 0: no bound */
+	size_t series;		/* labelled series written */
+	__u64 dropped;		/* labelled series left out */
+	bool whole;		/* inside a histogram admitted whole */
 };
 
 enum hist_unit {
@@ -39,7 +43,11 @@ enum hist_unit {
 
 /* The HELP and TYPE lines of a family. */
 void prom__family(struct prom *p, const char *name, const char *type, const char *help);
-/* One sample: name+suffix{training_job, labels..., le} value. */
+/*
+ * One sample: name+suffix{training_job, labels..., le} value; a labelled
+ * one past max_series is counted in dropped instead (a histogram's, all
+ * of them or none).
+ */
 void prom__sample(struct prom *p, const char *name, const char *suffix,
 		  const struct label *l, int n, const char *le, const char *value);
 void prom__sample_u64(struct prom *p, const char *name, const struct label *l, int n,

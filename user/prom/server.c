@@ -18,6 +18,8 @@
 #include <unistd.h>
 #include <time.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include "lib/atomic_file.h"
 #include "lib/log.h"
 #include "lib/netaddr.h"
@@ -51,6 +53,11 @@ struct prom_server {
 	const char *text;	/* resp's body (resp frees it): the caller's thread only */
 	size_t len;
 	char *job;
+	int fd;			/* listening, until the daemon owns it; else -1 */
+	char *unix_path;	/* a Unix socket's, removed at the stop */
+	const char *addr;	/* as given, for messages */
+	size_t max_series;	/* prom__limit() */
+	__u64 dropped;		/* series left out of every page so far */
 };
 
 static mhd_result respond(struct MHD_Connection *c, unsigned int status, char *body,
@@ -199,49 +206,82 @@ static struct MHD_Daemon *start_daemon(struct prom_server *s, int fd)
 	return d;
 }
 
-int prom__serve(struct prom_server **out, const char *addr_port, const char *job)
+/*
+ * A Unix socket at path: one left by an iostorm that was killed is
+ * replaced (a socket only: any other file is an error). Its mode is the
+ * umask's: the directory decides who may connect.
+ */
+static int listen_unix(const char *path)
+{
+	struct sockaddr_storage ss = {};
+	struct sockaddr_un *un = (struct sockaddr_un *)&ss;
+	struct stat st;
+
+	if (!*path || strlen(path) >= sizeof(un->sun_path))
+		return -ENAMETOOLONG;
+	un->sun_family = AF_UNIX;
+	memcpy(un->sun_path, path, strlen(path) + 1);
+	if (!lstat(path, &st) && S_ISSOCK(st.st_mode))
+		unlink(path);
+	return listen_on(&ss, sizeof(*un));
+}
+
+/* The listening socket of addr (unix:PATH or IP:PORT): a fd or -errno; says what failed. */
+static int listen_addr(struct prom_server *s, const char *addr)
 {
 	struct sockaddr_storage sa;
-	struct prom_server *s;
 	socklen_t len;
-	int fd, err;
+	int fd;
+
+	if (!strncmp(addr, PROM_UNIX_PREFIX, strlen(PROM_UNIX_PREFIX))) {
+		s->unix_path = strdup(addr + strlen(PROM_UNIX_PREFIX));
+		if (!s->unix_path) {
+			pr_err("out of memory");
+			return -ENOMEM;
+		}
+		fd = listen_unix(s->unix_path);
+		if (fd < 0) {
+			free(s->unix_path);
+			s->unix_path = NULL;
+		}
+	} else if (netaddr__parse(addr, &sa, &len)) {
+		pr_err("cannot listen on '%s': expected IPV4:PORT, [IPV6]:PORT or unix:PATH",
+		       addr);
+		return -EINVAL;
+	} else {
+		fd = listen_on(&sa, len);
+	}
+	if (fd < 0)
+		pr_err("cannot listen on '%s': %s", addr, strerror(-fd));
+	return fd;
+}
+
+int prom__serve(struct prom_server **out, const char *addr_port, const char *job)
+{
+	struct prom_server *s;
+	int err;
 
 	*out = NULL;
-	if (addr_port && netaddr__parse(addr_port, &sa, &len)) {
-		pr_err("cannot listen on '%s': expected IPV4:PORT or "
-			"[IPV6]:PORT", addr_port);
-		return -EINVAL;
-	}
 	s = calloc(1, sizeof(*s));
 	if (!s || (job && *job && !(s->job = strdup(job)))) {
 		err = -ENOMEM;
 		pr_err("out of memory");
 		goto out_free_server;
 	}
+	s->fd = -1;
+	s->addr = addr_port;
+	s->max_series = PROM_SERIES_MAX;
 	pthread_mutex_init(&s->lock, NULL);
-	if (!addr_port)
-		goto out_done;
-	fd = listen_on(&sa, len);
-	if (fd < 0) {
-		err = fd;
-		pr_err("cannot listen on '%s': %s", addr_port,
-			strerror(-err));
-		goto out_destroy_lock;
+	if (addr_port) {
+		s->fd = listen_addr(s, addr_port);
+		if (s->fd < 0) {
+			err = s->fd;
+			goto out_destroy_lock;
+		}
 	}
-	errno = 0;
-	s->mhd = start_daemon(s, fd);
-	if (!s->mhd) {
-		err = errno ? -errno : -EIO;
-		pr_err("cannot serve metrics on '%s': %s", addr_port,
-			strerror(-err));
-		goto out_close_fd;
-	}
-out_done:
 	*out = s;
 	return 0;
 
-out_close_fd:
-	close(fd);
 out_destroy_lock:
 	pthread_mutex_destroy(&s->lock);
 out_free_server:
@@ -249,6 +289,28 @@ out_free_server:
 		free(s->job);
 	free(s);
 	return err;
+}
+
+int prom__start(struct prom_server *s)
+{
+	int err;
+
+	if (!s || s->fd < 0 || s->mhd)
+		return 0;
+	errno = 0;
+	s->mhd = start_daemon(s, s->fd);
+	if (!s->mhd) {
+		err = errno ? -errno : -EIO;
+		pr_err("cannot serve metrics on '%s': %s", s->addr, strerror(-err));
+		return err;
+	}
+	s->fd = -1;	/* the daemon's now */
+	return 0;
+}
+
+void prom__limit(struct prom_server *s, size_t max_series)
+{
+	s->max_series = max_series;
 }
 
 /* text as the 200 response of /metrics; it owns text from now on, even on failure. */
@@ -279,7 +341,7 @@ int prom__publish(struct prom_server *s, const struct trace *t, const struct fin
 	out = open_memstream(&text, &len);
 	if (!out)
 		return -ENOMEM;
-	err = prom__render(out, t, f, s->job);
+	err = prom__render_page(out, t, f, s->job, s->max_series, &s->dropped);
 	if (fclose(out) && !err)
 		err = -ENOMEM;
 	if (err) {
@@ -324,6 +386,11 @@ void prom__stop(struct prom_server *s)
 		return;
 	if (s->mhd)
 		MHD_stop_daemon(s->mhd);	/* closes the listening socket too */
+	else if (s->fd >= 0)
+		close(s->fd);
+	if (s->unix_path)
+		unlink(s->unix_path);
+	free(s->unix_path);
 	if (s->resp)
 		MHD_destroy_response(s->resp);	/* frees text */
 	pthread_mutex_destroy(&s->lock);

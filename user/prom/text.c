@@ -41,7 +41,10 @@ static int utf8_len(const unsigned char *p)
 
 /*
  * The format's escapes: backslash and newline everywhere, the double quote
- * in label values. The format is UTF-8: other bytes become '?'.
+ * in label values. The format is UTF-8: other bytes become '?'. A label
+ * value stops at PROM_LABEL_VALUE_MAX bytes of its own (a whole character
+ * last): a path a tenant names must not fail a scrape that sets
+ * labelValueLengthLimit.
  */
 static void put_escaped(FILE *out, const char *s, bool label_value)
 {
@@ -49,6 +52,9 @@ static void put_escaped(FILE *out, const char *s, bool label_value)
 
 	while (*p) {
 		int n = utf8_len(p);
+
+		if (label_value && (const char *)p - s + (n ? n : 1) > PROM_LABEL_VALUE_MAX)
+			break;
 
 		if (n != 1) {
 			if (n)
@@ -98,11 +104,30 @@ static void put_label(struct prom *p, const char **sep, const char *name, const 
 	*sep = ",";
 }
 
+/*
+ * May n more labelled series go on the page? Unlabelled ones always do
+ * (the code bounds them); those past max_series are counted, not written.
+ */
+static bool admit(struct prom *p, int labels, size_t n)
+{
+	if (p->whole || !labels)
+		return true;
+	if (p->max_series && p->series + n > p->max_series) {
+		p->dropped += n;
+		return false;
+	}
+	p->series += n;
+	return true;
+}
+
 /* One sample: name+suffix{training_job, labels..., le} value. */
 void prom__sample(struct prom *p, const char *name, const char *suffix,
 		  const struct label *l, int n, const char *le, const char *value)
 {
 	const char *sep = "{";
+
+	if (!admit(p, n, 1))
+		return;
 
 	fprintf(p->out, "%s%s", name, suffix);
 	if (p->job)
@@ -227,6 +252,10 @@ void prom__hist_samples(struct prom *p, const char *name, const struct label *l,
 	char le[32], v[32];
 	int nb = hist_bounds(unit, b);
 
+	/* A histogram goes whole or not at all: a part would read as another. */
+	if (!admit(p, n, nb + 3))
+		return;
+	p->whole = true;
 	total = hist_fold(h, b, nb, cum);
 	for (int j = 0; j < nb; j++)
 		prom__sample(p, name, "_bucket", l, n, fmt_value(le, sizeof(le), unit, b[j]),
@@ -235,4 +264,5 @@ void prom__hist_samples(struct prom *p, const char *name, const struct label *l,
 	prom__sample(p, name, "_sum", l, n, NULL,
 		     fmt_value(v, sizeof(v), unit, sum ? *sum : hist_sum_estimate(h)));
 	prom__sample(p, name, "_count", l, n, NULL, fmt_u64(v, sizeof(v), total));
+	p->whole = false;
 }

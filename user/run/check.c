@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "collect/collect.h"
+#include "lib/caps.h"
 #include "lib/log.h"
 #include "model/kernel.h"
 #include "run/run.h"
@@ -50,6 +51,8 @@ int check__main(int argc, char **argv)
 {
 	struct prog_verified progs[64];
 	struct kernel_reach k = {};
+	char after[256];
+	__u64 caps_after = 0;
 	bool verbose = false;
 	int n, err;
 
@@ -67,7 +70,8 @@ int check__main(int argc, char **argv)
 	}
 	err = load__check_env();
 	if (!err)
-		err = collector__check(&k, verbose, progs, sizeof(progs) / sizeof(progs[0]), &n);
+		err = collector__check(&k, verbose, progs, sizeof(progs) / sizeof(progs[0]), &n,
+				       &caps_after);
 	if (!err || k.probed)
 		print_reach(&k);
 	if (err) {
@@ -78,5 +82,9 @@ int check__main(int argc, char **argv)
 	printf("programs: %d loaded and verified; iostorm can trace here\n", n);
 	for (int i = 0; i < n; i++)
 		printf("  %-26s %7u instructions verified\n", progs[i].name, progs[i].insns);
+	caps__names(caps_after, after, sizeof(after));
+	printf("capabilities once attached, while tracing and serving: %s (%s)\n", after,
+	       caps_after ? "this kernel checks CAP_BPF on every map read" :
+			    "the maps are read through the fds held");
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include <linux/types.h>
 #include "iostorm.h"
 #include "findings/findings.h"
+#include "lib/caps.h"
 #include "lib/log.h"
 #include "lib/netaddr.h"
 #include "prom/prom.h"
@@ -83,7 +84,14 @@ static const char usage[] =
 "                          '--threshold list' lists them with their rationale\n"
 "\n"
 "Prometheus:\n"
-"      --listen ADDR:PORT  serve /metrics while tracing (e.g. 127.0.0.1:9436)\n"
+"      --listen ADDR:PORT|unix:PATH  serve /metrics while tracing, on a\n"
+"                          loopback address (127.0.0.1:9436) or a Unix socket,\n"
+"                          for an authenticating proxy (docs/deploy/)\n"
+"      --listen-insecure   allow --listen on any other address (0.0.0.0:9436):\n"
+"                          every tenant's names, without TLS or authentication\n"
+"      --max-series N      labelled series per /metrics page at most; those\n"
+"                          beyond are counted in iostorm_series_dropped_total\n"
+"                          (20000; 0: no bound)\n"
 "      --prom-file PATH    write the metrics to PATH every drain, atomically,\n"
 "                          for node_exporter's textfile collector\n"
 "      --job NAME          a training_job=\"NAME\" label on every metric (<= 128 bytes)\n"
@@ -95,6 +103,10 @@ static const char usage[] =
 "                          two halves of N x 552 bytes, allocated at start);\n"
 "                          iostorm drains early when one is half full, and\n"
 "                          files beyond N in one drain are counted as lost\n"
+"      --keep-caps CAP[,...]  capabilities kept once the programs are attached\n"
+"                          (by default none with --listen, else CAP_SYS_PTRACE;\n"
+"                          CAP_BPF where the kernel needs it to read maps;\n"
+"                          'all' drops none, 'none' keeps none); docs/usage.md\n"
 "      --store-files N     files iostorm keeps, the least recently used dropped\n"
 "                          beyond (0: all; default all, 65536 when serving\n"
 "                          metrics with no --json or --html: memory stays flat)\n"
@@ -117,7 +129,7 @@ static const char usage[] =
 "  iostorm --json run.json -- python train.py  a whole run, report as JSON\n"
 "  iostorm --html run.html -d 600 -p PID       ten minutes, as a page to open\n"
 "  iostorm -q --json - -- python load.py | jq .verdict   the verdict alone\n"
-"  iostorm -a --listen 0.0.0.0:9436            the node, as Prometheus metrics\n"
+"  iostorm -a --listen 127.0.0.1:9436          the node, as Prometheus metrics\n"
 "  iostorm diff base.json new.json             a CI gate on a loader change\n"
 "  iostorm check                               what this kernel gives\n";
 
@@ -139,6 +151,9 @@ static const struct option long_opts[] = {
 	{ "threshold", required_argument, NULL, 'H' },
 	{ "consumer", required_argument, NULL, 'c' },
 	{ "listen", required_argument, NULL, 'L' },
+	{ "listen-insecure", no_argument, NULL, 'I' },
+	{ "max-series", required_argument, NULL, 'N' },
+	{ "keep-caps", required_argument, NULL, 'K' },
 	{ "prom-file", required_argument, NULL, 'P' },
 	{ "job", required_argument, NULL, 'J' },
 	{ "help", no_argument, NULL, 'h' },
@@ -149,6 +164,56 @@ static const struct option long_opts[] = {
 static int bad_value(const char *opt, const char *arg, const char *want)
 {
 	pr_err("invalid value '%s' for %s: %s", arg, opt, want);
+	return -EINVAL;
+}
+
+/* --keep-caps CAP[,CAP...] (CAP_SYS_PTRACE, sys_ptrace), 'all' or 'none'. */
+static int parse_caps(struct options *o, const char *arg)
+{
+	char name[32];
+	const char *p = arg;
+	size_t n;
+	int cap;
+
+	o->keep_caps_set = true;
+	if (!strcmp(arg, "all")) {
+		o->keep_caps = ~0ULL;
+		return 0;
+	}
+	o->keep_caps = 0;
+	if (!strcmp(arg, "none"))
+		return 0;
+	do {
+		n = strcspn(p, ",");
+		if (!n || n >= sizeof(name))
+			return bad_value("--keep-caps", arg, "expected CAP[,CAP...], 'all' or 'none'");
+		memcpy(name, p, n);
+		name[n] = '\0';
+		cap = caps__parse_one(name);
+		if (cap < 0)
+			return bad_value("--keep-caps", arg, "no such capability (see capabilities(7))");
+		o->keep_caps |= CAPS_BIT(cap);
+		p += n;
+	} while (*p++ == ',');
+	return 0;
+}
+
+/*
+ * --listen on an address other hosts reach serves every tenant's pod, job
+ * and process names to them, unencrypted: only with --listen-insecure.
+ */
+static int check_listen(const struct options *o)
+{
+	struct sockaddr_storage sa;
+	socklen_t len;
+
+	if (!o->listen || o->listen_insecure ||
+	    !strncmp(o->listen, PROM_UNIX_PREFIX, strlen(PROM_UNIX_PREFIX)) ||
+	    (!netaddr__parse(o->listen, &sa, &len) && netaddr__is_loopback(&sa)))
+		return 0;
+	pr_err("--listen '%s' would serve every tenant's names to anyone who reaches it, "
+	       "without TLS or authentication: listen on 127.0.0.1:PORT or unix:PATH behind "
+	       "an authenticating proxy (docs/deploy/), or add --listen-insecure", o->listen);
 	return -EINVAL;
 }
 
@@ -347,11 +412,23 @@ static int parse_one(struct options *o, int c, const char *arg)
 		struct sockaddr_storage sa;
 		socklen_t len;
 
-		if (netaddr__parse(arg, &sa, &len))
-			return bad_value("--listen", arg, "expected ADDR:PORT, e.g. 127.0.0.1:9436");
+		if (!strncmp(arg, PROM_UNIX_PREFIX, strlen(PROM_UNIX_PREFIX))) {
+			if (!arg[strlen(PROM_UNIX_PREFIX)])
+				return bad_value("--listen", arg, "expected unix:PATH");
+		} else if (netaddr__parse(arg, &sa, &len)) {
+			return bad_value("--listen", arg,
+					 "expected ADDR:PORT or unix:PATH, e.g. 127.0.0.1:9436");
+		}
 		o->listen = arg;
 		return 0;
 	}
+	case 'I':
+		o->listen_insecure = true;
+		return 0;
+	case 'N':
+		return parse_uint("--max-series", arg, 0, 100000000, &o->max_series);
+	case 'K':
+		return parse_caps(o, arg);
 	case 'P':
 		o->prom_file = arg;
 		return 0;
@@ -409,6 +486,7 @@ int options__parse(struct options *o, int argc, char **argv)
 	o->drain = 1.0;
 	o->map_files = 32768;
 	o->store_files = -1;
+	o->max_series = PROM_SERIES_MAX;
 	optind = 0;	/* glibc: start afresh, so a second parse (a fuzzer's) is a clean one */
 	opterr = 1;
 	for (;;) {
@@ -442,7 +520,11 @@ int options__parse(struct options *o, int argc, char **argv)
 		pr_err("-q without --json, --html, --listen or --prom-file would print nothing");
 		return -EINVAL;
 	}
-	return check_scope(o);
+	if (o->listen_insecure && !o->listen) {
+		pr_err("--listen-insecure without --listen: nothing to allow");
+		return -EINVAL;
+	}
+	return check_listen(o) ?: check_scope(o);
 }
 
 bool options__report_on_stdout(const struct options *o)

@@ -44,7 +44,11 @@ struct options {
 	struct thresholds *thresholds;	/* defaults, then --threshold */
 	struct consumer_sel consumers[STALL_GIVEN_MAX];	/* --consumer; none: iostorm chooses */
 	int nr_consumers;
-	const char *listen;	/* --listen ADDR:PORT: Prometheus /metrics */
+	const char *listen;	/* --listen ADDR:PORT or unix:PATH: Prometheus /metrics */
+	bool listen_insecure;	/* --listen-insecure: a non-loopback --listen allowed */
+	long max_series;	/* --max-series: labelled series per page, 0 no bound */
+	__u64 keep_caps;	/* --keep-caps: kept after attach (CAPS_BIT()s); ~0 all */
+	bool keep_caps_set;	/* --keep-caps given: else run/ chooses (run.c) */
 	const char *prom_file;	/* --prom-file PATH: textfile collector */
 	const char *job;	/* --job NAME: training_job label */
 	bool version;		/* --version: run__print_version() instead */

@@ -24,6 +24,7 @@
 #include "findings/findings.h"
 #include "html/html.h"
 #include "lib/atomic_file.h"
+#include "lib/caps.h"
 #include "lib/log.h"
 #include "model/diskstats.h"
 #include "model/facts.h"
@@ -81,6 +82,7 @@ struct session {
 	bool exec_failed;	/* COMMAND never ran: exit with its 126/127 */
 	int fail;		/* EXIT_INPUT or EXIT_OUTPUT for such a failure, else 0 */
 	bool storm;		/* drained early since the last scheduled drain */
+	__u64 caps_needed;	/* by the drains once attached: collector__caps_needed() */
 };
 
 /*
@@ -228,9 +230,13 @@ static int session__open(struct session *s)
 		err = collector__open(&s->c, &pc, &s->trace->kernel);
 	if (err)
 		return err;
+	/* Probed before the attach: the probe's child is no process to trace. */
+	s->caps_needed = collector__caps_needed(s->c);
 	s->trace->maps_bytes = collector__maps_bytes(s->c);	/* again at the end */
 	if (o->listen || o->prom_file)
 		err = prom__serve(&s->prom, o->listen, o->job);
+	if (s->prom)
+		prom__limit(s->prom, o->max_series);
 	return err;
 }
 
@@ -332,6 +338,60 @@ static void raise_priority(const struct session *s)
 }
 
 /*
+ * The capabilities kept by choice: --keep-caps; else, for a report (no
+ * --listen), CAP_SYS_PTRACE where held: /proc/PID/maps of a process that
+ * holds capabilities iostorm does not (a root job) needs it, and without
+ * it a data set mapped after the start has no name. An exporter serves
+ * HTTP for days: it keeps none, and says what that costs (docs/usage.md).
+ */
+static __u64 caps_chosen(const struct options *o)
+{
+	if (o->keep_caps_set)
+		return o->keep_caps;
+	return o->listen ? 0 : CAPS_BIT(CAP_SYS_PTRACE);
+}
+
+/*
+ * Everything that needs a privilege is done: the programs are loaded and
+ * attached, the maps open, the socket bound, the drains' priority raised,
+ * the launched command forked (it keeps what it was given). Keep only what
+ * the drains still need (s->caps_needed: none, or CAP_BPF before 5.19) and
+ * caps_chosen(), before any other thread starts (capset() is per
+ * thread), and say what is held while serving. docs/usage.md, "Privileges".
+ */
+static int drop_privileges(struct session *s)
+{
+	const struct options *o = s->o;
+	__u64 keep = caps_chosen(o);
+	char names[256];
+	int err = 0;
+
+	if (keep != ~0ULL) {
+		keep |= s->caps_needed;
+		err = caps__drop_all_but(keep);
+	}
+	if (err) {
+		pr_err("cannot drop capabilities: %s", strerror(-err));
+		return err;
+	}
+	caps__names(caps__effective(), names, sizeof(names));
+	pr_err("capabilities held while tracing: %s", names);
+	return 0;
+}
+
+/* Serve /metrics from now on; say when anyone who reaches the node may read it. */
+static int start_serving(struct session *s)
+{
+	const struct options *o = s->o;
+	int err = prom__start(s->prom);
+
+	if (!err && o->listen && o->listen_insecure)
+		pr_err("serving /metrics on '%s' to anyone who reaches it, without TLS or "
+		       "authentication (--listen-insecure)", o->listen);
+	return err;
+}
+
+/*
  * Seed the target, attach, then seed again: a child forked between the
  * first scan and the attach is found by the second.
  */
@@ -356,6 +416,9 @@ static int start_tracing(struct session *s)
 	if (err)
 		return err;
 	raise_priority(s);
+	err = drop_privileges(s) ?: start_serving(s);
+	if (err)
+		return err;
 	pr_err("tracing %s; Ctrl-C to stop", s->trace->target);
 	if (s->launched) {
 		err = target__release(&s->launch, o->cmd[0]);
@@ -685,15 +748,15 @@ static int session__report(struct session *s)
 			s->fail = EXIT_OUTPUT;
 	}
 	facts__free(&fa);
+	/* The last page, bounded by --max-series as every other: served, and the final file. */
+	e = s->prom && f ? prom__publish(s->prom, s->trace, f) : 0;
 	if (o->prom_file && f) {
-		e = prom__write_file(o->prom_file, s->trace, f, o->job);
+		e = e ?: prom__save(s->prom, o->prom_file);
 		if (e) {
 			output_failed(&err, o->prom_file, e);
 			s->fail = EXIT_OUTPUT;
 		}
 	}
-	if (s->prom && f)
-		prom__publish(s->prom, s->trace, f);
 	return err;
 }
 

@@ -606,7 +606,7 @@ TEST(prom_server)
 	REQUIRE(s.t);
 	port = free_port(addr, sizeof(addr));
 	REQUIRE(port > 0);
-	REQUIRE(prom__serve(&srv, addr, "j") == 0);
+	REQUIRE(prom__serve(&srv, addr, "j") == 0 && prom__start(srv) == 0);
 	resp = http_get(port, "/metrics");
 	CHECK_EQ_INT(status_of(resp), 503);
 	free(resp);
