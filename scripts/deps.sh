@@ -26,11 +26,12 @@ libjansson-dev jq util-linux libmicrohttpd-dev"
 # e2fsprogs, xfsprogs and xz-utils boot Debian's kernels (`make vm-test`);
 # nfs-kernel-server gives the guests their NFS server; dpkg-dev unpacks
 # libmicrohttpd's source for the static build (`make static`, from the deb-src
-# lines added below); podman and runc build and run the image.
+# lines added below); podman and runc build and run the image;
+# libclang-rt-14-dev links the libFuzzer targets (`make fuzz`).
 TEST="valgrind cppcheck clang-format btrfs-progs chromium python3-html5lib libfuse3-dev
 fuse3 sshfs openssh-server prometheus python3-torch python3-torchvision python3-pil
 python3-venv fio liburing-dev strace qemu-system-x86 busybox-static cpio e2fsprogs
-xfsprogs xz-utils nfs-kernel-server dpkg-dev podman runc"
+xfsprogs xz-utils nfs-kernel-server dpkg-dev podman runc libclang-rt-14-dev"
 
 PKGS=$BASE
 TESTS=0
