@@ -41,17 +41,33 @@ T_START=$EPOCHREALTIME
 
 # Unit tests count one by one in the totals, from their own closing line.
 # Under valgrind when it is installed: a read of uninitialised memory or a
-# leak fails them (IOSTORM_VALGRIND=0 runs them bare, 4x faster).
-run_unit() {
-	local out p f vg=()
+# leak fails them (IOSTORM_VALGRIND=0 runs them bare, 4x faster). They run
+# beside the CLI tests (unit_start, then unit_end before the end-to-end
+# tests, which time things and get the machine to themselves): neither
+# measures time, and each writes only files of its own.
+unit_start() {
+	UNIT_VG=()
 	if [ "${IOSTORM_VALGRIND:-1}" != 0 ] && command -v valgrind >/dev/null; then
-		vg=(valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite)
+		UNIT_VG=(valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite)
 	fi
-	echo "== unit tests${vg:+ (under valgrind)}"
-	local t0=$EPOCHREALTIME
-	out=$("${vg[@]}" "$ROOT/.output/unit-tests" 2>&1)
-	local rc=$?
-	TIMES+=("$(elapsed "$t0") unit-tests unit")
+	UNIT_OUT=$(mktemp /tmp/iostorm-unit-run.XXXXXX)
+	(
+		t0=$EPOCHREALTIME
+		"${UNIT_VG[@]}" "$ROOT/.output/unit-tests" >"$UNIT_OUT" 2>&1
+		echo "$? $(elapsed "$t0")" >"$UNIT_OUT.rc"
+	) &
+	UNIT_PID=$!
+}
+
+unit_end() {
+	local out p f rc secs n="" vg="${UNIT_VG[*]:+${UNIT_VG[*]} }"
+	wait "$UNIT_PID"
+	out=$(cat "$UNIT_OUT")
+	read -r rc secs <"$UNIT_OUT.rc"
+	rm -f "$UNIT_OUT" "$UNIT_OUT.rc"
+	echo
+	echo "== unit tests${vg:+ (under valgrind)}, run beside the CLI tests"
+	TIMES+=("$secs unit-tests unit")
 	echo "$out" | sed '$d'
 	read -r p _ f _ < <(echo "$out" | tail -n1)
 	[[ $f =~ ^[0-9]+$ ]] || f=1
@@ -59,11 +75,10 @@ run_unit() {
 		echo "FAIL unit tests (exit $rc)"
 		FAILED=$((FAILED + f))
 		FAILED_NAMES+=(unit)
-		local n
 		for n in $(echo "$out" | sed -n 's/^FAIL \([a-z0-9_]*\)$/\1/p'); do
-			RERUNS+=("${vg[*]:+${vg[*]} }.output/unit-tests $n")
+			RERUNS+=("$vg.output/unit-tests $n")
 		done
-		[ "$rc" = 0 ] || [ -n "$n" ] || RERUNS+=("${vg[*]:+${vg[*]} }.output/unit-tests")
+		[ "$rc" = 0 ] || [ -n "$n" ] || RERUNS+=("$vg.output/unit-tests")
 	fi
 	[[ $p =~ ^[0-9]+$ ]] && PASSED=$((PASSED + p))
 	echo "unit: $p passed, $f failed"
@@ -167,10 +182,11 @@ E2E_TESTS=$TESTS
 for t in $CLI_TESTS $E2E_TESTS; do
 	[ "$t" = "$PATTERN" ] && EXACT=1
 done
-[ -z "$PATTERN" ] && run_unit
+[ -z "$PATTERN" ] && unit_start
 for t in $CLI_TESTS; do
 	run_test "$t" 0
 done
+[ -z "$PATTERN" ] && unit_end
 for t in $E2E_TESTS; do
 	run_test "$t" 1
 done

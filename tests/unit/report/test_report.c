@@ -694,11 +694,14 @@ TEST(report_text_sample)
  */
 TEST(report_data_wait_lower_bound)
 {
-	const char *path = "/tmp/iostorm-unit-lower.json";
+	char path[] = "/tmp/iostorm-unit-lower.XXXXXX";
 	struct trace *t = calloc(1, sizeof(*t));
 	json_t *root;
 	char *s;
+	int fd = mkstemp(path);		/* a path of its own: two runs may be side by side */
 
+	REQUIRE(fd >= 0);
+	close(fd);
 	REQUIRE(t);
 	REQUIRE(!fixture__trace(t));
 	s = text_of(t, NULL);
@@ -730,11 +733,14 @@ TEST(report_data_wait_lower_bound)
  */
 TEST(report_async_depth_upper_bound)
 {
-	const char *path = "/tmp/iostorm-unit-depth.json";
+	char path[] = "/tmp/iostorm-unit-depth.XXXXXX";
 	struct trace *t = trace_sample();
 	json_t *root;
 	char *s;
+	int fd = mkstemp(path);
 
+	REQUIRE(fd >= 0);
+	close(fd);
 	REQUIRE(t);
 	s = text_of(t, NULL);
 	REQUIRE(s);
