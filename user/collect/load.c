@@ -21,14 +21,8 @@
 #include "table.h"
 #include "iostorm.skel.h"
 #include "collect/collect_int.h"
+#include "lib/caps.h"	/* CAP_PERFMON, CAP_BPF where the headers lack them */
 #include "lib/log.h"
-
-#ifndef CAP_PERFMON
-#define CAP_PERFMON	38
-#endif
-#ifndef CAP_BPF
-#define CAP_BPF		39
-#endif
 
 static bool verbose;
 

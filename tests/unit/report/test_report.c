@@ -725,45 +725,49 @@ TEST(report_data_wait_lower_bound)
 	free(t);
 }
 
+/* t's text holds text, and its JSON's file_depth_max_upper_bound is bound. */
+static void check_depth_said(const struct trace *t, const char *path, const char *text,
+			     bool bound)
+{
+	json_t *root, *flag;
+	char *s = text_of(t, NULL);
+
+	REQUIRE(s);
+	CHECK_HAS(s, text);
+	free(s);
+	CHECK_EQ_INT(json_written(path, t, NULL), 0);
+	root = load(path);
+	REQUIRE(root);
+	flag = json_object_get(json_object_get(json_object_get(root, "vfs"), "async"),
+			       "file_depth_max_upper_bound");
+	CHECK(bound ? json_is_true(flag) : json_is_false(flag));
+	json_decref(root);
+}
+
 /*
  * Runs of the programs that count reads in flight skipped by the kernel
  * (7.x): a skipped completion leaves its read in flight, so the deepest
- * file queue is an upper bound, and the text and the JSON say so; with
- * none skipped, neither does.
+ * file queue is an upper bound, and the text and the JSON say so, for
+ * io_uring's programs and the syscalls' (Linux AIO); with none skipped,
+ * neither does.
  */
 TEST(report_async_depth_upper_bound)
 {
 	char path[] = "/tmp/iostorm-unit-depth.XXXXXX";
 	struct trace *t = trace_sample();
-	json_t *root;
-	char *s;
 	int fd = mkstemp(path);
 
 	REQUIRE(fd >= 0);
 	close(fd);
 	REQUIRE(t);
-	s = text_of(t, NULL);
-	REQUIRE(s);
-	CHECK_HAS(s, "on their file 1.5 (max 2)");
-	free(s);
-	CHECK_EQ_INT(json_written(path, t, NULL), 0);
-	root = load(path);
-	REQUIRE(root);
-	CHECK(json_is_false(json_object_get(json_object_get(json_object_get(root, "vfs"),
-							    "async"), "file_depth_max_upper_bound")));
-	json_decref(root);
-
+	check_depth_said(t, path, "on their file 1.5 (max 2)", false);
 	t->kernel.layers[KL_URING].skipped = 3;
-	s = text_of(t, NULL);
-	REQUIRE(s);
-	CHECK_HAS(s, "on their file 1.5 (max 2, at most: the kernel skipped runs)");
-	free(s);
-	CHECK_EQ_INT(json_written(path, t, NULL), 0);
-	root = load(path);
-	REQUIRE(root);
-	CHECK(json_is_true(json_object_get(json_object_get(json_object_get(root, "vfs"),
-							   "async"), "file_depth_max_upper_bound")));
-	json_decref(root);
+	check_depth_said(t, path, "on their file 1.5 (max 2, at most: the kernel skipped runs)",
+			 true);
+	t->kernel.layers[KL_URING].skipped = 0;
+	t->kernel.layers[KL_SYSCALLS].skipped = 1;
+	check_depth_said(t, path, "on their file 1.5 (max 2, at most: the kernel skipped runs)",
+			 true);
 	unlink(path);
 	trace_free(t);
 }
