@@ -54,21 +54,21 @@ int BPF_PROG(handle_softirq_exit)
 SEC("tp_btf/irq_handler_entry")
 int BPF_PROG(handle_irq_entry)
 {
-	irq_set(false, 1);
+	irq_set(false, IRQ_DEVICE);
 	return 0;
 }
 
 SEC("tp_btf/hrtimer_expire_entry")
 int BPF_PROG(handle_hrtimer_entry)
 {
-	irq_set(false, 1);
+	irq_set(false, IRQ_TIMER);
 	return 0;
 }
 
 SEC("tp_btf/timer_expire_entry")
 int BPF_PROG(handle_timer_entry)
 {
-	irq_set(false, 1);
+	irq_set(false, IRQ_TIMER);
 	return 0;
 }
 

@@ -14,8 +14,11 @@
 #ifndef IRQ_BPF_H
 #define IRQ_BPF_H
 
+#define IRQ_DEVICE	1
+#define IRQ_TIMER	2
+
 struct irq_ctx {
-	__u8 nobody;		/* a device interrupt or a timer expiring */
+	__u8 nobody;		/* IRQ_DEVICE, IRQ_TIMER (expiring), or 0 */
 	__u8 soft;		/* a softirq being served */
 	__u8 pad[6];
 };
@@ -49,6 +52,14 @@ static __always_inline __u32 irq_waker(__u32 w)
 	if (c->nobody)
 		return WAKER_OUTSIDE;
 	return c->soft ? w | WAKER_SOFTIRQ : w;
+}
+
+/* Is a timer expiring here: a wakeup made here ends a wait that timed out. */
+static __always_inline bool irq_in_timer(void)
+{
+	struct irq_ctx *c = irq_ctx_here();
+
+	return c && c->nobody == IRQ_TIMER;
 }
 
 #endif /* IRQ_BPF_H */

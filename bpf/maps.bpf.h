@@ -175,6 +175,13 @@ struct switch_state {
 	__u64 off_ts;		/* switched out at; 0 until seen */
 	__u32 off_kind;		/* enum off_kind */
 	__u32 waker;		/* tid; WAKER_OUTSIDE; WAKER_UNSEEN */
+	/* Waits that timed out, for the wait that ends them (sched.bpf.c). */
+	__u64 pend_ns;		/* their time asleep, not yet charged to a waker */
+	__u64 pend_wake;	/* when the last of them ended */
+	__u32 pend_nr;		/* the syscall they waited in */
+	__u16 pend_n;		/* how many; 0: none */
+	__u8 by_timer;		/* the waking ran in a timer's expiry */
+	__u8 pad;
 };
 
 /*

@@ -16,7 +16,10 @@
  * A sleep is also charged to the thread that ended it (sched_waking runs in
  * the waker: current wakes p), per (sleeper, waker) pair: that is how the
  * training loop's wait for data is told from its other waits. So is a
- * stop, to the thread that resumed it (a tracer): see WAKER_STOP.
+ * stop, to the thread that resumed it (a tracer): see WAKER_STOP. A wait
+ * with a timeout that expires and is waited again (PyTorch's DataLoader
+ * waits 5 s for a batch, looks at its workers, and waits again) is charged
+ * to whoever ends the wait after it: see charge_sleep().
  */
 #include "maps.bpf.h"
 #include "target.bpf.h"
@@ -140,6 +143,91 @@ static __always_inline void charge_waker(struct task_struct *next, __u32 waker, 
 	w->sleep_ns += off;
 }
 
+/*
+ * The syscalls a thread waits in for something, with a timeout: poll,
+ * select and epoll (a multiprocessing queue's pipe), futex (a lock, a
+ * condition, a thread queue's). Not nanosleep: a sleep that times out
+ * was asked for.
+ */
+static __always_inline bool timed_wait_nr(__u32 nr)
+{
+#if defined(__TARGET_ARCH_arm64)
+	return nr == 22 || nr == 72 || nr == 73 || nr == 98 || nr == 441 || nr == 449;
+#else
+	return nr == 7 || nr == 23 || nr == 202 || nr == 232 || nr == 270 || nr == 271 ||
+	       nr == 281 || nr == 441 || nr == 449;
+#endif
+}
+
+/* The syscall task sleeps in (it is off CPU: its registers are saved); ~0 unknown. */
+static __always_inline __u32 sleep_nr(struct task_struct *task)
+{
+	struct pt_regs *regs;
+
+	if (!bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_task_pt_regs))
+		return ~0u;
+	regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	return regs ? SYSCALL_NR(regs) : ~0u;
+}
+
+/* The waits that timed out, to waker (an exit, or too long ago: to nobody). */
+static __always_inline void charge_pending(struct task_struct *task, struct switch_state *st,
+					   __u32 waker, __u64 off)
+{
+	struct wake_key key = { .wakee = task->pid, .waker = waker, .set = thread_gen & 1 };
+	struct wake_stats *w, init = {};
+
+	w = map_lookup_or_init(&wakes, &key, &init);
+	if (!w) {
+		count_lost(L_WAKES_FULL);
+	} else {
+		w->wakeups += st->pend_n;
+		w->sleep_ns += st->pend_ns + off;
+		w->wakeups += off ? 1 : 0;
+	}
+	st->pend_ns = 0;
+	st->pend_n = 0;
+}
+
+/* Waits that timed out more than this before the next began are nobody's. */
+#define PEND_GAP_NS	(100 * 1000000ULL)
+
+/*
+ * Sleep off of next, which began at start and has just ended, to its waker.
+ * A wait with a timeout that expired (a timer woke it, in a timed_wait_nr()
+ * syscall) is held back: when the thread waits again in the same syscall
+ * within PEND_GAP_NS, whoever ends that wait is charged both, for it is
+ * what the thread was waiting for all along (a batch that took 7 s behind
+ * a 5 s timeout is the loader's 7 s, not 5 s of nobody's and 2 s of the
+ * loader's). Held waits are said as the thread's sleep as they happen, and
+ * as nobody's (other waits) until the wait that ends them does.
+ */
+static __always_inline void charge_sleep(struct task_struct *next, struct switch_state *st,
+					 __u64 off, __u64 start, __u64 now)
+{
+	__u32 nr = ~0u;
+
+	if (st->pend_n && start - st->pend_wake > PEND_GAP_NS)
+		charge_pending(next, st, WAKER_OUTSIDE, 0);
+	if (st->by_timer && st->waker == WAKER_OUTSIDE) {
+		nr = sleep_nr(next);
+		if (timed_wait_nr(nr)) {
+			if (st->pend_n && st->pend_nr != nr)
+				charge_pending(next, st, WAKER_OUTSIDE, 0);
+			st->pend_ns += off;
+			st->pend_n++;
+			st->pend_nr = nr;
+			st->pend_wake = now;
+			return;
+		}
+	}
+	if (st->pend_n && (nr != ~0u ? nr : sleep_nr(next)) == st->pend_nr) {
+		charge_pending(next, st, st->waker, off);
+		return;
+	}
+	charge_waker(next, st->waker, off);
+}
+
 /* A fault's wait for its pages, charged to the file it faulted on last. */
 static __always_inline void charge_fault(struct fault_state *fst, __u64 off, __u64 now)
 {
@@ -199,7 +287,7 @@ static __always_inline void switch_in(struct task_struct *next, __u64 now)
 	case OFF_SLEEP:
 		ts->sleep_ns += off;
 		if (st->waker != WAKER_UNSEEN)
-			charge_waker(next, st->waker, off);
+			charge_sleep(next, st, off, now - off, now);
 		break;
 	case OFF_STOP:
 		ts->sleep_ns += off;
@@ -244,6 +332,7 @@ int BPF_PROG(handle_sched_waking, struct task_struct *p)
 	if (w != WAKER_OUTSIDE)
 		w = irq_waker(w);
 	st->sw.waker = w;
+	st->sw.by_timer = w == WAKER_OUTSIDE && irq_in_timer();
 	return 0;
 }
 
@@ -308,6 +397,8 @@ int BPF_PROG(handle_sched_thread_exit, struct task_struct *task)
 		thread_of(tst, task)->cpu_ns += now - st->on_ts;
 	st->on_ts = 0;
 	st->off_ts = now;	/* so its final switch-out charges nothing more */
+	if (st->pend_n)
+		charge_pending(task, st, WAKER_OUTSIDE, 0);
 	thread_flush(tst, task);
 	return 0;
 }

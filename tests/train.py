@@ -289,12 +289,12 @@ def train(args):
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
     loss_fn = torch.nn.CrossEntropyLoss()
     saver = Saver(args)
-    steps = wait = asleep = 0
+    steps = wait = asleep = longest = 0
     for epoch in range(1, args.epochs + 1):
         it = iter(loader)           # the workers start here (each epoch: not persistent)
         if epoch == args.gate_epoch:
             gate(args)
-            steps = wait = asleep = 0   # the loop's clock runs from the gate on
+            steps = wait = asleep = longest = 0   # the loop's clock runs from the gate on
             IO_NS[0] = 0
             t_start = time.perf_counter()
         while args.steps == 0 or steps < args.steps:
@@ -306,6 +306,7 @@ def train(args):
                 break
             dt = time.perf_counter() - t0
             wait += dt
+            longest = max(longest, dt)
             asleep += max(0.0, dt - (on_cpu_or_runnable_ns() - s0) / 1e9)
             opt.zero_grad()
             loss = loss_fn(model(x) , y % 10)
@@ -325,7 +326,8 @@ def train(args):
         IO_NS[0], IO_NS[0] / 1e9 / wall if wall else 0)
     line += " saves=%d save_bytes=%d save_ns=%d save_share=%.4f" % (
         saver.n, saver.bytes(), saver.ns, saver.ns / 1e9 / wall if wall else 0)
-    line += " asleep_ns=%d asleep_share=%.4f\n" % (asleep * 1e9, asleep / wall if wall else 0)
+    line += " asleep_ns=%d asleep_share=%.4f longest_wait_ns=%d\n" % (
+        asleep * 1e9, asleep / wall if wall else 0, longest * 1e9)
     if args.tally:
         with open(args.tally, "w") as f:
             f.write(line)

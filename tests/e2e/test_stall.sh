@@ -147,6 +147,24 @@ test_stall_torch_input_bound_attached() {
 		fail "the workers are not the loader: $(jqr out.json .stall.wakers)"
 }
 
+# A batch that takes longer than the DataLoader's 5 s wait for it
+# (MP_STATUS_CHECK_INTERVAL: it times out, looks at its workers, and waits
+# again): one worker reads 24 cold JPEGs a batch at 4 read IOPS, so each
+# batch is 6 s or more. Every wait is the loader's: the timed-out part too.
+# The loop sleeps 50 ms a step as well (time.sleep: a timer ends it, and
+# it is no wait for data).
+test_stall_torch_batch_past_timeout() {
+	torch_fs 72
+	capped_cgroup 4
+	drop_caches
+	train_at_gate --workers 1 --batch 24 --step-sleep-ms 50
+	attach_and_release out.json
+	expect_cmp "the loop's longest wait for a batch, ms" \
+		"$(sed -n 's/.*longest_wait_ns=\([0-9]*\).*/\1/p' t.txt | awk '{ print int($1 / 1e6) }')" '>' 5000
+	check_stall out.json t.txt root
+	expect_eq "input_bound" "$(finding out.json input_bound)" HIGH
+}
+
 # Compute-bound: a wider model on a warm cache; launched with --.
 test_stall_torch_compute_bound_launched() {
 	torch_fs
