@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* What the sections read a loaded report with: values by dotted path, and a record's kind. */
+#include <limits.h>
 #include <string.h>
 #include "html/html_int.h"
 
@@ -31,9 +32,15 @@ unsigned long long jcount(const json_t *obj, const char *path)
 {
 	const json_t *v = jget(obj, path);
 
+	double d;
+
 	if (json_is_integer(v))
 		return (unsigned long long)json_integer_value(v);
-	return json_is_real(v) && json_real_value(v) > 0 ? json_real_value(v) : 0;
+	if (!json_is_real(v) || !(json_real_value(v) > 0))
+		return 0;
+	/* A report's count written as 1e308: the largest count, not undefined behaviour. */
+	d = json_real_value(v);
+	return d < 18446744073709551616.0 ? (unsigned long long)d : ULLONG_MAX;
 }
 
 const char *jstr(const json_t *obj, const char *path)
