@@ -449,14 +449,16 @@ test_stall_shim_launcher() {
 # ---- a mapped dataset (issue 21) ----
 
 # LMDB-like: the images packed in one file that each DataLoader worker maps
-# (MADV_RANDOM) and copies out, cold, behind a 300-IOPS cap: the workers only
+# (MADV_RANDOM) and copies out, cold, behind a 150-IOPS cap: the workers only
 # fault, and they are the loader; the loop is found and its share agrees
 # with its clock; the faults' wait against the block time shows the cap
-# above the device, as read()'s does.
+# above the device, as read()'s does. (At 300 IOPS the loop's own share was
+# 0.43 in 1 run of 20 while other work took the CPU: its compute slowed,
+# and the shape was no longer input-bound; iostorm's 0.397 still agreed.)
 test_stall_torch_mapped() {
 	torch_fs 1200 64
 	"$PYTHON" "$ROOT/tests/train.py" pack mnt/img mnt/data.pack || fail "pack"
-	capped_cgroup 300
+	capped_cgroup 150
 	drop_caches
 	train_at_gate --mmap mnt/data.pack --workers 2 --batch 8
 	attach_and_release out.json
