@@ -179,9 +179,8 @@ struct switch_state {
 	__u64 pend_ns;		/* their time asleep, not yet charged to a waker */
 	__u64 pend_wake;	/* when the last of them ended */
 	__u32 pend_nr;		/* the syscall they waited in */
-	__u16 pend_n;		/* how many; 0: none */
-	__u8 by_timer;		/* the waking ran in a timer's expiry */
-	__u8 pad;
+	__u32 pend_n;		/* how many; 0: none (5 s each: 680 years to wrap) */
+	__u32 by_timer;		/* the waking ran in a timer's expiry */
 };
 
 /*
