@@ -126,10 +126,12 @@ static __always_inline void switch_out(struct task_struct *prev, bool preempt,
 }
 
 /*
- * A wait ended by waker: one writer per sleeper, so plain adds. Into the
- * interval's set, which user space drains once the programs moved on.
+ * n waits, off asleep in all, ended by waker: one writer per sleeper, so
+ * plain adds. Into the interval's set, which user space drains once the
+ * programs moved on.
  */
-static __always_inline void charge_waker(struct task_struct *next, __u32 waker, __u64 off)
+static __always_inline void charge_waker(struct task_struct *next, __u32 waker, __u32 n,
+					 __u64 off)
 {
 	struct wake_key key = { .wakee = next->pid, .waker = waker, .set = thread_gen & 1 };
 	struct wake_stats *w, init = {};
@@ -139,7 +141,7 @@ static __always_inline void charge_waker(struct task_struct *next, __u32 waker, 
 		count_lost(L_WAKES_FULL);
 		return;
 	}
-	w->wakeups++;
+	w->wakeups += n;
 	w->sleep_ns += off;
 }
 
@@ -170,21 +172,14 @@ static __always_inline __u32 sleep_nr(struct task_struct *task)
 	return regs ? SYSCALL_NR(regs) : ~0u;
 }
 
-/* The waits that timed out, to waker (an exit, or too long ago: to nobody). */
+/*
+ * The waits that timed out, with n (0 or 1) more that off ended, to waker:
+ * the wait that ends them, or nobody (an exit, too long ago).
+ */
 static __always_inline void charge_pending(struct task_struct *task, struct switch_state *st,
-					   __u32 waker, __u64 off)
+					   __u32 waker, __u32 n, __u64 off)
 {
-	struct wake_key key = { .wakee = task->pid, .waker = waker, .set = thread_gen & 1 };
-	struct wake_stats *w, init = {};
-
-	w = map_lookup_or_init(&wakes, &key, &init);
-	if (!w) {
-		count_lost(L_WAKES_FULL);
-	} else {
-		w->wakeups += st->pend_n;
-		w->sleep_ns += st->pend_ns + off;
-		w->wakeups += off ? 1 : 0;
-	}
+	charge_waker(task, waker, st->pend_n + n, st->pend_ns + off);
 	st->pend_ns = 0;
 	st->pend_n = 0;
 }
@@ -208,12 +203,12 @@ static __always_inline void charge_sleep(struct task_struct *next, struct switch
 	__u32 nr = ~0u;
 
 	if (st->pend_n && start - st->pend_wake > PEND_GAP_NS)
-		charge_pending(next, st, WAKER_OUTSIDE, 0);
+		charge_pending(next, st, WAKER_OUTSIDE, 0, 0);
 	if (st->by_timer && st->waker == WAKER_OUTSIDE) {
 		nr = sleep_nr(next);
 		if (timed_wait_nr(nr)) {
 			if (st->pend_n && st->pend_nr != nr)
-				charge_pending(next, st, WAKER_OUTSIDE, 0);
+				charge_pending(next, st, WAKER_OUTSIDE, 0, 0);
 			st->pend_ns += off;
 			st->pend_n++;
 			st->pend_nr = nr;
@@ -222,10 +217,10 @@ static __always_inline void charge_sleep(struct task_struct *next, struct switch
 		}
 	}
 	if (st->pend_n && (nr != ~0u ? nr : sleep_nr(next)) == st->pend_nr) {
-		charge_pending(next, st, st->waker, off);
+		charge_pending(next, st, st->waker, 1, off);
 		return;
 	}
-	charge_waker(next, st->waker, off);
+	charge_waker(next, st->waker, 1, off);
 }
 
 /* A fault's wait for its pages, charged to the file it faulted on last. */
@@ -292,7 +287,7 @@ static __always_inline void switch_in(struct task_struct *next, __u64 now)
 	case OFF_STOP:
 		ts->sleep_ns += off;
 		if (st->waker != WAKER_UNSEEN)
-			charge_waker(next, st->waker | WAKER_STOP, off);
+			charge_waker(next, st->waker | WAKER_STOP, 1, off);
 		break;
 	}
 }
@@ -398,7 +393,7 @@ int BPF_PROG(handle_sched_thread_exit, struct task_struct *task)
 	st->on_ts = 0;
 	st->off_ts = now;	/* so its final switch-out charges nothing more */
 	if (st->pend_n)
-		charge_pending(task, st, WAKER_OUTSIDE, 0);
+		charge_pending(task, st, WAKER_OUTSIDE, 0, 0);
 	thread_flush(tst, task);
 	return 0;
 }
