@@ -31,16 +31,14 @@ double jnum(const json_t *obj, const char *path)
 unsigned long long jcount(const json_t *obj, const char *path)
 {
 	const json_t *v = jget(obj, path);
-
-	double d;
+	double d = json_is_real(v) ? json_real_value(v) : 0;
 
 	if (json_is_integer(v))
-		return (unsigned long long)json_integer_value(v);
-	if (!json_is_real(v) || !(json_real_value(v) > 0))
+		return json_integer_value(v) > 0 ? (unsigned long long)json_integer_value(v) : 0;
+	if (!(d > 0))
 		return 0;
-	/* A report's count written as 1e308: the largest count, not undefined behaviour. */
-	d = json_real_value(v);
-	return d < 18446744073709551616.0 ? (unsigned long long)d : ULLONG_MAX;
+	/* A count written as 1e308: the largest count, not undefined behaviour. */
+	return d < 0x1p64 ? (unsigned long long)d : ULLONG_MAX;
 }
 
 const char *jstr(const json_t *obj, const char *path)
