@@ -151,13 +151,14 @@ test_stall_torch_input_bound_attached() {
 # (MP_STATUS_CHECK_INTERVAL: it times out, looks at its workers, and waits
 # again): one worker reads 24 cold JPEGs a batch at 4 read IOPS, so each
 # batch is 6 s or more. Every wait is the loader's: the timed-out part too.
-# The loop sleeps 50 ms a step as well (time.sleep: a timer ends it, and
-# it is no wait for data).
+# The loop also sleeps 1 s a step (time.sleep: a timer ends it too, and the
+# next wait the worker ends, but it is no wait for data: were it charged
+# to the worker, the share would be ~0.15 above the loop's clock).
 test_stall_torch_batch_past_timeout() {
 	torch_fs 72
 	capped_cgroup 4
 	drop_caches
-	train_at_gate --workers 1 --batch 24 --step-sleep-ms 50
+	train_at_gate --workers 1 --batch 24 --step-sleep-ms 1000
 	attach_and_release out.json
 	expect_cmp "the loop's longest wait for a batch, ms" \
 		"$(sed -n 's/.*longest_wait_ns=\([0-9]*\).*/\1/p' t.txt | awk '{ print int($1 / 1e6) }')" '>' 5000
