@@ -115,7 +115,10 @@ static enum consumer_way consumer_way(struct stall_ctx *x, long c, const struct 
 	return WAY_NONE;
 }
 
-/* Wakeups of thread c by the loader side's threads of process tgid. Needs c's sides. */
+/*
+ * Wakeups of thread c by the threads of process tgid (0: of any) on its
+ * loader side or the other loops' side. Needs c's sides.
+ */
 static __u64 fed_by(const struct stall_ctx *x, long c, __u32 tgid)
 {
 	size_t first, n = wakes_of(x, x->s->threads.v[c].tid, &first);
@@ -124,7 +127,8 @@ static __u64 fed_by(const struct stall_ctx *x, long c, __u32 tgid)
 	for (size_t k = first; k < first + n; k++) {
 		long b = plain_waker(x, &x->wakes[k]);
 
-		if (b >= 0 && x->loader[b] && x->s->threads.v[b].tgid == tgid)
+		if (b >= 0 && (x->loader[b] || x->peer[b]) &&
+		    (!tgid || x->s->threads.v[b].tgid == tgid))
 			sum += x->wakes[k].wakeups;
 	}
 	return sum;
@@ -148,25 +152,30 @@ static __u64 proc_woke(const struct stall_ctx *x, __u32 from, __u32 to)
 }
 
 /*
- * Is c, woken by its loader side min_wakeups times, only the consumer of a
- * loop below it: a relay? mpirun reads each line its rank logs from a pipe and writes it
+ * Is c, fed by its loader side, only the consumer of a loop below it: a
+ * relay? mpirun reads each line its rank logs from a pipe and writes it
  * on; the rank's main thread reads (its imports) and so is on mpirun's
  * loader side, and ended a sleep of mpirun's at every step: mpirun "waited
  * for data 99.8%", and the rank below it, never judged, was not found. c
- * relays when one process below its own ended RELAY_SHARE of those sleeps
- * at least, c's process woke that process under RELAY_BACK as often (a
- * relay takes and gives nothing back; a loop hands its workers indices
- * and takes each tensor from them through a handshake), and that process's
- * main thread is fed in its own right, by its loader or through its pool,
- * with c's process above it (its launcher): a loop that c only listens to.
- * Draws other threads' sides over c's.
+ * relays when one process below its own ended RELAY_SHARE of its sleeps
+ * the loader side and the other loops' side ended (min_wakeups at least;
+ * once that process runs a loop, its wakeups are the other loops' side's,
+ * rank wait: on a loaded machine, where a relay waited for a CPU 10% of
+ * its time, it was then a rank waiting for that loop in every other
+ * round, and the last round's choice), c's process woke that
+ * process under RELAY_BACK as often (a relay takes and gives nothing back;
+ * a loop hands its workers indices and takes each tensor from them
+ * through a handshake), and that process's main thread is fed in its own
+ * right, by its loader or through its pool, with c's process above it
+ * (its launcher): a loop that c only listens to. Draws other threads'
+ * sides over c's.
  */
-static bool relays(struct stall_ctx *x, long c, const struct stall_opts *o, __u64 fed)
+static bool relays(struct stall_ctx *x, long c, const struct stall_opts *o)
 {
 	const struct store *s = x->s;
 	__u32 ctgid = s->threads.v[c].tgid, below = 0;
 	size_t first, n = wakes_of(x, s->threads.v[c].tid, &first);
-	__u64 most = 0, w;
+	__u64 fed = fed_by(x, c, 0), most = 0, w;
 	enum consumer_way way;
 	long d;
 
@@ -174,7 +183,7 @@ static bool relays(struct stall_ctx *x, long c, const struct stall_opts *o, __u6
 		long b = plain_waker(x, &x->wakes[k]);
 		__u32 tgid = b >= 0 ? s->threads.v[b].tgid : 0;
 
-		if (b < 0 || !x->loader[b] || tgid == ctgid || tgid == below ||
+		if (b < 0 || !(x->loader[b] || x->peer[b]) || tgid == ctgid || tgid == below ||
 		    !descends(x, tgid, ctgid))
 			continue;
 		w = fed_by(x, c, tgid);
@@ -196,10 +205,10 @@ static bool relays(struct stall_ctx *x, long c, const struct stall_opts *o, __u6
 /* Is thread c a training loop: a consumer that relays no loop below it? */
 static bool is_loop(struct stall_ctx *x, long c, const struct stall_opts *o)
 {
-	__u64 fed;
-	enum consumer_way way = consumer_way(x, c, o, &fed);
+	__u64 wakeups;
+	enum consumer_way way = consumer_way(x, c, o, &wakeups);
 
-	return way != WAY_NONE && (way != WAY_FED || !relays(x, c, o, fed));
+	return way != WAY_NONE && (way != WAY_FED || !relays(x, c, o));
 }
 
 /* --consumer COMM: the busiest thread of that name. */

@@ -1393,9 +1393,9 @@ TEST(stall_node_loop_under_a_shell)
  * relay's loader side and ended every sleep of the relay's. Its two
  * DataLoader workers feed it, and it hands them indices. relay_comm names
  * the relay; self_fed makes the job read its own data (num_workers=0), with
- * no workers.
+ * no workers; relay_runq is the relay's wait for a CPU (a loaded machine).
  */
-static struct trace *relayed(const char *relay_comm, bool self_fed)
+static struct trace *relayed(const char *relay_comm, bool self_fed, __u64 relay_runq)
 {
 	struct trace *t = trace_new();
 
@@ -1403,7 +1403,8 @@ static struct trace *relayed(const char *relay_comm, bool self_fed)
 		return NULL;
 	t->duration_s = 10;
 	thread(t, 90, 90, relay_comm, (struct thread_stats){ .reads = 400,
-		.read_bytes = 160000, .cpu_ns = 40 * MS, .sleep_ns = 9960 * MS });
+		.read_bytes = 160000, .cpu_ns = 40 * MS, .runq_ns = relay_runq,
+		.sleep_ns = 9960 * MS - relay_runq });
 	wake(t, 90, 100, 40, 9900 * MS);
 	wake(t, 90, WAKER_OUTSIDE, 2, 60 * MS);
 	CHECK(!procs__set(&t->procs, 100, 90));
@@ -1429,22 +1430,30 @@ static struct trace *relayed(const char *relay_comm, bool self_fed)
 	return t;
 }
 
-/* The relay is no loop, by what it does (no name of a launcher): the job is. */
+/*
+ * The relay is no loop, by what it does (no name of a launcher): the job
+ * is. On a loaded machine too, where the relay waits for a CPU 10% of its
+ * time: once the job is a loop, the relay's sleeps it ended are rank wait,
+ * and the relay computed enough beside them to be a rank waiting for it.
+ */
 TEST(stall_relay_is_no_loop)
 {
-	struct trace *t = relayed("logger", false);
 	struct stall_opts o = opts;
 	struct stall s;
 
-	REQUIRE(t);
 	o.root_tgid = 90;
-	CHECK_EQ_INT(measure(&s, t, &o), 0);
-	CHECK_EQ_INT(t->nr_loops, 1);
-	CHECK_EQ_INT(s.how, CONSUMER_FED);
-	CHECK_EQ_INT(s.tid, 100);
-	CHECK_EQ_U64(s.loader_wakeups, 80);
-	CHECK_EQ_U64(s.data_wait_ns, 5 * SEC);	/* the workers 4.7 s, its own reads 0.3 s */
-	trace_free(t);
+	for (int loaded = 0; loaded < 2; loaded++) {
+		struct trace *t = relayed("logger", false, loaded ? SEC : 0);
+
+		REQUIRE(t);
+		CHECK_EQ_INT(measure(&s, t, &o), 0);
+		CHECK_EQ_INT(t->nr_loops, 1);
+		CHECK_EQ_INT(s.how, CONSUMER_FED);
+		CHECK_EQ_INT(s.tid, 100);
+		CHECK_EQ_U64(s.loader_wakeups, 80);
+		CHECK_EQ_U64(s.data_wait_ns, 5 * SEC);	/* the workers 4.7 s, its own reads 0.3 s */
+		trace_free(t);
+	}
 }
 
 /*
@@ -1454,7 +1463,7 @@ TEST(stall_relay_is_no_loop)
  */
 TEST(stall_launcher_by_name_is_no_loop)
 {
-	struct trace *t = relayed("mpirun", true);
+	struct trace *t = relayed("mpirun", true, 0);
 	struct stall_opts o = opts;
 	struct stall s;
 
@@ -1465,7 +1474,7 @@ TEST(stall_launcher_by_name_is_no_loop)
 	CHECK_EQ_INT(s.tid, 100);
 	CHECK_EQ_U64(s.own_io_ns, 4 * SEC);
 	trace_free(t);
-	t = relayed("logger", true);
+	t = relayed("logger", true, 0);
 	REQUIRE(t);
 	CHECK_EQ_INT(measure(&s, t, &o), 0);
 	CHECK_EQ_INT(t->nr_loops, 1);
