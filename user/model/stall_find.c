@@ -12,7 +12,8 @@
 #define NODE_LOOP_MIN_NS (1000 * 1000 * 1000ULL)	/* a node's loop is traced this long */
 #define CONSUMER_SELF_FED 0.1	/* a loop that reads its own data computes this much (fio: 3%) */
 #define LOOP_ROUNDS	4	/* passes to settle which processes run loops */
-#define RELAY_SHARE	0.5	/* of a relay's loader wakeups, from the one process below it */
+#define RELAY_SHARE	0.5	/* of a relay's loader wakeups, from the loops below it */
+#define RELAY_PROCS	64	/* processes below a relay judged, at most */
 #define RELAY_BACK	0.1	/* a relay woke that process under this much as often */
 
 /* Reads of the threads of c's process and of the processes below it, not its launchers'. */
@@ -152,54 +153,62 @@ static __u64 proc_woke(const struct stall_ctx *x, __u32 from, __u32 to)
 }
 
 /*
- * Is c, fed by its loader side, only the consumer of a loop below it: a
+ * Is c, fed by its loader side, only the consumer of loops below it: a
  * relay? mpirun reads each line its rank logs from a pipe and writes it
  * on; the rank's main thread reads (its imports) and so is on mpirun's
  * loader side, and ended a sleep of mpirun's at every step: mpirun "waited
- * for data 99.8%", and the rank below it, never judged, was not found. c
- * relays when one process below its own ended RELAY_SHARE of its sleeps
- * the loader side and the other loops' side ended (min_wakeups at least;
- * once that process runs a loop, its wakeups are the other loops' side's,
- * rank wait: on a loaded machine, where a relay waited for a CPU 10% of
- * its time, it was then a rank waiting for that loop in every other
- * round, and the last round's choice), c's process woke that
- * process under RELAY_BACK as often (a relay takes and gives nothing back;
- * a loop hands its workers indices and takes each tensor from them
- * through a handshake), and that process's main thread is fed in its own
- * right, by its loader or through its pool, with c's process above it
- * (its launcher): a loop that c only listens to. Draws other threads'
- * sides over c's.
+ * for data 99.8%", and the rank below it, never judged, was not found.
+ *
+ * c relays when the processes below its own it only listens to ended
+ * RELAY_SHARE of its sleeps that the loader side and the other loops' side
+ * ended (min_wakeups at least). Once such a process runs a loop, its
+ * wakeups are the other loops' side's, rank wait: on a loaded machine,
+ * where a relay waited for a CPU 10% of its time, it was then a rank
+ * waiting for that loop in every other round, and the last round's
+ * choice. A process c only listens to: c's process woke it under
+ * RELAY_BACK as often (a relay takes and gives nothing back; a loop hands
+ * its workers indices and takes each tensor from them through a
+ * handshake), and its main thread is fed in its own right, by its loader
+ * or through its pool, with c's process above it (its launcher): a loop.
+ * Up to RELAY_PROCS processes below c are judged (ranks under a launcher).
+ * Draws other threads' sides over c's.
  */
 static bool relays(struct stall_ctx *x, long c, const struct stall_opts *o)
 {
 	const struct store *s = x->s;
-	__u32 ctgid = s->threads.v[c].tgid, below = 0;
-	size_t first, n = wakes_of(x, s->threads.v[c].tid, &first);
-	__u64 fed = fed_by(x, c, 0), most = 0, w;
+	__u32 ctgid = s->threads.v[c].tgid, below[RELAY_PROCS];
+	size_t first, n = wakes_of(x, s->threads.v[c].tid, &first), nb = 0;
+	__u64 fed = fed_by(x, c, 0), from[RELAY_PROCS], loops = 0, w;
 	enum consumer_way way;
-	long d;
 
-	for (size_t k = first; k < first + n; k++) {
+	if (fed < o->min_wakeups)
+		return false;
+	/* c's wakers below it and their wakeups, while its sides are drawn */
+	for (size_t k = first; k < first + n && nb < RELAY_PROCS; k++) {
 		long b = plain_waker(x, &x->wakes[k]);
 		__u32 tgid = b >= 0 ? s->threads.v[b].tgid : 0;
+		size_t j = 0;
 
-		if (b < 0 || !(x->loader[b] || x->peer[b]) || tgid == ctgid || tgid == below ||
+		if (b < 0 || !(x->loader[b] || x->peer[b]) || tgid == ctgid ||
 		    !descends(x, tgid, ctgid))
 			continue;
-		w = fed_by(x, c, tgid);
-		if (w > most) {
-			most = w;
-			below = tgid;
+		while (j < nb && below[j] != tgid)
+			j++;
+		if (j == nb) {
+			below[nb] = tgid;
+			from[nb++] = fed_by(x, c, tgid);
 		}
 	}
-	if (fed < o->min_wakeups || !below || most < RELAY_SHARE * fed ||
-	    proc_woke(x, ctgid, below) >= RELAY_BACK * most)
-		return false;
-	d = thread_idx(s, below);
-	if (d < 0)
-		return false;
-	way = consumer_way(x, d, o, &w);
-	return way == WAY_FED || way == WAY_POOL;
+	for (size_t j = 0; j < nb; j++) {
+		long d = thread_idx(s, below[j]);
+
+		if (d < 0 || proc_woke(x, ctgid, below[j]) >= RELAY_BACK * from[j])
+			continue;
+		way = consumer_way(x, d, o, &w);
+		if (way == WAY_FED || way == WAY_POOL)
+			loops += from[j];
+	}
+	return loops >= RELAY_SHARE * fed;
 }
 
 /* Is thread c a training loop: a consumer that relays no loop below it? */

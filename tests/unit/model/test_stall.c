@@ -1508,3 +1508,38 @@ TEST(stall_loop_over_one_worker_is_no_relay)
 	CHECK_EQ_U64(s.data_wait_ns, 8 * SEC);
 	trace_free(t);
 }
+
+/*
+ * A relay over 3 ranks, each logging a line a step and fed by a worker of
+ * its own: no one rank ended half the relay's sleeps, the three did. The
+ * ranks are the loops, the relay none.
+ */
+TEST(stall_relay_of_ranks)
+{
+	struct trace *t = trace_new();
+	struct stall_opts o = opts;
+
+	REQUIRE(t);
+	o.root_tgid = 90;
+	t->duration_s = 10;
+	thread(t, 90, 90, "logger", (struct thread_stats){ .reads = 400,
+		.read_bytes = 160000, .cpu_ns = 60 * MS, .sleep_ns = 9940 * MS });
+	for (__u32 r = 0; r < 3; r++) {
+		__u32 rank = 100 + r, worker = 200 + r;
+
+		thread(t, rank, rank, "python3", (struct thread_stats){ .reads = 300,
+			.read_ns = 300 * MS, .io_wait_ns = 300 * MS, .cpu_ns = 3 * SEC,
+			.sleep_ns = 6700 * MS });
+		thread(t, worker, worker, "python3", (struct thread_stats){ .reads = 300,
+			.read_ns = 5 * SEC, .cpu_ns = SEC, .io_wait_ns = 4 * SEC,
+			.sleep_ns = 4 * SEC });
+		CHECK(!procs__set(&t->procs, rank, 90) && !procs__set(&t->procs, worker, rank));
+		wake(t, 90, rank, 40, 3300 * MS);
+		wake(t, rank, worker, 40, 4 * SEC);
+		wake(t, worker, rank, 40, SEC);
+	}
+	CHECK_EQ_INT(stall__measure(t, &o), 0);
+	CHECK_EQ_INT(t->nr_loops, 3);
+	CHECK(loop_of(t, 100) && loop_of(t, 101) && loop_of(t, 102) && !loop_of(t, 90));
+	trace_free(t);
+}
