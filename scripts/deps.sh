@@ -27,11 +27,12 @@ libjansson-dev jq util-linux libmicrohttpd-dev"
 # nfs-kernel-server gives the guests their NFS server; dpkg-dev unpacks
 # libmicrohttpd's source for the static build (`make static`, from the deb-src
 # lines added below); podman and runc build and run the image;
-# libclang-rt-14-dev links the libFuzzer targets (`make fuzz`).
+# libclang-rt-14-dev links the libFuzzer targets (`make fuzz`); openmpi-bin
+# launches a PyTorch job under mpirun (tests/e2e/test_launchers.sh).
 TEST="valgrind cppcheck clang-format btrfs-progs chromium python3-html5lib libfuse3-dev
 fuse3 sshfs openssh-server prometheus python3-torch python3-torchvision python3-pil
 python3-venv fio liburing-dev strace qemu-system-x86 busybox-static cpio e2fsprogs
-xfsprogs xz-utils nfs-kernel-server dpkg-dev podman runc libclang-rt-14-dev"
+xfsprogs xz-utils nfs-kernel-server dpkg-dev podman runc libclang-rt-14-dev openmpi-bin"
 
 PKGS=$BASE
 TESTS=0

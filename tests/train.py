@@ -24,7 +24,7 @@ loop's own wait on its checkpoints (see --save-every).
                      [--epochs E] [--gate-epoch K]
                      [--save-every N --save-dir DIR [--save-mb M]
                       [--save-mode inline|thread|fork]]
-                     [--progress-dir DIR]
+                     [--progress-dir DIR] [--log-every-step] [--mpi]
 
 pack writes DIR's JPEGs into one file (an LMDB-like mapped dataset): a count,
 then (offset, length, label) per image, then the images. train --mmap FILE
@@ -35,6 +35,16 @@ reads are page faults only.
 --progress-dir DIR: each DataLoader worker rewrites DIR/worker-ID.progress
 (30 bytes: open, write, close) after every sample, as loaders that record
 how far they got do: a few bytes written beside its reads.
+
+--log-every-step prints a line to stdout after every step and flushes it,
+as a job that logs its loss does: a launcher that relays the job's output
+(mpirun, srun) then wakes on each step.
+
+--mpi calls MPI_Init first (Open MPI's libmpi through ctypes, as importing
+mpi4py does in a job that storage benchmarks launch with mpirun), before
+PyTorch is imported, and MPI_Finalize after the loop: the runtime maps its
+shared-memory files under /tmp and /dev/shm and, run without mpirun, starts
+its orted daemon.
 
 --ddp makes it one rank of a data-parallel job, as torchrun starts them:
 RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT from the environment, gloo
@@ -262,7 +272,17 @@ def gate(args):
         open(args.gate + ".open", "w").close()
 
 
+def mpi_init():
+    """MPI_Init through Open MPI's libmpi: the library, held for MPI_Finalize."""
+    import ctypes
+    lib = ctypes.CDLL("libmpi.so.40", mode=ctypes.RTLD_GLOBAL)
+    if lib.MPI_Init(None, None):
+        sys.exit("train.py: MPI_Init failed")
+    return lib
+
+
 def train(args):
+    mpi = mpi_init() if args.mpi else None
     import torch
     import torchvision.datasets as datasets
     import torchvision.transforms as T
@@ -315,6 +335,9 @@ def train(args):
             if args.step_sleep_ms:
                 time.sleep(args.step_sleep_ms / 1000)
             steps += 1
+            if args.log_every_step:
+                sys.stdout.write("step %d loss %.4f\n" % (steps, loss.item()))
+                sys.stdout.flush()
             saver.step(steps, model)
         if epoch < args.epochs:
             del it
@@ -333,6 +356,9 @@ def train(args):
             f.write(line)
     else:
         sys.stdout.write(line)
+    if mpi:
+        sys.stdout.flush()
+        mpi.MPI_Finalize()
 
 
 def on_cpu_or_runnable_ns():
@@ -367,6 +393,8 @@ def main():
     p.add_argument("--save-dir")
     p.add_argument("--save-mb", type=int, default=20)
     p.add_argument("--progress-dir")
+    p.add_argument("--log-every-step", action="store_true")
+    p.add_argument("--mpi", action="store_true")
     p.add_argument("--save-mode", choices=["inline", "thread", "fork"], default="inline")
     args = p.parse_args()
     if args.save_every and not args.save_dir:

@@ -28,6 +28,16 @@ static const char *const code_dirs[] = {
  */
 static const char *const code_configs[] = { "/pyvenv.cfg", "/.keras/keras.json" };
 
+/*
+ * A runtime's own files, which it maps for itself: Open MPI's session
+ * directory (ompi.HOST.UID under /tmp or $TMPDIR; PRRTE's prte.HOST.UID in
+ * Open MPI 5), which holds PMIx's shared-memory store and hwloc's topology
+ * (hwloc.sm), and its shared-memory segments in /dev/shm. A rank faults
+ * them in at MPI_Init, before it reads any of the dataset.
+ */
+static const char *const runtime_dirs[] = { "ompi.", "prte." };
+static const char *const runtime_shm[] = { "vader_segment.", "sm_segment.", "open_mpi." };
+
 static const char *const code_exts[] = { ".py", ".pyc", ".pyo", ".pyd", ".so" };
 
 /* ".so" or ".so.1.2.3" ends base (the last component). */
@@ -57,6 +67,28 @@ static bool code_ext(const char *base)
 		if (!strcmp(dot, code_exts[i]))
 			return true;
 	return false;
+}
+
+/* Does a directory on path (not its last component) begin with one of runtime_dirs? */
+static bool runtime_dir(const char *path)
+{
+	for (const char *p = strchr(path, '/'); p; p = strchr(p + 1, '/')) {
+		const char *end = strchr(p + 1, '/');
+
+		for (size_t i = 0; end && i < sizeof(runtime_dirs) / sizeof(runtime_dirs[0]); i++)
+			if (!strncmp(p + 1, runtime_dirs[i], strlen(runtime_dirs[i])))
+				return true;
+	}
+	return false;
+}
+
+static bool runtime_file(const char *path)
+{
+	if (!strncmp(path, "/dev/shm/", 9))
+		for (size_t i = 0; i < sizeof(runtime_shm) / sizeof(runtime_shm[0]); i++)
+			if (!strncmp(path + 9, runtime_shm[i], strlen(runtime_shm[i])))
+				return true;
+	return runtime_dir(path);
 }
 
 /* File systems of the kernel's own or of memory, which no dataset is mounted on. */
@@ -95,6 +127,8 @@ enum kind_why kind__why(const char *path, __u32 flags, const char *mount_point,
 		return KIND_EXEC;
 	if (!path)
 		return KIND_DATA;
+	if (runtime_file(path))
+		return KIND_RUNTIME;
 	if (!strncmp(path, "/dev/shm/", 9))
 		return KIND_DATA;	/* a dataset staged in memory */
 	base = strrchr(path, '/');
@@ -126,6 +160,7 @@ const char *kind__why_key(enum kind_why w)
 	static const char *const keys[KIND__MAX] = {
 		[KIND_DATA] = "data", [KIND_EXEC] = "exec", [KIND_NAME] = "name",
 		[KIND_PYTHON] = "python", [KIND_TREE] = "tree", [KIND_SCRIPT] = "script",
+		[KIND_RUNTIME] = "runtime",
 	};
 
 	return w < KIND__MAX ? keys[w] : "?";

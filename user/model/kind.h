@@ -21,6 +21,7 @@ enum kind_why {
 	KIND_PYTHON,		/* in a Python module tree: site-packages, __pycache__... */
 	KIND_TREE,		/* under a system tree: /usr/lib, /etc, /run... */
 	KIND_SCRIPT,		/* the script a launched command runs (store.h) */
+	KIND_RUNTIME,		/* a runtime's own: MPI's session directory, shared memory */
 	KIND__MAX,
 };
 
@@ -35,13 +36,17 @@ enum kind_why {
  * mounted inside that tree and holds the file (a dataset mounted at
  * /run/data is data; mount_point and fstype are the file's mount, NULL
  * when unknown); a runtime's settings (pyvenv.cfg, .keras/keras.json); or
- * a file mapped executable (FILE_F_EXEC). Files without a path are data
- * unless mapped executable.
+ * a file mapped executable (FILE_F_EXEC); or a runtime's own file, which
+ * it maps for itself: under a directory whose name begins with ompi. or
+ * prte. (Open MPI's and PRRTE's session directories: PMIx's store,
+ * hwloc's topology) or Open MPI's segments in /dev/shm (vader_segment.*,
+ * sm_segment.*, open_mpi.*). Files without a path are data unless mapped
+ * executable.
  */
 enum kind_why kind__why(const char *path, __u32 flags, const char *mount_point,
 			const char *fstype);
 bool kind__is_code(const char *path, __u32 flags);
-/* "exec", "name", "python", "tree", "script": JSON keys. */
+/* "exec", "name", "python", "tree", "script", "runtime": JSON keys. */
 const char *kind__why_key(enum kind_why w);
 
 #endif /* KIND_H */

@@ -127,6 +127,7 @@ static void ctx_free(struct stall_ctx *x)
 	free(x->tot);
 	free(x->reads);
 	free(x->launcher);
+	free(x->runtime);
 	free(x->tracer);
 	free(x->loop);
 	free(x->peer);
@@ -149,13 +150,14 @@ static int ctx_alloc(struct stall_ctx *x, const struct trace *t)
 	x->loop = calloc(n ? n : 1, sizeof(*x->loop));
 	x->tracer = calloc(n ? n : 1, sizeof(*x->tracer));
 	x->launcher = calloc(n ? n : 1, sizeof(*x->launcher));
+	x->runtime = calloc(n ? n : 1, sizeof(*x->runtime));
 	x->reads = calloc(n ? n : 1, sizeof(*x->reads));
 	x->tot = calloc(n ? n : 1, sizeof(*x->tot));
 	x->with = calloc(n ? n : 1, sizeof(*x->with));
 	x->pool = calloc(n ? n : 1, sizeof(*x->pool));
 	x->tf = calloc(n ? n : 1, sizeof(*x->tf));
 	if (!x->wakes || !x->loader || !x->writer || !x->writes || !x->peer || !x->loop ||
-	    !x->tracer || !x->launcher || !x->reads || !x->tot || !x->with || !x->pool || !x->tf)
+	    !x->tracer || !x->launcher || !x->runtime || !x->reads || !x->tot || !x->with || !x->pool || !x->tf)
 		return -ENOMEM;
 	memcpy(x->wakes, t->wakes.v, t->wakes.n * sizeof(*x->wakes));
 	qsort(x->wakes, x->nr_wakes, sizeof(*x->wakes), wake_cmp);

@@ -12,6 +12,9 @@
 #define NODE_LOOP_MIN_NS (1000 * 1000 * 1000ULL)	/* a node's loop is traced this long */
 #define CONSUMER_SELF_FED 0.1	/* a loop that reads its own data computes this much (fio: 3%) */
 #define LOOP_ROUNDS	4	/* passes to settle which processes run loops */
+#define RELAY_SHARE	0.5	/* of a relay's loader wakeups, from the loops below it */
+#define RELAY_PROCS	64	/* processes below a relay judged, at most */
+#define RELAY_BACK	0.1	/* a relay woke that process under this much as often */
 
 /* Reads of the threads of c's process and of the processes below it, not its launchers'. */
 static __u64 tree_reads(const struct stall_ctx *x, long c)
@@ -38,6 +41,15 @@ static __u64 woke(const struct stall_ctx *x, long c, const bool *side)
 	}
 	return n;
 }
+
+/* How a thread is a consumer (consumer_way()): the first way that holds. */
+enum consumer_way {
+	WAY_NONE = 0,
+	WAY_FED,	/* woken by the loader (and the other loops' side) */
+	WAY_POOL,	/* fed through its pool */
+	WAY_SELF,	/* reads its own data and computes beside */
+	WAY_AHEAD,	/* computes and takes batches the loader keeps ready */
+};
 
 /*
  * A consumer computes (on CPU outside its file syscalls, or in its
@@ -66,10 +78,10 @@ static __u64 woke(const struct stall_ctx *x, long c, const bool *side)
  *    computes half its time too, setting up before its job runs, but wakes
  *    the job once.
  * A thread that only waits (a launcher joining its readers: woken once by
- * each at its exit) or only reads (a pure reader) is none.
+ * each at its exit) or only reads (a pure reader) is none. Returns the way.
  */
-static bool is_consumer(struct stall_ctx *x, long c, const struct stall_opts *o,
-			__u64 *wakeups)
+static enum consumer_way consumer_way(struct stall_ctx *x, long c, const struct stall_opts *o,
+				      __u64 *wakeups)
 {
 	const struct thread_rec *th = &x->s->threads.v[c];
 	__u64 wall = wall_of(th), io = th->io.read_ns + th->io.meta_ns + write_ns_of(th);
@@ -82,21 +94,130 @@ static bool is_consumer(struct stall_ctx *x, long c, const struct stall_opts *o,
 	*wakeups = 0;
 	if (!wall || x->tracer[c] || (x->work ? wall < NODE_LOOP_MIN_NS :
 					    wall < CONSUMER_LIFETIME * x->traced_ns))
-		return false;
+		return WAY_NONE;
 	stall_sides__draw(x, c);
 	compute += stall_sides__pool_cpu(x, &runq);
 	fed = stall_sides__wait(x, c, x->loader, false, wakeups);
 	if (compute + runq + th->runq_ns < o->min_cpu_share * (wall > fed ? wall - fed : 0))
-		return false;
+		return WAY_NONE;
 	stall_sides__wait(x, c, x->peer, true, &paced);
 	for (size_t i = 0; i < x->s->threads.n && !loader; i++)
 		loader = x->loader[i];
-	return (loader && *wakeups + paced >= o->min_wakeups) ||
-	       stall_sides__fed_by_pool(x, c, &via_pool) ||
-	       (reads_of(th) >= o->min_wakeups && 2 * reads_of(th) >= tree_reads(x, c) &&
-		compute >= CONSUMER_SELF_FED * wall) ||
-	       (loader && compute >= CONSUMER_BUSY * (wall - th->runq_ns) &&
-		*wakeups + woke(x, c, x->loader) >= o->min_wakeups);
+	if (loader && *wakeups + paced >= o->min_wakeups)
+		return WAY_FED;
+	if (stall_sides__fed_by_pool(x, c, &via_pool))
+		return WAY_POOL;
+	if (reads_of(th) >= o->min_wakeups && 2 * reads_of(th) >= tree_reads(x, c) &&
+	    compute >= CONSUMER_SELF_FED * wall)
+		return WAY_SELF;
+	if (loader && compute >= CONSUMER_BUSY * (wall - th->runq_ns) &&
+	    *wakeups + woke(x, c, x->loader) >= o->min_wakeups)
+		return WAY_AHEAD;
+	return WAY_NONE;
+}
+
+/*
+ * Wakeups of thread c by the threads of process tgid (0: of any) on its
+ * loader side or the other loops' side. Needs c's sides.
+ */
+static __u64 fed_by(const struct stall_ctx *x, long c, __u32 tgid)
+{
+	size_t first, n = wakes_of(x, x->s->threads.v[c].tid, &first);
+	__u64 sum = 0;
+
+	for (size_t k = first; k < first + n; k++) {
+		long b = plain_waker(x, &x->wakes[k]);
+
+		if (b >= 0 && (x->loader[b] || x->peer[b]) &&
+		    (!tgid || x->s->threads.v[b].tgid == tgid))
+			sum += x->wakes[k].wakeups;
+	}
+	return sum;
+}
+
+/* Wakeups the threads of process from gave those of process to. */
+static __u64 proc_woke(const struct stall_ctx *x, __u32 from, __u32 to)
+{
+	__u64 sum = 0;
+
+	for (size_t k = 0; k < x->nr_wakes; k++) {
+		long a = thread_idx(x->s, x->wakes[k].wakee), b;
+
+		if (a < 0 || x->s->threads.v[a].tgid != to)
+			continue;
+		b = plain_waker(x, &x->wakes[k]);
+		if (b >= 0 && x->s->threads.v[b].tgid == from)
+			sum += x->wakes[k].wakeups;
+	}
+	return sum;
+}
+
+/*
+ * Is c, fed by its loader side, only the consumer of loops below it: a
+ * relay? mpirun reads each line its rank logs from a pipe and writes it
+ * on; the rank's main thread reads (its imports) and so is on mpirun's
+ * loader side, and ended a sleep of mpirun's at every step: mpirun "waited
+ * for data 99.8%", and the rank below it, never judged, was not found.
+ *
+ * c relays when the processes below its own it only listens to ended
+ * RELAY_SHARE of its sleeps that the loader side and the other loops' side
+ * ended (min_wakeups at least). Once such a process runs a loop, its
+ * wakeups are the other loops' side's, rank wait: on a loaded machine,
+ * where a relay waited for a CPU 10% of its time, it was then a rank
+ * waiting for that loop in every other round, and the last round's
+ * choice. A process c only listens to: c's process woke it under
+ * RELAY_BACK as often (a relay takes and gives nothing back; a loop hands
+ * its workers indices and takes each tensor from them through a
+ * handshake), and its main thread is fed in its own right, by its loader
+ * or through its pool, with c's process above it (its launcher): a loop.
+ * Up to RELAY_PROCS processes below c are judged (ranks under a launcher).
+ * Draws other threads' sides over c's.
+ */
+static bool relays(struct stall_ctx *x, long c, const struct stall_opts *o)
+{
+	const struct store *s = x->s;
+	__u32 ctgid = s->threads.v[c].tgid, below[RELAY_PROCS];
+	size_t first, n = wakes_of(x, s->threads.v[c].tid, &first), nb = 0;
+	__u64 fed = fed_by(x, c, 0), from[RELAY_PROCS], loops = 0, w;
+	enum consumer_way way;
+
+	if (fed < o->min_wakeups)
+		return false;
+	/* c's wakers below it and their wakeups, while its sides are drawn */
+	for (size_t k = first; k < first + n && nb < RELAY_PROCS; k++) {
+		long b = plain_waker(x, &x->wakes[k]);
+		__u32 tgid = b >= 0 ? s->threads.v[b].tgid : 0;
+		size_t j = 0;
+
+		if (b < 0 || !(x->loader[b] || x->peer[b]) || tgid == ctgid ||
+		    !descends(x, tgid, ctgid))
+			continue;
+		while (j < nb && below[j] != tgid)
+			j++;
+		if (j == nb) {
+			below[nb] = tgid;
+			from[nb++] = fed_by(x, c, tgid);
+		}
+	}
+	for (size_t j = 0; j < nb; j++) {
+		long d = thread_idx(s, below[j]);
+
+		if (d < 0 || proc_woke(x, ctgid, below[j]) >= RELAY_BACK * from[j])
+			continue;
+		way = consumer_way(x, d, o, &w);
+		if (way == WAY_FED || way == WAY_POOL)
+			loops += from[j];
+	}
+	return loops >= RELAY_SHARE * fed;
+}
+
+/* Is thread c a training loop: a consumer that relays no loop below it? */
+static bool is_loop(struct stall_ctx *x, long c, const struct stall_opts *o)
+{
+	__u64 wakeups;
+	enum consumer_way way = consumer_way(x, c, o, &wakeups);
+
+	return way != WAY_NONE && (way != WAY_FED || !relays(x, c, o));
 }
 
 /* --consumer COMM: the busiest thread of that name. */
@@ -180,7 +301,7 @@ static void count_touches(const struct stall_ctx *x, __u64 *touch)
  * On a node (-a) the store holds every process that ran since iostorm
  * started (builds, shells: thousands), and judging one costs its four
  * sides over every wakeup. A candidate there is alive (no exit seen) or a
- * loop at the last measure, and could pass is_consumer() at all: woken or
+ * loop at the last measure, and could pass consumer_way() at all: woken or
  * waking min_wakeups times, or reading as often (what each of its ways
  * needs at least).
  */
@@ -207,14 +328,13 @@ int stall_find__loops(struct stall_ctx *x, const struct trace *t, const struct s
 	bool *next = calloc(n ? n : 1, sizeof(*next));
 	__u64 *touch = x->work ? calloc(n ? n : 1, sizeof(*touch)) : NULL;
 	int err = -ENOMEM;
-	__u64 w;
 
 	if (!cands || !next || (x->work && !touch))
 		goto out_free;
 	if (touch)
 		count_touches(x, touch);
 	for (size_t i = 0; i < n; i++)
-		if (s->threads.v[i].tid == s->threads.v[i].tgid && !x->tracer[i] &&
+		if (s->threads.v[i].tid == s->threads.v[i].tgid && !x->tracer[i] && !x->runtime[i] &&
 		    (!touch || node_candidate(x, t, i, touch, o->min_wakeups)))
 			cands[nc++] = (struct cand){ i, depth_of(x, s->threads.v[i].tgid) };
 	qsort(cands, nc, sizeof(*cands), cand_cmp);
@@ -222,7 +342,7 @@ int stall_find__loops(struct stall_ctx *x, const struct trace *t, const struct s
 		memset(next, 0, n * sizeof(*next));
 		for (size_t k = 0; k < nc; k++)
 			if (!under_loop(x, next, cands[k].i))
-				next[cands[k].i] = is_consumer(x, cands[k].i, o, &w);
+				next[cands[k].i] = is_loop(x, cands[k].i, o);
 		if (!memcmp(next, x->loop, n * sizeof(*next)))
 			break;
 		memcpy(x->loop, next, n * sizeof(*next));

@@ -40,6 +40,7 @@ struct stall_ctx {
 	bool *loop;		/* runs a training loop */
 	bool *tracer;		/* resumed a thread from a ptrace stop */
 	bool *launcher;		/* launched the loop stall_sides__loader() was run for */
+	bool *runtime;		/* a launcher or runtime daemon by name (mark_runtimes(), stall_roles.c) */
 	bool *pool;		/* computes for the loop (pool_side(), stall_sides.c) */
 	bool *tf;		/* in a TensorFlow process (mark_tf(), stall_roles.c) */
 	bool *reads;		/* the thread's process read files */
@@ -144,8 +145,8 @@ static inline int u32_cmp(const void *a, const void *b)
 /* ---- each thread's roles, once per measure (stall_roles.c) ---- */
 
 /*
- * Mark x's readers, writers, tracers and TensorFlow threads, and given
- * workloads each thread's workload. 0 or -ENOMEM.
+ * Mark x's readers, writers, tracers, TensorFlow threads and launchers
+ * known by name, and given workloads each thread's workload. 0 or -ENOMEM.
  */
 int stall_roles__mark(struct stall_ctx *x, const struct cgroups *workloads);
 __u64 stall_roles__data_reads(const struct stall_ctx *x, const struct thread_rec *th);

@@ -148,6 +148,38 @@ static void mark_tracers(struct stall_ctx *x)
 	}
 }
 
+/*
+ * Launchers and runtime daemons by name: MPI's and Slurm's, which start
+ * the ranks, relay their output and serve their runtime. The second line
+ * of defence: relays() (stall_find.c) tells a launcher that relays a loop's
+ * output by what it does, but not one over a rank that reads its own data
+ * (num_workers=0), which looks to it as a loader would.
+ */
+static const char *const runtimes[] = {
+	"mpirun", "mpiexec", "orterun", "orted", "prterun", "prted", "mpiexec.hydra",
+	"hydra_pmi_proxy", "srun", "slurmstepd",
+};
+
+static bool runtime_name(const char *comm)
+{
+	for (size_t i = 0; i < sizeof(runtimes) / sizeof(runtimes[0]); i++)
+		if (!strncmp(comm, runtimes[i], COMM_LEN))
+			return true;
+	return false;
+}
+
+/* Threads of processes whose main thread (or, gone, the thread itself) has such a name. */
+static void mark_runtimes(struct stall_ctx *x)
+{
+	const struct store *s = x->s;
+
+	for (size_t i = 0; i < s->threads.n; i++) {
+		long m = thread_idx(s, s->threads.v[i].tgid);
+
+		x->runtime[i] = runtime_name(s->threads.v[m >= 0 ? m : (long)i].comm);
+	}
+}
+
 /* FNV-1a of a tag and a name: a workload's key. */
 static __u64 work_key(const char *tag, const char *name)
 {
@@ -191,6 +223,7 @@ int stall_roles__mark(struct stall_ctx *x, const struct cgroups *workloads)
 	if (mark_reading(x) || (workloads && mark_workloads(x, workloads)))
 		return -ENOMEM;
 	mark_tracers(x);
+	mark_runtimes(x);
 	mark_writers(x);
 	mark_tf(x);
 	return 0;

@@ -78,7 +78,8 @@ static void side_for(struct stall_ctx *x, long c)
 
 static bool off_loader(const struct stall_ctx *x, long i)
 {
-	return x->loop[i] || x->tracer[i] || x->launcher[i] || x->writes[i] || alien(x, i);
+	return x->loop[i] || x->tracer[i] || x->launcher[i] || x->runtime[i] || x->writes[i] ||
+	       alien(x, i);
 }
 
 /*

@@ -149,6 +149,7 @@ static void print_code_why(FILE *out, const struct file_totals *tot)
 		[KIND_PYTHON] = "in a Python module tree",
 		[KIND_TREE] = "under a system tree (/usr/lib, /etc, /run...)",
 		[KIND_SCRIPT] = "the launched script",
+		[KIND_RUNTIME] = "a runtime's own (MPI's session files, shared memory)",
 	};
 	const char *sep = "";
 

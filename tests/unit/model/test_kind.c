@@ -32,6 +32,27 @@ TEST(kind_code_or_data)
 	CHECK(!kind__is_code("/data/python.tar", 0));
 }
 
+/* A runtime's own files (issue 46): Open MPI's session directory and segments, not data. */
+TEST(kind_runtime)
+{
+	CHECK_EQ_U64(kind__why("/tmp/ompi.vm.0/pid.1388/pmix_dstor_ds21_1388/smseg-17-0", 0,
+			       NULL, NULL), KIND_RUNTIME);
+	CHECK_EQ_U64(kind__why("/tmp/ompi.vm.0/pid.1388/hwloc.sm", 0, NULL, NULL), KIND_RUNTIME);
+	CHECK_EQ_U64(kind__why("/scratch/tmp/prte.node1.1000/dvm/hwloc.sm", 0, NULL, NULL),
+		     KIND_RUNTIME);
+	CHECK_EQ_U64(kind__why("/dev/shm/vader_segment.node1.5a2b0001.0", 0, NULL, NULL),
+		     KIND_RUNTIME);
+	CHECK_EQ_U64(kind__why("/dev/shm/sm_segment.node1.1000.5a2b0001.0", 0, NULL, NULL),
+		     KIND_RUNTIME);
+	CHECK_EQ_U64(kind__why("/dev/shm/open_mpi.0000", 0, NULL, NULL), KIND_RUNTIME);
+	CHECK_STR(kind__why_key(KIND_RUNTIME), "runtime");
+	/* A file named so, or in a directory that is not a session's, is data. */
+	CHECK(!kind__is_code("/data/ompi.tar", 0));
+	CHECK(!kind__is_code("/data/xompi.a/x.jpg", 0));
+	CHECK(!kind__is_code("/dev/shm/data/vader_segment.0", 0));
+	CHECK(!kind__is_code("/dev/shm/shard-vader_segment.0", 0));
+}
+
 TEST(mapfiles_parse)
 {
 	const char *path;

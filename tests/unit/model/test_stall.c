@@ -1215,6 +1215,9 @@ TEST(stall_loop_starts_with_data)
 	     3000 * 4096, 0);
 	file(t, 2, "/root/.keras/keras.json", 1, 240, 0);
 	file(t, 4, "/tmp/6t14jpzm", 1, 1075, 0);	/* ctypes.util.find_library's */
+	/* MPI_Init: Open MPI's PMIx store and hwloc's topology, faulted in (issue 46) */
+	file(t, 5, "/tmp/ompi.vm.0/pid.90/pmix_dstor_ds21_90/smseg-1771175937-0", 0, 0, 6);
+	file(t, 6, "/tmp/ompi.vm.0/pid.90/hwloc.sm", 0, 0, 2);
 	wake(t, 100, WAKER_OUTSIDE, 10, 700 * MS);
 	CHECK_EQ_INT(measure(&s, t, &launched), 0);
 	CHECK(!t->data_seen);
@@ -1380,5 +1383,163 @@ TEST(stall_node_loop_under_a_shell)
 	CHECK(loop_of(t, 50) && loop_of(t, 100) && loop_of(t, 200));
 	CHECK_EQ_U64(loop_of(t, 200)->data_wait_ns, 500 * MS);
 	cgroups__free(&t->cgroups);
+	trace_free(t);
+}
+
+/*
+ * A job under a process that relays its output (issue 46): the relay (90,
+ * the traced process) reads each line the job (100) logs from a pipe, 40
+ * steps, and writes it on; the job read its imports, so it is on the
+ * relay's loader side and ended every sleep of the relay's. Its two
+ * DataLoader workers feed it, and it hands them indices. relay_comm names
+ * the relay; self_fed makes the job read its own data (num_workers=0), with
+ * no workers; relay_runq is the relay's wait for a CPU (a loaded machine).
+ */
+static struct trace *relayed(const char *relay_comm, bool self_fed, __u64 relay_runq)
+{
+	struct trace *t = trace_new();
+
+	if (!t)
+		return NULL;
+	t->duration_s = 10;
+	thread(t, 90, 90, relay_comm, (struct thread_stats){ .reads = 400,
+		.read_bytes = 160000, .cpu_ns = 40 * MS, .runq_ns = relay_runq,
+		.sleep_ns = 9960 * MS - relay_runq });
+	wake(t, 90, 100, 40, 9900 * MS);
+	wake(t, 90, WAKER_OUTSIDE, 2, 60 * MS);
+	CHECK(!procs__set(&t->procs, 100, 90));
+	if (self_fed) {
+		thread(t, 100, 100, "python3", (struct thread_stats){ .reads = 3000,
+			.read_ns = 4 * SEC, .io_wait_ns = 4 * SEC, .cpu_ns = 5 * SEC,
+			.sleep_ns = SEC });
+		wake(t, 100, WAKER_OUTSIDE, 40, SEC);
+		return t;
+	}
+	thread(t, 100, 100, "python3", (struct thread_stats){ .reads = 300,
+		.read_ns = 300 * MS, .io_wait_ns = 300 * MS, .cpu_ns = 3 * SEC,
+		.sleep_ns = 6700 * MS });
+	wake(t, 100, WAKER_OUTSIDE, 40, 2 * SEC);
+	for (__u32 w = 0; w < 2; w++) {
+		thread(t, 200 + w, 200 + w, "python3", (struct thread_stats){ .reads = 300,
+			.read_ns = 5 * SEC, .cpu_ns = SEC, .io_wait_ns = 4 * SEC,
+			.sleep_ns = 4 * SEC });
+		CHECK(!procs__set(&t->procs, 200 + w, 100));
+		wake(t, 100, 200 + w, 40, 2350 * MS);
+		wake(t, 200 + w, 100, 40, SEC);		/* the index queue */
+	}
+	return t;
+}
+
+/*
+ * The relay is no loop, by what it does (no name of a launcher): the job
+ * is. On a loaded machine too, where the relay waits for a CPU 10% of its
+ * time: once the job is a loop, the relay's sleeps it ended are rank wait,
+ * and the relay computed enough beside them to be a rank waiting for it.
+ */
+TEST(stall_relay_is_no_loop)
+{
+	struct stall_opts o = opts;
+	struct stall s;
+
+	o.root_tgid = 90;
+	for (int loaded = 0; loaded < 2; loaded++) {
+		struct trace *t = relayed("logger", false, loaded ? SEC : 0);
+
+		REQUIRE(t);
+		CHECK_EQ_INT(measure(&s, t, &o), 0);
+		CHECK_EQ_INT(t->nr_loops, 1);
+		CHECK_EQ_INT(s.how, CONSUMER_FED);
+		CHECK_EQ_INT(s.tid, 100);
+		CHECK_EQ_U64(s.loader_wakeups, 80);
+		CHECK_EQ_U64(s.data_wait_ns, 5 * SEC);	/* the workers 4.7 s, its own reads 0.3 s */
+		trace_free(t);
+	}
+}
+
+/*
+ * A job that reads its own data is no loop fed by a loader: a relay over it
+ * looks fed as a loop would. By name (mpirun), it is none; by behaviour
+ * alone (logger), the relay is taken for the loop.
+ */
+TEST(stall_launcher_by_name_is_no_loop)
+{
+	struct trace *t = relayed("mpirun", true, 0);
+	struct stall_opts o = opts;
+	struct stall s;
+
+	REQUIRE(t);
+	o.root_tgid = 90;
+	CHECK_EQ_INT(measure(&s, t, &o), 0);
+	CHECK_EQ_INT(t->nr_loops, 1);
+	CHECK_EQ_INT(s.tid, 100);
+	CHECK_EQ_U64(s.own_io_ns, 4 * SEC);
+	trace_free(t);
+	t = relayed("logger", true, 0);
+	REQUIRE(t);
+	CHECK_EQ_INT(measure(&s, t, &o), 0);
+	CHECK_EQ_INT(t->nr_loops, 1);
+	CHECK_EQ_INT(s.tid, 90);
+	trace_free(t);
+}
+
+/*
+ * One DataLoader worker that the loop never wakes (the loader behind: its
+ * index queue never runs dry) ends every sleep of the loop's: the loop
+ * does not relay it, as the worker is not fed by a loader of its own.
+ */
+TEST(stall_loop_over_one_worker_is_no_relay)
+{
+	struct trace *t = trace_new();
+	struct stall s;
+
+	REQUIRE(t);
+	t->duration_s = 10;
+	thread(t, 100, 100, "python3", (struct thread_stats){ .cpu_ns = 2 * SEC,
+		.sleep_ns = 8 * SEC });
+	thread(t, 200, 200, "python3", (struct thread_stats){ .reads = 600,
+		.read_ns = 2 * SEC, .io_wait_ns = 2 * SEC, .cpu_ns = 7 * SEC,
+		.sleep_ns = SEC });
+	CHECK(!procs__set(&t->procs, 200, 100));
+	wake(t, 100, 200, 80, 8 * SEC);
+	CHECK_EQ_INT(measure(&s, t, &opts), 0);
+	CHECK_EQ_INT(t->nr_loops, 1);
+	CHECK_EQ_INT(s.how, CONSUMER_ROOT);
+	CHECK_EQ_INT(s.tid, 100);
+	CHECK_EQ_U64(s.data_wait_ns, 8 * SEC);
+	trace_free(t);
+}
+
+/*
+ * A relay over 3 ranks, each logging a line a step and fed by a worker of
+ * its own: no one rank ended half the relay's sleeps, the three did. The
+ * ranks are the loops, the relay none.
+ */
+TEST(stall_relay_of_ranks)
+{
+	struct trace *t = trace_new();
+	struct stall_opts o = opts;
+
+	REQUIRE(t);
+	o.root_tgid = 90;
+	t->duration_s = 10;
+	thread(t, 90, 90, "logger", (struct thread_stats){ .reads = 400,
+		.read_bytes = 160000, .cpu_ns = 60 * MS, .sleep_ns = 9940 * MS });
+	for (__u32 r = 0; r < 3; r++) {
+		__u32 rank = 100 + r, worker = 200 + r;
+
+		thread(t, rank, rank, "python3", (struct thread_stats){ .reads = 300,
+			.read_ns = 300 * MS, .io_wait_ns = 300 * MS, .cpu_ns = 3 * SEC,
+			.sleep_ns = 6700 * MS });
+		thread(t, worker, worker, "python3", (struct thread_stats){ .reads = 300,
+			.read_ns = 5 * SEC, .cpu_ns = SEC, .io_wait_ns = 4 * SEC,
+			.sleep_ns = 4 * SEC });
+		CHECK(!procs__set(&t->procs, rank, 90) && !procs__set(&t->procs, worker, rank));
+		wake(t, 90, rank, 40, 3300 * MS);
+		wake(t, rank, worker, 40, 4 * SEC);
+		wake(t, worker, rank, 40, SEC);
+	}
+	CHECK_EQ_INT(stall__measure(t, &o), 0);
+	CHECK_EQ_INT(t->nr_loops, 3);
+	CHECK(loop_of(t, 100) && loop_of(t, 101) && loop_of(t, 102) && !loop_of(t, 90));
 	trace_free(t);
 }
