@@ -63,6 +63,27 @@ u64 shape_now_ns(void)
 	return t.tv_sec * 1000000000ULL + t.tv_nsec;
 }
 
+/*
+ * Compute us microseconds of CPU (not of the wall: a step or a decode
+ * preempted takes longer, as fixed work does, and never less CPU).
+ */
+static void spin_cpu_us(u64 us, char *buf)
+{
+	struct timespec t0, t;
+	unsigned int h = 0;
+
+	if (!us)
+		return;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+	do {
+		for (int k = 0; k < 4096; k++)
+			h = h * 31 + (unsigned char)buf[k & 1023];
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000000000LL + t.tv_nsec - t0.tv_nsec <
+		 (long long)us * 1000);
+	buf[0] = h;
+}
+
 /* ROOT/TAG/wK/dD/fS into out; the directory itself when slot is SHAPE_SLOTS. */
 char *shape_path(char *out, const struct shape_worker *w, size_t root, size_t dir, size_t slot)
 {
@@ -244,7 +265,7 @@ static int worker_run(size_t k)
 	for (i = 0; ret >= 0 && i < n; i++) {
 		ret = shape_op(w, plan.loop && (i == 0 || i >= plan.ops[k]));
 		if (ret == 1 && i >= plan.ops[k]) {
-			spin_us(plan.cpu_us[k], w->buf);
+			spin_cpu_us(plan.cpu_us[k], w->buf);
 			if (plan.progress[k] && shape_progress(w))
 				ret = -1;
 		}
@@ -308,7 +329,7 @@ static int shape_loop(void)
 		done += c == 'e';
 		if (c == 'i') {
 			plan.loop_clock.items++;
-			spin_us(plan.step_us, buf);
+			spin_cpu_us(plan.step_us, buf);
 		}
 	}
 	plan.loop_clock.busy_ns = shape_now_ns() - t0;
@@ -397,7 +418,8 @@ static int shape_print(void)
 		fprintf(m, "worker k=%zu kind=%s tid=%llu ops=%llu reads=%llu read=%s%c "
 			"cpu_us=%llu progress=%d busy_ns=%llu write_ns=%llu\n", k,
 			plan.proc[k] ? "process" : "thread", plan.clocks[k].tid, plan.ops[k],
-			plan.reads[k], plan.only[k] ? "only" : "mostly", "rpvmqa"[plan.favorite[k] - 1],
+			plan.reads[k], plan.only[k] ? "only" : "mostly",
+			SHAPE_READS[plan.favorite[k]],
 			plan.cpu_us[k], plan.progress[k] && plan.loop, plan.clocks[k].busy_ns,
 			plan.clocks[k].write_ns);
 	if (plan.loop && !opt.plan)

@@ -49,8 +49,15 @@ struct life {
 	u64 root;
 	char path[SHAPE_PATH];	/* where it was made or found */
 	char now[SHAPE_PATH];	/* where it is at the end; "" when unlinked */
-	char hist[64];		/* one letter per operation on it */
+	char hist[64];		/* one letter per operation on it, below */
 };
+
+/*
+ * A life's hist: c made, w written, one of SHAPE_READS read (read, pread64,
+ * readv, mmap, io_uring, Linux AIO), n renamed, u unlinked, x replaced by a
+ * file renamed over it. The first 63 operations; none for a shared file.
+ */
+#define SHAPE_READS	"rpvmqa"
 
 struct shape_root {
 	char *path;		/* DIR/NAME */
@@ -79,8 +86,8 @@ struct shape_worker {
 	int dir_made[SHAPE_ROOTS][SHAPE_DIRS];
 	long slot[SHAPE_ROOTS][SHAPE_DIRS][SHAPE_SLOTS];
 	u64 next_life, last_life;
-	int favorite;		/* the read it draws 7 times in 10 when it must read, */
-	int only;		/* or every time */
+	int favorite;		/* the read (of SHAPE_READS) it draws 7 times in 10 */
+	int only;		/* or every time, when it must read */
 	long progress_life;	/* its progress file's, or -1 */
 	char *buf;
 	int items_fd;		/* the loop's pipe, or -1 */

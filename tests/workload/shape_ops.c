@@ -17,14 +17,13 @@ enum shape_op {
 	OP_FIRST_READ = OP_READ, OP_LAST_READ = OP_AIO,
 };
 
-/* How often each is drawn, in parts of the sum; hist letters below. */
+/* How often each is drawn, in parts of the sum. */
 static const unsigned op_weight[OP_N] = {
 	[OP_CREATE] = 14, [OP_READ] = 10, [OP_PREAD] = 6, [OP_READV] = 5,
 	[OP_MMAP] = 5, [OP_URING] = 4, [OP_AIO] = 4, [OP_WRITE] = 10,
 	[OP_RENAME] = 5, [OP_UNLINK] = 3, [OP_RECREATE] = 8, [OP_MKDIR] = 3,
 	[OP_RMDIR] = 2, [OP_SYNCFS] = 1,
 };
-static const char op_letter[OP_N] = "crpvmqawnudxxs";
 
 /* A file: its life, and where it is (root; dir and slot for a worker's own). */
 struct target {
@@ -342,7 +341,7 @@ static int op_read(struct shape_worker *w, enum shape_op op, struct target *t)
 	u64 chunk = draw_of(&w->r, chunks, 3);
 	int fd, ret;
 
-	hist(l, &shape_roots[t->root], op_letter[op]);
+	hist(l, &shape_roots[t->root], SHAPE_READS[op - OP_FIRST_READ]);
 	if (op == OP_READV)
 		return readv_at(w, t, l);
 	fd = open_read(t, l);
@@ -466,10 +465,10 @@ static int draw_free(struct shape_worker *w, struct target *t)
 
 /* ---- the draw */
 
-/* A kind of read drawn: a worker's favorite. */
+/* A kind of read drawn, a worker's favorite: its index in SHAPE_READS. */
 int shape_favorite(struct shape_rng *r)
 {
-	return shape_range(r, OP_FIRST_READ, OP_LAST_READ);
+	return shape_rnd(r) % (OP_LAST_READ - OP_FIRST_READ + 1);
 }
 
 static enum shape_op draw_op(struct shape_worker *w, int want_read)
@@ -478,7 +477,7 @@ static enum shape_op draw_op(struct shape_worker *w, int want_read)
 	int op, lo = want_read ? OP_FIRST_READ : 0, hi = want_read ? OP_LAST_READ : OP_N - 1;
 
 	if (want_read && (w->only || shape_rnd(&w->r) % 10 < 7))
-		return w->favorite;
+		return OP_FIRST_READ + w->favorite;
 	for (op = lo; op <= hi; op++)
 		sum += op_weight[op];
 	x = shape_rnd(&w->r) % sum;
