@@ -50,7 +50,8 @@ WRITE_QUIET = 0.25              # workers that spent less of their busy time wri
 WRITE_SHARE_MAX = 0.05          # ...leave the loop less write wait than this
 FOUND_SHARE = 0.20              # a loop that waited this much of its time,
 FOUND_WALL = 1.0                # this many seconds long,
-FOUND_ITEMS = 20                # taking this many items (consumer_min_wakeups: 10) is found
+FOUND_ITEMS = 20                # taking this many items (consumer_min_wakeups: 10),
+FOUND_RUNQ = 0.25               # waiting for a CPU less than this share of its time, is found
 
 
 def parse_kv(line):
@@ -113,7 +114,7 @@ class Report:
             self.lines.append("  MISMATCH " + line)
 
     def known(self, issue, line):
-        """A difference of a known issue (KNOWN_ISSUES): fails only with --strict."""
+        """A difference of a known issue (listed above): fails only with --strict."""
         if self.strict:
             self.note(f"{line} [{issue}]")
         else:
@@ -334,6 +335,7 @@ def compare_loop(rep, report, tally):
     main = int(tally["shape"]["pid"])
     clock = float(loop["wait_share"])
     wall = int(loop["wall_ns"]) / 1e9
+    runq_clock = int(loop.get("runq_ns", 0)) / max(int(loop["wall_ns"]), 1)
     wshares = [int(w["write_ns"]) / max(int(w["busy_ns"]), 1) for w in tally["workers"]]
     quiet = max(wshares) < WRITE_QUIET
     workers = {int(w["tid"]): w for w in tally["workers"]}
@@ -351,20 +353,24 @@ def compare_loop(rep, report, tally):
     ml = next((lp for lp in st.get("loops") or []
                if (lp.get("consumer") or {}).get("tid") == main), None)
     if not ml:
-        # a loop that seldom waits (the workers keep ahead of it) shows no loader
+        # a loop that seldom waits (the workers keep ahead of it) shows no
+        # loader, nor one starved of CPU (its items wait for it)
         must = (clock >= FOUND_SHARE and wall >= FOUND_WALL
-                and int(loop["items"]) >= FOUND_ITEMS)
+                and int(loop["items"]) >= FOUND_ITEMS and runq_clock < FOUND_RUNQ)
         if must:
             rep.note(f"loop: iostorm did not find the training loop, tid {main} (its clock: "
-                     f"wait share {clock:.3f} of {wall:.2f} s, {loop['items']} items)")
+                     f"wait share {clock:.3f} of {wall:.2f} s, {loop['items']} items, "
+                     f"waiting for a CPU {runq_clock:.3f})")
         out.append(f"  loop: the main thread not found, its clock's wait share {clock:.3f} of "
-                   f"{wall:.2f} s, {loop['items']} items (must be found from {FOUND_SHARE}, "
-                   f"{FOUND_WALL:.0f} s and {FOUND_ITEMS} items)")
+                   f"{wall:.2f} s, {loop['items']} items, waiting for a CPU {runq_clock:.3f} "
+                   f"(must be found from {FOUND_SHARE}, {FOUND_WALL:.0f} s, {FOUND_ITEMS} "
+                   f"items, under {FOUND_RUNQ})")
         return "\n".join(out)
     share, wshare = ml.get("share"), ml.get("write_share") or 0
     # Time waiting for a CPU is the clock's wait when it follows a wakeup,
-    # its computing when it preempts a step: either side, by up to that much.
-    runq = (ml.get("runnable_ns") or 0) / max(ml.get("wall_ns") or 1, 1)
+    # its computing when it preempts a step: either side, by up to that much
+    # (as iostorm or the thread's schedstat saw it, the larger).
+    runq = max((ml.get("runnable_ns") or 0) / max(ml.get("wall_ns") or 1, 1), runq_clock)
     tol = SHARE_TOLERANCE + runq
     if share is None or abs(share - clock) > tol:
         rep.note(f"loop: data wait share {share} != the loop's clock {clock:.4f} "

@@ -83,7 +83,7 @@ static void usage(FILE *f)
 "         cpu_us=N progress=0|1 busy_ns=N write_ns=N\n"
 "  (L: its favorite read, a hist letter: r read, p pread64, v readv, m mmap,\n"
 "  q io_uring, a Linux AIO; progress: a progress file rewritten after each)\n"
-"  loop items=N wait_ns=N wall_ns=N wait_share=F\n"
+"  loop items=N wait_ns=N wall_ns=N wait_share=F runq_ns=N (waiting for a CPU)\n"
 "  life fs=FS opens=N reads=N read_bytes=N async_reads=N async_bytes=N\n"
 "       writes=N write_bytes=N fsyncs=N mmaps=N size=N (at the end of its\n"
 "       last operation) hist=LETTERS now=PATH|- path=PATH (where it was made\n"

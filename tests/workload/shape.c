@@ -38,6 +38,7 @@ static struct {
 	int items[2];		/* the loop's pipe: 'i' an item, 'e' a worker done */
 	struct shape_clock *clocks;
 	struct shape_clock loop_clock;	/* items, wait_ns (as write_ns), wall (busy_ns) */
+	u64 loop_runq;			/* its time waiting for a CPU */
 } plan;
 
 u64 shape_rnd(struct shape_rng *r)		/* splitmix64 */
@@ -199,7 +200,7 @@ static int lives_alloc(size_t nro)
  */
 static void plan_draw(void)
 {
-	static const u64 steps[] = { 2000, 4000 }, cpu[] = { 0, 4000, 16000 };
+	static const u64 steps[] = { 2000, 4000 }, cpu[] = { 0, 2000, 8000 };
 	struct shape_rng r = { opt.seed };
 	u64 items = 0;
 	size_t k;
@@ -211,7 +212,7 @@ static void plan_draw(void)
 		plan.reads[k] = shape_range(&r, 40, 120);
 		plan.cpu_us[k] = cpu[shape_rnd(&r) % 3];
 		plan.favorite[k] = shape_favorite(&r);
-		plan.only[k] = shape_rnd(&r) % 3 == 0;
+		plan.only[k] = shape_rnd(&r) % 2;
 		plan.progress[k] = shape_rnd(&r) % 2;
 	}
 	plan.loop = shape_rnd(&r) % 2;
@@ -305,9 +306,29 @@ static int child_failed(void)
 }
 
 /*
+ * The calling thread's time waiting for a CPU so far, ns (the second field
+ * of /proc/thread-self/schedstat), or 0 where the kernel keeps none.
+ */
+static u64 run_delay_ns(void)
+{
+	unsigned long long on_cpu, delay;
+	char buf[128];
+	ssize_t n;
+	int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	return sscanf(buf, "%llu %llu", &on_cpu, &delay) == 2 ? delay : 0;
+}
+
+/*
  * The training loop: it takes an item and computes step_us, item after
- * item, timing its wait for each, until every worker is done. A worker
- * process that dies (SIGCHLD ends the read) ends it too.
+ * item, timing its wait for each, until every worker is done; and its time
+ * waiting for a CPU (its wait for an item holds the part after a wakeup). A
+ * worker process that dies (SIGCHLD ends the read) ends it too.
  */
 static int shape_loop(void)
 {
@@ -318,6 +339,7 @@ static int shape_loop(void)
 	ssize_t n;
 
 	sigaction(SIGCHLD, &sa, NULL);
+	plan.loop_runq = run_delay_ns();
 	while (done < plan.workers) {
 		t = shape_now_ns();
 		while ((n = read(plan.items[0], &c, 1)) < 0 && errno == EINTR)
@@ -333,6 +355,7 @@ static int shape_loop(void)
 		}
 	}
 	plan.loop_clock.busy_ns = shape_now_ns() - t0;
+	plan.loop_runq = run_delay_ns() - plan.loop_runq;
 	return 0;
 }
 
@@ -423,9 +446,9 @@ static int shape_print(void)
 			plan.cpu_us[k], plan.progress[k] && plan.loop, plan.clocks[k].busy_ns,
 			plan.clocks[k].write_ns);
 	if (plan.loop && !opt.plan)
-		fprintf(m, "loop items=%llu wait_ns=%llu wall_ns=%llu wait_share=%.4f\n",
+		fprintf(m, "loop items=%llu wait_ns=%llu wall_ns=%llu wait_share=%.4f runq_ns=%llu\n",
 			c->items, c->write_ns, c->busy_ns,
-			c->busy_ns ? (double)c->write_ns / c->busy_ns : 0);
+			c->busy_ns ? (double)c->write_ns / c->busy_ns : 0, plan.loop_runq);
 	lives_print(m);
 	xalloc(fclose(m) ? NULL : buf);
 	ret = write_all(ofd, buf, len, opt.tally ? opt.tally : "stdout");
