@@ -200,7 +200,7 @@ static int lives_alloc(size_t nro)
  */
 static void plan_draw(void)
 {
-	static const u64 steps[] = { 2000, 4000 }, cpu[] = { 0, 2000, 8000 };
+	static const u64 steps[] = { 2000, 4000 }, cpu[] = { 0, 4000, 16000 };
 	struct shape_rng r = { opt.seed };
 	u64 items = 0;
 	size_t k;
