@@ -229,7 +229,7 @@ vm-test: all
 
 # The differential harness, by hand (tests/shapes/run.sh; `make test` replays
 # tests/shapes/seeds and three new seeds): SOAK_SEEDS new random job shapes
-# (default 100, about 3 s each on 2 CPUs), or as many as SOAK_SECONDS allow,
+# (default 100, about 4 s each on 2 CPUs), or as many as SOAK_SECONDS allow,
 # each run under iostorm and under strace and compared with the workload's
 # tally; a seed that fails is appended to tests/shapes/seeds, and its runs
 # are kept. SOAK_STRICT=1 fails the known issues' differences too.
