@@ -65,7 +65,7 @@ else
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all test test-fallbacks vm-test check unit layers fuzz install clean demo bench \
+.PHONY: all test test-fallbacks vm-test soak check unit layers fuzz install clean demo bench \
 	bench-refs
 .PHONY: static dist image FORCE
 
@@ -226,6 +226,17 @@ KERNELS := $(KVER)@$(or $(SUITE),bookworm)
 endif
 vm-test: all
 	$(Q)$(if $(VM_JOBS),IOSTORM_VM_JOBS=$(VM_JOBS) )scripts/vm/test.sh $(KERNELS)
+
+# The differential harness, by hand (tests/shapes/run.sh; `make test` replays
+# tests/shapes/seeds and three new seeds): SOAK_SEEDS new random job shapes
+# (default 100, about 4 s each on 2 CPUs), or as many as SOAK_SECONDS allow,
+# each run under iostorm and under strace and compared with the workload's
+# tally; a seed that fails is appended to tests/shapes/seeds, and its runs
+# are kept. SOAK_STRICT=1 fails the known issues' differences too.
+SOAK_SEEDS ?= 100
+soak: all
+	$(Q)tests/shapes/run.sh $(if $(SOAK_SECONDS),--duration $(SOAK_SECONDS),--new $(SOAK_SEEDS)) \
+		$(if $(filter 1,$(SOAK_STRICT)),--strict) --keep tests/shapes/seeds
 
 # libFuzzer targets (tests/fuzz/*.c) under ASan and UBSan, built from the
 # core's sources (and run/options.c) with clang; `make fuzz` runs each for

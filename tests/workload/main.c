@@ -8,7 +8,7 @@ struct opts opt = {
 	.threads = 1, .bufsize = 65536, .limit = ~0ULL,
 	.order = "random", .style_name = "posix", .shard_size = 256 << 20,
 	.readers = 2, .decoders = 2, .batch = 8, .step_ms = 1, .queue = 16, .epochs = 1,
-	.times = 5, .seconds = 10, .rate = 200, .file_rate = 50, .rounds = 3,
+	.times = 5, .seconds = 10, .rate = 200, .file_rate = 50, .rounds = 3, .tag = "shape",
 };
 
 static void usage(FILE *f)
@@ -29,6 +29,8 @@ static void usage(FILE *f)
 "       " PROG " thread FILE [--times N] [--gate FIFO] [--tally FILE]\n"
 "       " PROG " churn DIR [--seconds S] [--rate R] [--file-rate F] [--tally FILE]\n"
 "       " PROG " reuse DIR --files N [--rounds R] [--gate FIFO] [--tally FILE]\n"
+"       " PROG " shape DIR [--seed S] [--tag NAME] [--plan] [--gate FIFO]\n"
+"           [--tally FILE]\n"
 "\n"
 "gen writes DIR/dNNNN/fNNNNNNN.jpg (default D = N/100, sizes 40960..122880).\n"
 "read lists and shuffles the files, waits at the gate, then reads them in P\n"
@@ -66,6 +68,26 @@ static void usage(FILE *f)
 "background) before the next round, whose files then get inode numbers the\n"
 "file system freed. Its tally has every file's line, and a last line:\n"
 "  reuse lives=N reused=N (files whose inode number an earlier round's had)\n"
+"shape draws a job from the seed: 1-4 workers (threads or forked processes)\n"
+"making, reading (read, pread64, readv, mmap, io_uring, Linux AIO), writing,\n"
+"syncing, renaming and unlinking files, and making them again at their name\n"
+"(inode numbers reused), in DIR/ROOT/NAME/ (NAME: --tag, default shape) for\n"
+"every directory ROOT of DIR (a file system; a FUSE one is only read, its\n"
+"files shared); half the shapes are a training loop fed by the workers\n"
+"(--reads more reads each, every one followed by cpu_us of work). --plan\n"
+"prints the shape and worker lines of the seed's draw (no clocks), runs\n"
+"nothing and exits. Its\n"
+"tally, one line per life of a file (tests/shapes/run.sh compares them):\n"
+"  shape seed=S pid=N workers=N loop=0|1 step_us=N roots=ROOT:FS[:ro],...\n"
+"  worker k=N kind=thread|process tid=N ops=N reads=N read=only|mostlyL\n"
+"         cpu_us=N progress=0|1 busy_ns=N write_ns=N\n"
+"  (L: its favorite read, a hist letter: r read, p pread64, v readv, m mmap,\n"
+"  q io_uring, a Linux AIO; progress: a progress file rewritten after each)\n"
+"  loop items=N wait_ns=N wall_ns=N wait_share=F runq_ns=N (waiting for a CPU)\n"
+"  life fs=FS opens=N reads=N read_bytes=N async_reads=N async_bytes=N\n"
+"       writes=N write_bytes=N fsyncs=N mmaps=N size=N (at the end of its\n"
+"       last operation) hist=LETTERS now=PATH|- path=PATH (where it was made\n"
+"       or found)\n"
 "--gate FIFO waits for one byte from FIFO; --tally FILE writes the tally\n"
 "there instead of stdout, as (--tally-files adds the file lines):\n"
 "  total opens=N open_errors=N reads=N read_bytes=N stats=N closes=N mmaps=N files=N\n"
@@ -90,7 +112,7 @@ usage_error(const char *fmt, ...)
 
 enum {
 	GEN = 1, READ = 2, SCEN = 4, PACK = 8, PIPE = 16, MAPR = 32, THRD = 64, CHRN = 128,
-	REUS = 256,
+	REUS = 256, SHAP = 512,
 };
 
 static const struct optdef {
@@ -105,7 +127,9 @@ static const struct optdef {
 	{ "dirs", GEN, 'n', &opt.dirs, 1 },
 	{ "min-size", GEN, 'n', &opt.min_size, 0 },
 	{ "max-size", GEN, 'n', &opt.max_size, 0 },
-	{ "seed", GEN | READ | PIPE, 'n', &opt.seed, 0 },
+	{ "seed", GEN | READ | PIPE | SHAP, 'n', &opt.seed, 0 },
+	{ "tag", SHAP, 's', &opt.tag, 0 },
+	{ "plan", SHAP, 'f', &opt.plan, 0 },
 	{ "threads", READ | MAPR, 'n', &opt.threads, 1 },
 	{ "pages", MAPR, 'n', &opt.pages, 1 },
 	{ "procs", READ, 'n', &opt.procs, 1 },
@@ -113,8 +137,8 @@ static const struct optdef {
 	{ "limit", READ | PIPE, 'n', &opt.limit, 0 },
 	{ "order", READ | PIPE, 's', &opt.order, 0 },
 	{ "style", READ, 's', &opt.style_name, 0 },
-	{ "gate", READ | SCEN | PIPE | MAPR | THRD | REUS, 's', &opt.gate, 0 },
-	{ "tally", READ | SCEN | PIPE | MAPR | THRD | CHRN | REUS, 's', &opt.tally, 0 },
+	{ "gate", READ | SCEN | PIPE | MAPR | THRD | REUS | SHAP, 's', &opt.gate, 0 },
+	{ "tally", READ | SCEN | PIPE | MAPR | THRD | CHRN | REUS | SHAP, 's', &opt.tally, 0 },
 	{ "seconds", CHRN, 'n', &opt.seconds, 1 },
 	{ "rate", CHRN, 'n', &opt.rate, 1 },
 	{ "file-rate", CHRN, 'n', &opt.file_rate, 0 },
@@ -249,6 +273,12 @@ int main(int argc, char **argv)
 		if (opt.files == ~0ULL || !opt.files)
 			usage_error("reuse needs --files N (N > 0)");
 		return cmd_reuse(dir);
+	}
+	if (!strcmp(cmd, "shape")) {
+		dir = parse(SHAP, argv + 2);
+		if (!*opt.tag || strchr(opt.tag, '/'))
+			usage_error("invalid --tag '%s'", opt.tag);
+		return cmd_shape(dir);
 	}
 	if (!strcmp(cmd, "pipeline")) {
 		dir = parse(PIPE, argv + 2);

@@ -12,6 +12,8 @@
  *				new small files written and read
  *   reuse DIR ...		files made, read and deleted, round after round:
  *				inode numbers freed and given to new files
+ *   shape DIR --seed S ...	a random job shape drawn from the seed, on the
+ *				file systems at DIR's directories (shape.h)
  *
  * All that is not measured happens before the gate: listing the dataset
  * (opendir/readdir/stat), buffers, the shared tally and the tally file.
@@ -31,7 +33,8 @@
  * The path is absolute and last, as it may contain spaces.
  *
  * One file per mode (gen.c, read.c, scenario.c, pipeline.c, pack.c,
- * mapread.c, thread.c, churn.c, reuse.c); tally.c counts and writes the tally and waits at the
+ * mapread.c, thread.c, churn.c, reuse.c; shape.c, shape_ops.c and
+ * shape_async.c, which keep a tally of their own: shape.h); tally.c counts and writes the tally and waits at the
  * gate, files.c lists and writes datasets, workers.c runs threads and
  * processes, main.c holds the option table and the dispatch.
  */
@@ -77,8 +80,8 @@ struct opts {
 	u64 threads, procs, bufsize, limit, cpu_us, shard_size;
 	u64 readers, decoders, batch, step_ms, queue, pages, times, epochs;
 	u64 seconds, rate, file_rate, rounds;
-	int tally_files;
-	const char *order, *style_name, *gate, *tally, *out, *names, *disk_stat;
+	int tally_files, plan;
+	const char *order, *style_name, *gate, *tally, *out, *names, *disk_stat, *tag;
 	enum style style;
 };
 
@@ -136,5 +139,6 @@ int cmd_mapread(const char *file);
 int cmd_thread(const char *file);
 int cmd_reuse(const char *dir);
 int cmd_churn(const char *dir);
+int cmd_shape(const char *dir);
 
 #endif
