@@ -740,7 +740,14 @@ struct thread_out {
  * GPU's completion) has no waker at all: WAKER_OUTSIDE.
  */
 #define WAKER_SOFTIRQ	(1u << 29)
-#define WAKER_FLAGS	(WAKER_STOP | WAKER_SOFTIRQ)
+/*
+ * And: the waker was exiting (PF_EXITING): a child's exit waking its
+ * parent's waitpid(), a thread's waking its joiner. It ends a sleep, but
+ * hands over no batch: a shell that runs ten short commands is woken ten
+ * times by processes that read, and is no training loop for it.
+ */
+#define WAKER_EXIT	(1u << 28)
+#define WAKER_FLAGS	(WAKER_STOP | WAKER_SOFTIRQ | WAKER_EXIT)
 
 /*
  * A pair is counted in the set of the interval its sleep ended in

@@ -326,6 +326,8 @@ int BPF_PROG(handle_sched_waking, struct task_struct *p)
 	w = waker_is_target(waker) ? waker->pid : WAKER_OUTSIDE;
 	if (w != WAKER_OUTSIDE)
 		w = irq_waker(w);
+	if (w != WAKER_OUTSIDE && (waker->flags & PF_EXITING))
+		w |= WAKER_EXIT;
 	st->sw.waker = w;
 	st->sw.by_timer = w == WAKER_OUTSIDE && irq_in_timer();
 	return 0;

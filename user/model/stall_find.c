@@ -130,7 +130,7 @@ static __u64 fed_by(const struct stall_ctx *x, long c, __u32 tgid)
 
 		if (b >= 0 && (x->loader[b] || x->peer[b]) &&
 		    (!tgid || x->s->threads.v[b].tgid == tgid))
-			sum += x->wakes[k].wakeups;
+			sum += handoffs(&x->wakes[k]);
 	}
 	return sum;
 }

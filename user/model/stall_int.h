@@ -91,12 +91,15 @@ static inline long thread_idx(const struct store *s, __u32 tid)
 	return th ? th - s->threads.v : -1;
 }
 
-/* A sleep ended by a target thread (not a stop, not in a softirq): its index, or -1. */
+/*
+ * A sleep ended by a target thread (not a stop, not in a softirq; exiting
+ * or not): its index, or -1.
+ */
 static inline long plain_waker(const struct stall_ctx *x, const struct wake_rec *w)
 {
-	if (w->waker == WAKER_OUTSIDE || (w->waker & WAKER_FLAGS))
+	if (w->waker == WAKER_OUTSIDE || (w->waker & (WAKER_STOP | WAKER_SOFTIRQ)))
 		return -1;
-	return thread_idx(x->s, w->waker);
+	return thread_idx(x->s, w->waker & ~WAKER_EXIT);
 }
 
 /*
@@ -108,10 +111,20 @@ static inline long plain_waker(const struct stall_ctx *x, const struct wake_rec 
  */
 static inline long waker_of(const struct stall_ctx *x, const struct wake_rec *w, bool soft)
 {
-	if (soft && (w->waker & WAKER_FLAGS) == WAKER_SOFTIRQ &&
+	if (soft && (w->waker & (WAKER_STOP | WAKER_SOFTIRQ)) == WAKER_SOFTIRQ &&
 	    (w->waker & ~WAKER_FLAGS) != WAKER_OUTSIDE)
 		return thread_idx(x->s, w->waker & ~WAKER_FLAGS);
 	return plain_waker(x, w);
+}
+
+/*
+ * The handoffs among w's wakeups: none where the waker was exiting
+ * (WAKER_EXIT). A loop is woken as often as it takes batches; a launcher,
+ * once by each command it ran, at its exit.
+ */
+static inline __u64 handoffs(const struct wake_rec *w)
+{
+	return w->waker & WAKER_EXIT ? 0 : w->wakeups;
 }
 
 static inline __u64 min_u64(__u64 a, __u64 b)

@@ -182,7 +182,10 @@ static void peer_side(struct stall_ctx *x, long c)
 	spread(x, x->peer, c, off_peer, true);
 }
 
-/* Sleeps of thread c ended by a thread of side[] (soft: see waker_of()): ns, and how many. */
+/*
+ * Sleeps of thread c ended by a thread of side[] (soft: see waker_of()):
+ * ns, and how many handed something over (handoffs()).
+ */
 __u64 stall_sides__wait(const struct stall_ctx *x, long c, const bool *side, bool soft,
 		     __u64 *wakeups)
 {
@@ -196,7 +199,7 @@ __u64 stall_sides__wait(const struct stall_ctx *x, long c, const bool *side, boo
 		if (b < 0 || !side[b])
 			continue;
 		ns += x->wakes[k].sleep_ns;
-		*wakeups += x->wakes[k].wakeups;
+		*wakeups += handoffs(&x->wakes[k]);
 	}
 	return ns;
 }
