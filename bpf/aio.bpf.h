@@ -67,9 +67,11 @@ __weak __noinline __u64 aio_track(__u64 ring, __u64 iocbs, __u32 i, __u64 start)
 	struct async_key key;
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct async_rec *rec;
+	struct async_busy *busy;
 	struct task_state *st;
 	struct iocb *cb;
 	__u32 fd = 0, z = 0;
+	int slot;
 	__u16 op = 0;
 	__s64 off = 0;
 	__u64 file;
@@ -92,9 +94,19 @@ __weak __noinline __u64 aio_track(__u64 ring, __u64 iocbs, __u32 i, __u64 start)
 		return 0;
 	}
 	st = task_state_of(task, false);
-	rec = bpf_map_lookup_elem(&async_scratch, &z);
-	if (!st || !rec)
+	busy = bpf_map_lookup_elem(&async_busy, &z);
+	if (!st || !busy)
 		return 0;
+	slot = slot_claim(busy->held, ASYNC_SLOTS);
+	if (slot < 0) {
+		count_lost(L_SCRATCH_BUSY);
+		return 0;	/* counted untracked at its reap */
+	}
+	rec = bpf_map_lookup_elem(&async_scratch, &slot);
+	if (!rec) {
+		file = 0;
+		goto out;
+	}
 	rec->file = file;
 	rec->start_ns = start;
 	rec->off = off;
@@ -112,8 +124,11 @@ __weak __noinline __u64 aio_track(__u64 ring, __u64 iocbs, __u32 i, __u64 start)
 			depth_down(aio_ring(ring));
 		async_file_out(rec);
 		count_lost(L_ASYNC_FULL);
-		return 0;
+		file = 0;
 	}
+out:
+	if (slot >= 0 && slot < ASYNC_SLOTS)
+		*(volatile __u32 *)&busy->held[slot] = 0;
 	return file;
 }
 

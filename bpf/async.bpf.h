@@ -92,14 +92,30 @@ struct {
 
 /*
  * A record being built, off the stack: an io_submit() loop's frame has no
- * room for one beside the path walk it may call.
+ * room for one beside the path walk it may call. One per run that can
+ * hold one at once on a CPU (the syscall exit and its second chances,
+ * second_ and third_sys_exit: on 7.x one may preempt another), claimed as
+ * the path buffers are (slot_claim(), maps.bpf.h).
  */
+#define ASYNC_SLOTS	3
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, ASYNC_SLOTS);
+	__type(key, __u32);
+	__type(value, struct async_rec);
+} async_scratch SEC(".maps") __weak;
+
+struct async_busy {
+	__u32 held[ASYNC_SLOTS];
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct async_rec);
-} async_scratch SEC(".maps") __weak;
+	__type(value, struct async_busy);
+} async_busy SEC(".maps") __weak;
 
 /* The depth of ring once a read joins it (itself included). */
 static __always_inline __u32 depth_up(__u64 ring)

@@ -16,6 +16,10 @@
 /* programs of vfs.bpf.c, built again by vfs_compat.bpf.c */
 #define handle_sys_enter	compat_sys_enter
 #define handle_sys_exit		compat_sys_exit
+#define second_sys_enter	compat_second_sys_enter
+#define second_sys_exit		compat_second_sys_exit
+#define third_sys_enter		compat_third_sys_enter
+#define third_sys_exit		compat_third_sys_exit
 
 /* global functions (path.bpf.h, file_ops.bpf.h, aio.bpf.h) */
 #define entry_path		compat_entry_path

@@ -26,12 +26,20 @@
 __weak __noinline int entry_path(struct file_stats *fs, __u64 file, int dirfd, __u64 name,
 			  __u64 now)
 {
-	if (!fs)
+	int slot;
+
+	if (!fs || (!file && !name))
 		return 0;
+	slot = path_claim();
+	if (slot < 0) {
+		count_lost(L_SCRATCH_BUSY);
+		return 0;
+	}
 	if (file)
-		path_of_file(fs, BTF_CAST(struct file, file), now);
-	else if (name)
-		path_of_name(fs, dirfd, (const char *)name, now);
+		path_of_file(fs, BTF_CAST(struct file, file), now, slot);
+	else
+		path_of_name(fs, dirfd, (const char *)name, now, slot);
+	path_release(slot);
 	return 0;
 }
 

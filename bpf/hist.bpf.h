@@ -4,6 +4,7 @@
 #define HIST_BPF_H
 
 #include "maps.bpf.h"
+#include "target.bpf.h"
 #include "hist_slot.h"
 
 /*
@@ -20,7 +21,7 @@ static __always_inline void hist_add(__u32 id, __u64 v)
 		return;
 	slot = hist_slot(v);
 	if (slot < HIST_SLOTS)
-		h->slots[slot] += 1;
+		percpu_add(&h->slots[slot], 1);
 }
 
 #endif /* HIST_BPF_H */

@@ -165,6 +165,8 @@ enum counter {
 	C_URING_WRITE_BYTES,
 	C_AIO_WRITES,		/* Linux AIO writes: likewise */
 	C_AIO_WRITE_BYTES,
+	C_RESCUED_ENTERS,	/* syscall entries and exits a skipped run left, */
+	C_RESCUED_EXITS,	/* counted by their second chance (second_sys_*, vfs.bpf.c) */
 	C__MAX,
 };
 
@@ -201,6 +203,7 @@ enum lost_reason {
 	L_NFS_CLNTS_FULL,	/* nfs_clnts full: an RPC client's calls in flight not kept */
 	L_WRITE_THREADS_FULL,	/* write_threads full: a thread's writes not in its figures */
 	L_ASYNC_FILE_SUMS_FULL,	/* async_file_sums full: a file's async read not in its figures */
+	L_SCRATCH_BUSY,		/* every scratch buffer of the CPU held by preempted runs: a path not resolved, an AIO read not tracked */
 	L__MAX,
 };
 

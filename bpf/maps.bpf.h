@@ -254,12 +254,25 @@ static __always_inline struct task_state *task_state_of(struct task_struct *task
 #define S_IFSOCK	0140000
 
 /*
- * The path walk's per-CPU buffer (laid out in path.bpf.h): PATH_SCRATCH
+ * The path walk's per-CPU buffers (laid out in path.bpf.h): PATH_SCRATCH
  * bytes where a path is built backwards, then a spare tail that stages a
  * struct dir_path on its way into dir_paths.
+ *
+ * A run holds one buffer of its CPU from its claim to its release
+ * (path_claim(), file_ops.bpf.h's entry_path()), and no other run takes
+ * it meanwhile. Before 7.0 a tracepoint's programs ran with preemption
+ * off, so one buffer a CPU served all; on 7.x they run preemptibly, and a
+ * syscall exit preempted in its walk could find its buffer rewritten by an
+ * io_uring completion, or by the syscall programs' second chance
+ * (second_sys_exit, vfs.bpf.c), walking a path on that CPU meanwhile: a
+ * wrong path, with nothing said. PATH_SLOTS runs can hold one at once on
+ * a CPU (the main syscall exit, its two second chances, io_uring's submit
+ * and completion, one spare); a run that finds none free resolves no
+ * path, counted (L_SCRATCH_BUSY).
  */
 #define PATH_SCRATCH	4096
 #define NAME_LEN	256		/* a dentry name, at most */
+#define PATH_SLOTS	6
 
 struct path_scratch {
 	char buf[PATH_SCRATCH + NAME_LEN + 64];
@@ -267,10 +280,57 @@ struct path_scratch {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
+	__uint(max_entries, PATH_SLOTS);
 	__type(key, __u32);
 	__type(value, struct path_scratch);
 } path_scratch SEC(".maps") __weak;
+
+/* Which of a CPU's path buffers a run holds: 1 while held. */
+struct path_busy {
+	__u32 held[PATH_SLOTS];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct path_busy);
+} path_busy SEC(".maps") __weak;
+
+/*
+ * Claim one of the n buffers of this CPU whose holds are held[]: its slot,
+ * or -1 when every one is held. A compare-and-swap, so a run preempted
+ * between the test and the set cannot hand one buffer to two (programs
+ * stay on their CPU: migration is off while they run). Released by a
+ * plain store: the same CPU sees its own stores in order.
+ */
+static __always_inline int slot_claim(__u32 *held, const int n)
+{
+#pragma unroll
+	for (int i = 0; i < n; i++)
+		if (__sync_val_compare_and_swap(&held[i], 0, 1) == 0)
+			return i;
+	return -1;
+}
+
+static __always_inline int path_claim(void)
+{
+	struct path_busy *b;
+	__u32 zero = 0;
+
+	b = bpf_map_lookup_elem(&path_busy, &zero);
+	return b ? slot_claim(b->held, PATH_SLOTS) : -1;
+}
+
+static __always_inline void path_release(int slot)
+{
+	struct path_busy *b;
+	__u32 zero = 0;
+
+	b = bpf_map_lookup_elem(&path_busy, &zero);
+	if (b && slot >= 0 && slot < PATH_SLOTS)
+		*(volatile __u32 *)&b->held[slot] = 0;
+}
 
 /*
  * The directory-path cache of path.bpf.h: (dev, ino, dentry, mount, root)

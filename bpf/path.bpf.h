@@ -133,7 +133,7 @@ struct walk {
 	int anchor_off;		/* w.off when the anchor was met */
 	int off;
 	__u32 flags;
-	__u32 pad;
+	__u32 slot;		/* the scratch buffer this run holds (path_claim()) */
 };
 
 /* The walk leaves the file's own mount (or stops): remember where. */
@@ -163,7 +163,7 @@ long walk_step(__u32 i, struct walk *w)
 	struct dentry *parent;
 	struct path_scratch *s;
 	const unsigned char *name;
-	__u32 zero = 0, len;
+	__u32 len;
 
 	if (w->dentry == w->root && w->mnt == w->root_mnt) {
 		walk_anchor(w);
@@ -185,7 +185,7 @@ long walk_step(__u32 i, struct walk *w)
 		walk_anchor(w);
 		return 1;			/* root of an unmounted tree */
 	}
-	s = bpf_map_lookup_elem(&path_scratch, &zero);
+	s = bpf_map_lookup_elem(&path_scratch, &w->slot);
 	if (!s)
 		return 1;
 	name = KREAD(dentry, d_name.name);
@@ -266,13 +266,15 @@ static __always_inline void task_root(__u64 *dentry, __u64 *mnt)
  * *anchor and *anchor_off tell where it left the file's mount.
  */
 static __always_inline int path_walk(struct dentry *dentry, struct vfsmount *vfsmnt,
-				     int end, __u32 *flags, __u64 *anchor, int *anchor_off)
+				     int end, __u32 *flags, __u64 *anchor, int *anchor_off,
+				     __u32 slot)
 {
 	struct walk w = {
 		.dentry = (__u64)dentry,
 		.mnt = (__u64)container_of(vfsmnt, struct mount, mnt),
 		.mnt_root = (__u64)KREAD(vfsmnt, mnt_root),
 		.off = end,
+		.slot = slot,
 	};
 
 	task_root(&w.root, &w.root_mnt);
@@ -291,16 +293,16 @@ static __always_inline int path_walk(struct dentry *dentry, struct vfsmount *vfs
  * for its four callers; weak, as walk_loop(). The address comes through
  * memory: a BTF pointer may not be passed to a global function.
  */
-__weak __noinline int anchor_note(__u64 *where, int end, __u64 now)
+__weak __noinline int anchor_note(__u64 *where, int end, __u64 now, __u32 slot)
 {
 	struct anchor_path *ap;
 	struct path_scratch *s;
 	struct dentry *d;
 	__u64 dentry;
-	__u32 zero = 0;
 	int len;
 	struct walk w = {
 		.off = end & (PATH_SCRATCH - 1),
+		.slot = slot,
 	};
 
 	if (!where || !*where)
@@ -310,7 +312,7 @@ __weak __noinline int anchor_note(__u64 *where, int end, __u64 now)
 	ap = bpf_map_lookup_elem(&anchors, &dentry);
 	if (ap && now - ap->at < DIR_PATH_TTL_NS)
 		return 0;
-	s = bpf_map_lookup_elem(&path_scratch, &zero);
+	s = bpf_map_lookup_elem(&path_scratch, &slot);
 	if (!s)
 		return 0;
 	walk_loop(&w);		/* mnt_root 0: up to the file system's root */
@@ -422,22 +424,22 @@ static __always_inline void dir_remember(struct dir_key *key, struct path_scratc
  * with the view and anchor that user space turns into the host's path.
  */
 static __always_inline void path_of_file(struct file_stats *fs, struct file *file,
-					 __u64 now)
+					 __u64 now, __u32 slot)
 {
 	struct dentry *dentry = KREAD(file, f_path.dentry), *dir = KREAD(dentry, d_parent);
 	struct vfsmount *mnt = KREAD(file, f_path.mnt);
 	struct dir_key key = {};
 	struct path_scratch *s;
 	struct dir_path *dp;
-	__u32 zero = 0, flags = 0;
+	__u32 flags = 0;
 	__u64 anchor = 0, root, root_mnt;
 	int off, slash, aoff = 0, end = PATH_SCRATCH - 1;
 
-	s = bpf_map_lookup_elem(&path_scratch, &zero);
+	s = bpf_map_lookup_elem(&path_scratch, &slot);
 	if (!s)
 		return;
 	if (dentry == KREAD(mnt, mnt_root) || dentry == dir) {
-		off = path_walk(dentry, mnt, end, &flags, &anchor, &aoff);	/* a mount root */
+		off = path_walk(dentry, mnt, end, &flags, &anchor, &aoff, slot);	/* a mount root */
 		goto walked;
 	}
 	slash = off = place_name(s, dentry, end);
@@ -455,14 +457,14 @@ static __always_inline void path_of_file(struct file_stats *fs, struct file *fil
 		flags |= view_store(fs, dp->anchor, dp->alen + (end - slash));
 		goto store;
 	}
-	off = path_walk(dir, mnt, off, &flags, &anchor, &aoff);
+	off = path_walk(dir, mnt, off, &flags, &anchor, &aoff, slot);
 	if (!(flags & FILE_F_TRUNC))
 		dir_remember(&key, s, off, slash, anchor, slash - aoff, now);
 walked:
 	flags |= view_store(fs, anchor, end - aoff);
 	root = fs->root;
-	anchor_note(&anchor, off, now);
-	anchor_note(&root, off, now);
+	anchor_note(&anchor, off, now, slot);
+	anchor_note(&root, off, now, slot);
 store:
 	path_store(fs, s, off, end, flags);
 }
@@ -475,18 +477,18 @@ store:
  * checks the host's path it gives (stat, dev:ino) before it believes it.
  */
 static __always_inline void path_of_name(struct file_stats *fs, int dirfd,
-					 const char *rel, __u64 now)
+					 const char *rel, __u64 now, __u32 slot)
 {
 	struct task_struct *task = CURRENT_TASK();
 	struct path_scratch *s;
 	struct dentry *dentry;
 	struct vfsmount *mnt;
-	__u32 zero = 0, flags = 0;
+	__u32 flags = 0;
 	__u64 anchor, root;
 	int n, off, aoff, end = PATH_SCRATCH - 1;
 	char first = 0;
 
-	s = bpf_map_lookup_elem(&path_scratch, &zero);
+	s = bpf_map_lookup_elem(&path_scratch, &slot);
 	if (!s)
 		return;
 	bpf_probe_read_user(&first, 1, rel);
@@ -512,12 +514,12 @@ static __always_inline void path_of_name(struct file_stats *fs, int dirfd,
 			dentry = KREAD(dir, f_path.dentry);
 			mnt = KREAD(dir, f_path.mnt);
 		}
-		off = path_walk(dentry, mnt, off, &flags, &anchor, &aoff);
+		off = path_walk(dentry, mnt, off, &flags, &anchor, &aoff, slot);
 	}
 	flags |= view_store(fs, anchor, end - aoff);
 	root = fs->root;
-	anchor_note(&anchor, off, now);
-	anchor_note(&root, off, now);
+	anchor_note(&anchor, off, now, slot);
+	anchor_note(&root, off, now, slot);
 	path_store(fs, s, off, end, flags | FILE_F_RELPATH);
 }
 

@@ -14,6 +14,13 @@ extern const volatile __u32 targ_mode;
 extern const volatile __u32 targ_self_tgid;
 extern const volatile __u64 targ_cgid;
 extern const volatile __u32 targ_cg_level;
+/*
+ * The kernel's tracepoints run their programs preemptibly (7.x): a per-CPU
+ * counter's add is then an atomic one, as a run that preempts another
+ * between its load and its store on that CPU would lose the other's add.
+ * Known at load (.rodata): before 7.x the verifier drops the atomic path.
+ */
+extern const volatile bool targ_preemptible;
 /* The traced window's start (CLOCK_MONOTONIC ns), 0 before; set by user space. */
 extern __u64 window_start_ns;
 
@@ -98,13 +105,22 @@ static __always_inline bool task_is_target(struct task_struct *task)
 	}
 }
 
+/* Add n to a per-CPU value: atomically where runs preempt one another (7.x). */
+static __always_inline void percpu_add(__u64 *v, __u64 n)
+{
+	if (targ_preemptible)
+		__sync_fetch_and_add(v, n);
+	else
+		*v += n;
+}
+
 /* Add n to counter c (enum counter). */
 static __always_inline void count(__u32 c, __u64 n)
 {
 	__u64 *v = bpf_map_lookup_elem(&counters, &c);
 
 	if (v)
-		*v += n;
+		percpu_add(v, n);
 }
 
 /* n events not recorded, for reason (enum lost_reason). */
@@ -113,7 +129,7 @@ static __always_inline void count_lost_n(__u32 reason, __u64 n)
 	__u64 *v = bpf_map_lookup_elem(&lost, &reason);
 
 	if (v)
-		*v += n;
+		percpu_add(v, n);
 }
 
 static __always_inline void count_lost(__u32 reason)

@@ -23,6 +23,7 @@ const volatile __u32 targ_file_slots = 32768 - 63;
 const volatile __u32 targ_self_tgid = 0;
 const volatile __u64 targ_cgid = 0;
 const volatile __u32 targ_cg_level = 0;	/* of targ_cgid: 0 for the root */
+const volatile bool targ_preemptible = false;	/* target.bpf.h */
 
 /*
  * Each process forked into the target, exec'd or exited in it, with its

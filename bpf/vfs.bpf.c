@@ -168,8 +168,12 @@ static __always_inline void record_entry(struct inflight *in, struct pt_regs *re
 	}
 }
 
-SEC("tp_btf/sys_enter")
-int BPF_PROG(handle_sys_enter, struct pt_regs *regs, long id)
+/*
+ * A traced syscall's entry, recorded for its exit. The second chance
+ * (second: second_sys_enter, see sys_exit_run()) records only an entry
+ * the main program's skipped run left unrecorded.
+ */
+static __always_inline int sys_enter_run(struct pt_regs *regs, long id, bool second)
 {
 	struct task_state *st;
 	struct inflight *in;
@@ -181,10 +185,16 @@ int BPF_PROG(handle_sys_enter, struct pt_regs *regs, long id)
 		return 0;
 	st = task_state_of(bpf_get_current_task_btf(), true);
 	if (!st) {
-		count_lost(L_INFLIGHT);
+		if (!second)
+			count_lost(L_INFLIGHT);
 		return 0;
 	}
 	in = &st->in;
+	if (second) {
+		if (in->kind != SK_NONE && in->nr == nr)
+			return 0;		/* recorded by the main program */
+		count(C_RESCUED_ENTERS, 1);
+	}
 	in->kind = *kind;
 	in->nr = nr;
 	in->file = 0;
@@ -198,6 +208,24 @@ int BPF_PROG(handle_sys_enter, struct pt_regs *regs, long id)
 	if (in->kind == SK_AIO_SUBMIT)
 		aio_submit_enter(in);
 	return 0;
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(handle_sys_enter, struct pt_regs *regs, long id)
+{
+	return sys_enter_run(regs, id, false);
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(second_sys_enter, struct pt_regs *regs, long id)
+{
+	return sys_enter_run(regs, id, true);
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(third_sys_enter, struct pt_regs *regs, long id)
+{
+	return sys_enter_run(regs, id, true);
 }
 
 /* A read-family call's end. True when it read a pipe, a socket or a device. */
@@ -358,8 +386,16 @@ static __always_inline void mmap_exit(struct inflight *in, long ret, __u64 now)
 		set_flag(fs, FILE_F_EXEC);
 }
 
-SEC("tp_btf/sys_exit")
-int BPF_PROG(handle_sys_exit, struct pt_regs *regs, long ret)
+/*
+ * A traced syscall's end, counted. On a kernel whose tracepoints run their
+ * programs preemptibly (7.x) the kernel skips a run of handle_sys_exit on
+ * a CPU while another is preempted there; second_sys_exit, a copy attached
+ * after it (with its own recursion guard, its own private stack and its
+ * own scratch: docs/kernels.md), runs for the same event and finds the
+ * entry still in flight only where that run was skipped: it counts the
+ * call instead, once, and the rescue (C_RESCUED_EXITS).
+ */
+static __always_inline int sys_exit_run(struct pt_regs *regs, long ret, bool second)
 {
 	struct task_struct *task;
 	struct thread_stats *ts;
@@ -389,6 +425,8 @@ int BPF_PROG(handle_sys_exit, struct pt_regs *regs, long ret)
 		in->kind = SK_NONE;
 		return 0;
 	}
+	if (second)
+		count(C_RESCUED_EXITS, 1);	/* the main program's run was skipped */
 	now = bpf_ktime_get_ns();
 	lat = now - in->ts;
 	ts = thread_of(st, task);
@@ -446,4 +484,27 @@ int BPF_PROG(handle_sys_exit, struct pt_regs *regs, long ret)
 		recv_note(st, task->pid, in->kind, in->file, ret, in->ts, now);
 	in->kind = SK_NONE;
 	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(handle_sys_exit, struct pt_regs *regs, long ret)
+{
+	return sys_exit_run(regs, ret, false);
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(second_sys_exit, struct pt_regs *regs, long ret)
+{
+	return sys_exit_run(regs, ret, true);
+}
+
+/*
+ * And a third: a run is lost only where all three were skipped on that
+ * CPU (in the 7.2 guest under TCG, where a run is slow and often
+ * preempted, two copies still lost some: docs/kernels.md).
+ */
+SEC("tp_btf/sys_exit")
+int BPF_PROG(third_sys_exit, struct pt_regs *regs, long ret)
+{
+	return sys_exit_run(regs, ret, true);
 }

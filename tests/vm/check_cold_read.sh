@@ -22,6 +22,9 @@ check_cold_read() {
 	# A kernel that skipped runs of the syscall programs (7.x: preemptible
 	# tracepoints) leaves a count short by at most those runs, said.
 	skipped=$(jqr r.json .kernel.layers.syscalls.skipped_runs)
+	echo "     syscall runs skipped and lost: $skipped; skipped and run by the second" \
+		"chance: $(jqr r.json .kernel.layers.syscalls.rescued_runs)" \
+		"($(jqr r.json .kernel.syscall_second_chance))"
 	bad=$(sort want.tsv got.tsv | uniq -u | cut -f1 | sort -u | wc -l)
 	check_eq_skipped "files: per-file opens, reads, bytes right of $n" "$((n - bad))" "$n" \
 		"$skipped"

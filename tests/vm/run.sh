@@ -8,7 +8,7 @@
 # the kernel has.
 # Prints a line per check, then "N passed, N failed".
 #
-# Usage: tests/vm/run.sh [CONCERN...]  (kernel cold_read cache faults stall fuse async nfs,
+# Usage: tests/vm/run.sh [CONCERN...]  (kernel cold_read cache faults stall fuse async preempt nfs,
 #   and nfs_torch: the NFS check's PyTorch loop alone, for scripts/flaky.sh;
 #   floor alone below iostorm's floor: the clear refusal)
 #   IOSTORM_VM_DATA: the dataset's mount (/run/iostorm-vm/data, scripts/vm/disk.sh)
@@ -24,7 +24,7 @@ FUSEFS=$ROOT/.output/iostorm-fusefs
 DATA=${IOSTORM_VM_DATA:-/run/iostorm-vm/data}
 TRACEFS=/sys/kernel/tracing
 [ -d $TRACEFS/events ] || TRACEFS=/sys/kernel/debug/tracing
-CONCERNS=${*:-kernel cold_read cache cache_xfs faults stall fuse async nfs}
+CONCERNS=${*:-kernel cold_read cache cache_xfs faults stall fuse async preempt nfs}
 
 . tests/vm/lib.sh
 for f in tests/vm/check_*.sh; do

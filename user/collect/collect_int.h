@@ -46,6 +46,10 @@ void features__apply(struct iostorm_bpf *skel, const struct kernel_reach *k);
 struct bpf_program;
 /* The layer (enum kernel_layer) program prog measures, or FEATURES_CORE. */
 int features__layer_of(const struct bpf_program *prog);
+/* Is prog a syscall program's second chance (second_sys_*, vfs.bpf.c)? */
+bool features__second(const struct bpf_program *prog);
+bool features__has_second(const struct bpf_program *prog);
+bool features__last_chance(const struct bpf_program *prog);
 /* Does the trace need this layer (the syscalls, the scheduler, the core)? */
 bool features__essential(int layer);
 /* Layer l cannot be measured here, and why: its programs are left out. */
@@ -93,8 +97,13 @@ int load__programs(struct iostorm_bpf **skel, const struct probe_config *c,
  */
 int load__attach(struct iostorm_bpf *skel, struct kernel_reach *k);
 void load__detach(struct iostorm_bpf *skel);
-/* Program runs the kernel skipped (recursion_misses), all programs summed; per layer into k. */
-__u64 load__misses(struct iostorm_bpf *skel, struct kernel_reach *k);
+/*
+ * Program runs the kernel skipped (recursion_misses), all programs summed,
+ * per layer into k; for the syscall programs with second chances, the last
+ * chance's (a bound on the calls lost), and rescued, the calls a second
+ * chance counted for a skipped run.
+ */
+__u64 load__misses(struct iostorm_bpf *skel, struct kernel_reach *k, __u64 rescued);
 /* Kernel memory of the BPF maps (their fdinfo "memlock"), in bytes; 0 if unknown. */
 __u64 load__maps_bytes(struct iostorm_bpf *skel);
 

@@ -23,6 +23,13 @@ struct collector {
 	bool attached;
 };
 
+/* The runs the kernel skipped and lost: less those the second chance ran. */
+static __u64 collect_misses(struct collector *c, struct trace *t)
+{
+	return load__misses(c->skel, &t->kernel,
+			    t->counters[C_RESCUED_ENTERS] + t->counters[C_RESCUED_EXITS]);
+}
+
 int collector__open(struct collector **out, const struct probe_config *pc,
 		    struct kernel_reach *k)
 {
@@ -156,7 +163,7 @@ int collector__refresh(struct collector *c, struct trace *t, unsigned int what,
 			err = drain__fuse(&c->drain, c->skel, &t->fuse, block);
 		if (!err)
 			err = drain__nfs(&c->drain, c->skel, &t->nfs, block);
-		t->prog_misses = load__misses(c->skel, &t->kernel);
+		t->prog_misses = collect_misses(c, t);
 	}
 	if (!err && what & REFRESH_GLOBALS && what & REFRESH_FILES)
 		err = drain__both(&c->drain, t);
@@ -187,7 +194,7 @@ int collector__finish(struct collector *c, struct trace *t, __u64 now_ns)
 				 DRAIN_BLOCK_HISTS | DRAIN_BLOCK_UNFINISHED);
 	if (!err)
 		err = drain__async(c->skel, t);
-	t->prog_misses = load__misses(c->skel, &t->kernel);
+	t->prog_misses = collect_misses(c, t);
 	t->maps_bytes = load__maps_bytes(c->skel);
 	return err;
 }

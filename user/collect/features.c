@@ -360,6 +360,7 @@ int features__probe(struct kernel_reach *k, __u32 forced)
 	if (!nfs_tps(btf, &nfs_absent, &nfs_why) && !nfs_absent)
 		need |= 1U << KF_NO_NFS;
 	k->statx_delayed = btf__find_by_name_kind(btf, "delayed_filename", BTF_KIND_STRUCT) >= 0;
+	k->tp_preemptible = btf__find_by_name_kind(btf, "init_srcu_struct_fast", BTF_KIND_FUNC) >= 0 || getenv("IOSTORM_SECOND_CHANCE");
 	k->rqf_io_stat = enumerator(btf, "__RQF_IO_STAT");
 	k->rqf_flush_seq = enumerator(btf, "__RQF_FLUSH_SEQ");
 	k->probed = true;
@@ -458,6 +459,34 @@ static const struct {
 	{ "timer_expire_", KL_SCHED },
 };
 
+/* The syscall programs a second chance stands in for. */
+bool features__has_second(const struct bpf_program *prog)
+{
+	const char *n = bpf_program__name(prog);
+
+	return !strcmp(n, "handle_sys_enter") || !strcmp(n, "handle_sys_exit") ||
+	       !strcmp(n, "compat_sys_enter") || !strcmp(n, "compat_sys_exit");
+}
+
+/* The last of the second chances: a run it skipped is lost. */
+bool features__last_chance(const struct bpf_program *prog)
+{
+	const char *n = bpf_program__name(prog);
+
+	if (!strncmp(n, "compat_", 7))
+		n += 7;
+	return !strncmp(n, "third_sys_", 10);
+}
+
+bool features__second(const struct bpf_program *prog)
+{
+	const char *n = bpf_program__name(prog);
+
+	if (!strncmp(n, "compat_", 7))
+		n += 7;
+	return !strncmp(n, "second_sys_", 11) || !strncmp(n, "third_sys_", 10);
+}
+
 int features__layer_of(const struct bpf_program *prog)
 {
 	const char *sec = bpf_program__section_name(prog), *tp = strchr(sec, '/');
@@ -500,6 +529,15 @@ void features__apply(struct iostorm_bpf *skel, const struct kernel_reach *k)
 	autoload(skel->progs.handle_sys_exit, !core);
 	autoload(skel->progs.compat_sys_enter, core);
 	autoload(skel->progs.compat_sys_exit, core);
+	/* Their second chance, where the kernel can skip their runs (7.x). */
+	autoload(skel->progs.second_sys_enter, !core && k->tp_preemptible);
+	autoload(skel->progs.second_sys_exit, !core && k->tp_preemptible);
+	autoload(skel->progs.compat_second_sys_enter, core && k->tp_preemptible);
+	autoload(skel->progs.compat_second_sys_exit, core && k->tp_preemptible);
+	autoload(skel->progs.third_sys_enter, !core && k->tp_preemptible);
+	autoload(skel->progs.third_sys_exit, !core && k->tp_preemptible);
+	autoload(skel->progs.compat_third_sys_enter, core && k->tp_preemptible);
+	autoload(skel->progs.compat_third_sys_exit, core && k->tp_preemptible);
 	autoload(skel->progs.handle_block_io_start, !rq);
 	autoload(skel->progs.handle_block_io_done, !rq);
 	autoload(skel->progs.compat_block_getrq, rq);
@@ -507,6 +545,7 @@ void features__apply(struct iostorm_bpf *skel, const struct kernel_reach *k)
 	skel->rodata->targ_fuse_chan = k->fuse_chan;
 	skel->rodata->targ_fuse_chan_conn = k->fuse_chan_conn;
 	skel->rodata->targ_statx_delayed = k->statx_delayed;
+	skel->rodata->targ_preemptible = k->tp_preemptible;
 	if (!rq)
 		bpf_map__set_max_entries(skel->maps.blk_bios, 1);
 	if (k->rqf_io_stat >= 0 && k->rqf_io_stat < 32 &&
@@ -535,7 +574,7 @@ void features__apply(struct iostorm_bpf *skel, const struct kernel_reach *k)
 	bpf_object__for_each_program(p, skel->obj) {
 		int l = features__layer_of(p);
 
-		if (l >= 0 && !k->layers[l].measured)
+		if ((l >= 0 && !k->layers[l].measured) || (features__second(p) && k->no_second))
 			autoload(p, false);
 	}
 }

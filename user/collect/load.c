@@ -280,6 +280,12 @@ static int lose_layer(struct iostorm_bpf *skel, struct kernel_reach *k, int err)
 	int layer = prog ? features__layer_of(prog) : FEATURES_CORE;
 
 	failure_words(why, sizeof(why));
+	if (prog && features__second(prog)) {
+		k->no_second = true;	/* a second chance only: the trace goes without */
+		if (verbose)
+			fprintf(stderr, "iostorm: %s does not load: %s\n", failure.prog, why);
+		return 0;
+	}
 	if (!failure.prog[0]) {
 		pr_err("cannot load the BPF programs: %s%s", strerror(-err),
 		       verbose ? "" : " (run with -v for libbpf's log)");
@@ -371,6 +377,36 @@ static void detach_layer(struct iostorm_bpf *skel, int l)
 	}
 }
 
+/*
+ * The syscall programs' second chance (second_sys_*, vfs.bpf.c), loaded
+ * where the kernel can skip their runs: attached after the main programs,
+ * so that each runs after its main one for the same event. One that will
+ * not attach is said; the runs skipped then stay counted as lost.
+ */
+static void attach_second(struct iostorm_bpf *skel, struct kernel_reach *k)
+{
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, skel->obj) {
+		struct bpf_link *link, **slot;
+
+		if (!features__second(prog) || !bpf_program__autoload(prog))
+			continue;
+		link = bpf_program__attach(prog);
+		if (!link) {
+			pr_err("cannot attach '%s' (the syscall programs' second chance): %s; "
+			       "their runs the kernel skips are counted lost",
+			       bpf_program__name(prog), strerror(errno));
+			k->no_second = true;
+			continue;
+		}
+		slot = link_slot(skel, prog);
+		if (slot)
+			*slot = link;
+		k->second = !k->no_second;
+	}
+}
+
 int load__attach(struct iostorm_bpf *skel, struct kernel_reach *k)
 {
 	struct bpf_program *prog;
@@ -380,9 +416,13 @@ int load__attach(struct iostorm_bpf *skel, struct kernel_reach *k)
 	bpf_object__for_each_program(prog, skel->obj) {
 		struct bpf_link *link, **slot;
 
-		/* An iterator runs when the drain reads it (drain.c). */
+		/*
+		 * An iterator runs when the drain reads it (drain.c); a second
+		 * chance after the main programs (attach_second()).
+		 */
 		if (bpf_program__expected_attach_type(prog) == BPF_TRACE_ITER ||
-		    !bpf_program__autoload(prog))	/* a variant this kernel does not take */
+		    !bpf_program__autoload(prog) ||	/* a variant this kernel does not take */
+		    features__second(prog))
 			continue;
 		l = features__layer_of(prog);
 		if (l >= 0 && !k->layers[l].measured)	/* its layer failed to attach */
@@ -408,6 +448,7 @@ int load__attach(struct iostorm_bpf *skel, struct kernel_reach *k)
 		if (slot)
 			*slot = link;
 	}
+	attach_second(skel, k);
 	return 0;
 }
 
@@ -420,12 +461,17 @@ void load__detach(struct iostorm_bpf *skel)
  * A kernel whose tracepoints are preemptible (7.x: PREEMPT_LAZY, no
  * "none" mode) skips a program's run on a CPU while another run of it
  * there is preempted: those runs are summed per layer into k, whose
- * figures they make lower bounds.
+ * figures they make lower bounds. Where the syscall programs have their
+ * second chances (second_ and third_sys_*, vfs.bpf.c), a syscall's entry
+ * or exit is lost only where every copy's run was skipped, the last
+ * copy's among them: the last copies' skipped runs bound the syscalls
+ * lost (most of the main programs' skipped runs were other processes'
+ * syscalls, or calls iostorm does not trace, which no copy had to run).
  */
-__u64 load__misses(struct iostorm_bpf *skel, struct kernel_reach *k)
+__u64 load__misses(struct iostorm_bpf *skel, struct kernel_reach *k, __u64 rescued)
 {
 	struct bpf_program *prog;
-	__u64 n = 0;
+	__u64 n = 0, misses;
 	int l;
 
 	for (l = 0; l < KL__MAX; l++)
@@ -437,11 +483,16 @@ __u64 load__misses(struct iostorm_bpf *skel, struct kernel_reach *k)
 		if (bpf_program__fd(prog) < 0 ||
 		    bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
 			continue;
-		n += info.recursion_misses;
+		misses = info.recursion_misses;
+		if (k->second && (features__second(prog) || features__has_second(prog)) &&
+		    !features__last_chance(prog))
+			continue;	/* stood in for, or standing in */
+		n += misses;
 		l = features__layer_of(prog);
 		if (l >= 0)
-			k->layers[l].skipped += info.recursion_misses;
+			k->layers[l].skipped += misses;
 	}
+	k->layers[KL_SYSCALLS].rescued = k->second ? rescued : 0;
 	return n;
 }
 

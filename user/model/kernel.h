@@ -58,7 +58,8 @@ struct layer_state {
 	bool absent;
 	char how[128];		/* measured: by what */
 	char why[256];		/* not measured: why, in words */
-	__u64 skipped;		/* its programs' runs the kernel skipped (recursion_misses) */
+	__u64 skipped;		/* its programs' runs the kernel skipped (recursion_misses), lost */
+	__u64 rescued;		/* ... and those a second chance ran instead (second_sys_*), not lost */
 };
 
 struct kernel_reach {
@@ -74,6 +75,15 @@ struct kernel_reach {
 	bool fuse_chan;		/* a FUSE request reaches its connection by a channel (7.x) */
 	__u32 fuse_chan_conn;	/* ... at this offset of struct fuse_chan */
 	bool statx_delayed;	/* io_uring's statx name is a struct delayed_filename (7.x) */
+	/*
+	 * The tracepoints run their programs preemptibly (7.x: under SRCU-fast,
+	 * whose init_srcu_struct_fast the BTF has), so the kernel skips runs
+	 * of a program preempted on a CPU: the syscall programs' second chance
+	 * (second_sys_*, vfs.bpf.c) is loaded and attached.
+	 */
+	bool tp_preemptible;
+	bool no_second;		/* the syscall programs' second chance did not load or attach */
+	bool second;		/* ... and is attached (tp_preemptible) */
 };
 
 /* "syscalls", "page_cache", ...: JSON keys and words. */

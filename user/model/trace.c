@@ -260,6 +260,7 @@ static const char *const lost_keys[L__MAX] = {
 	[L_RECV_FULL] = "recv_threads_full",
 	[L_WRITE_THREADS_FULL] = "write_threads_full",
 	[L_ASYNC_FILE_SUMS_FULL] = "async_file_sums_full",
+	[L_SCRATCH_BUSY] = "scratch_buffers_busy",
 };
 
 static const char *const lost_words[L__MAX] = {
@@ -291,6 +292,7 @@ static const char *const lost_words[L__MAX] = {
 	[L_RECV_FULL] = "receive bursts map full",
 	[L_WRITE_THREADS_FULL] = "writing threads map full",
 	[L_ASYNC_FILE_SUMS_FULL] = "io_uring/AIO file reads map full",
+	[L_SCRATCH_BUSY] = "scratch buffers of a CPU all held by preempted runs (a path not resolved, an AIO read not tracked)",
 };
 
 const char *trace__lost_key(int reason)

@@ -89,10 +89,15 @@ void report_kernel__json(struct json *j, const struct report *r)
 		json__key(j, "absent");
 		json__bool(j, !measured && !trace__layer_missing(t, l));
 		json__kv_u64(j, "skipped_runs", s->skipped);
+		json__kv_u64(j, "rescued_runs", s->rescued);
 		json__end_object(j);
 	}
 	json__end_object(j);
 	fallbacks_json(j, "fallbacks", k->fallbacks);
 	fallbacks_json(j, "forced", k->forced);
+	/* The syscall programs' second chance (vfs.bpf.c, docs/kernels.md). */
+	json__kv_string(j, "syscall_second_chance", !k->probed ? NULL :
+			!k->tp_preemptible ? "not_needed" :
+			k->second ? "attached" : "failed");
 	json__end_object(j);
 }

@@ -45,6 +45,10 @@ static void print_reach(const struct kernel_reach *k)
 			printf(" %s%s", kernel__fallback_name(f),
 			       k->forced & (1U << f) ? " (forced)" : "");
 	printf("\n");
+	printf("second chance: %s\n", k->tp_preemptible ?
+	       "loaded (this kernel's tracepoints run programs preemptibly and skip runs: "
+	       "the syscall programs' skipped runs are run again, docs/kernels.md)" :
+	       "not needed (this kernel's tracepoints run programs with preemption off)");
 }
 
 int check__main(int argc, char **argv)

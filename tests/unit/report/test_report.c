@@ -229,7 +229,7 @@ static void check_sample_json(json_t *root, const struct trace *t)
 		   "timeline");
 	/* Not probed (a trace made here): every layer counts as measured. */
 	CHECK_KEYS(json_object_get(root, "kernel"), "kernel", "release", "probed", "layers",
-		   "fallbacks", "forced");
+		   "fallbacks", "forced", "syscall_second_chance");
 	CHECK(json_is_false(json_object_get(json_object_get(root, "kernel"), "probed")));
 	CHECK_KEYS(json_object_get(json_object_get(root, "kernel"), "layers"), "kernel.layers",
 		   "syscalls", "page_cache", "faults", "block", "fuse", "sched", "io_uring", "nfs");
@@ -439,7 +439,7 @@ static void check_sample_json(json_t *root, const struct trace *t)
 		   "async_reqs_full", "async_untracked", "aio_batch", "async_threads_full",
 		   "async_files_full", "forks_full", "recv_threads_full", "nfs_stats_full",
 		   "nfs_hists_full", "nfs_clients_full", "write_threads_full",
-		   "async_file_sums_full", "prog_misses");
+		   "async_file_sums_full", "scratch_buffers_busy", "prog_misses");
 	CHECK_EQ_U64(u64_at(lost, "total"), trace__lost_total(t));
 	CHECK_EQ_U64(u64_at(lost, "files_map_full"), t->lost[L_FILES_FULL]);
 	CHECK_EQ_U64(u64_at(lost, "prog_misses"), t->prog_misses);
