@@ -386,6 +386,7 @@ static void detach_layer(struct iostorm_bpf *skel, int l)
 static void attach_second(struct iostorm_bpf *skel, struct kernel_reach *k)
 {
 	struct bpf_program *prog;
+	bool any = false;
 
 	bpf_object__for_each_program(prog, skel->obj) {
 		struct bpf_link *link, **slot;
@@ -403,8 +404,9 @@ static void attach_second(struct iostorm_bpf *skel, struct kernel_reach *k)
 		slot = link_slot(skel, prog);
 		if (slot)
 			*slot = link;
-		k->second = !k->no_second;
+		any = true;
 	}
+	k->second = any && !k->no_second;	/* all of them, or it counts as none */
 }
 
 int load__attach(struct iostorm_bpf *skel, struct kernel_reach *k)
