@@ -41,6 +41,21 @@ static int waker_cmp(const void *pa, const void *pb)
 }
 
 /*
+ * Is w a thread's exit wakeup (WAKER_EXIT) beside a record of its other
+ * wakeups among wakes [first, first + n)? That thread is counted once.
+ */
+static bool counted_apart(const struct stall_ctx *x, size_t first, size_t n,
+			  const struct wake_rec *w)
+{
+	if (!(w->waker & WAKER_EXIT))
+		return false;
+	for (size_t k = first; k < first + n; k++)
+		if (x->wakes[k].waker == (w->waker & ~WAKER_EXIT))
+			return true;
+	return false;
+}
+
+/*
  * The loop's wakers, by thread name and side (a name can be on two: the
  * loop's own python3 threads beside its workers', its savers), most sleep
  * ended first.
@@ -77,7 +92,7 @@ static void wakers_of(const struct stall_ctx *x, long c, struct stall *st)
 			st->wakers[g].loader = loader;
 			st->wakers[g].writer = writer;
 		}
-		st->wakers[g].threads++;
+		st->wakers[g].threads += !counted_apart(x, first, n, w);
 		st->wakers[g].wakeups += w->wakeups;
 		st->wakers[g].sleep_ns += w->sleep_ns;
 	}
