@@ -163,7 +163,7 @@ long walk_step(__u32 i, struct walk *w)
 	struct dentry *parent;
 	struct path_scratch *s;
 	const unsigned char *name;
-	__u32 len;
+	__u32 len, slot;
 
 	if (w->dentry == w->root && w->mnt == w->root_mnt) {
 		walk_anchor(w);
@@ -185,7 +185,8 @@ long walk_step(__u32 i, struct walk *w)
 		walk_anchor(w);
 		return 1;			/* root of an unmounted tree */
 	}
-	s = bpf_map_lookup_elem(&path_scratch, &w->slot);
+	slot = w->slot;		/* a key on the stack: 6.1 takes no other */
+	s = bpf_map_lookup_elem(&path_scratch, &slot);
 	if (!s)
 		return 1;
 	name = KREAD(dentry, d_name.name);

@@ -13,16 +13,20 @@
 
 # preempt_tree DIR DIRS FILES: DIRS directories under 10 levels of
 # 12-character names (the paths stay under 200 bytes: whole in the
-# report), FILES files of 4 KiB in each. Prints the deepest level.
+# report), FILES files of 4 KiB in each. One mkdir, and files written by
+# the shell itself: a process per file costs minutes in an emulated guest.
+# Prints the deepest level.
 preempt_tree() {
-	local p=$1 i j
+	local p=$1 i j fill dirs
 	for i in $(seq 1 10); do
 		p=$p/lv$i-abcdefgh
 	done
+	mapfile -t dirs < <(seq -f "$p/leaf%g" 1 "$2")
+	mkdir -p "${dirs[@]}"
+	printf -v fill '%4096s' ''
 	for i in $(seq 1 "$2"); do
-		mkdir -p "$p/leaf$i"
 		for j in $(seq 1 "$3"); do
-			head -c 4096 /dev/urandom >"$p/leaf$i/f$j"
+			printf '%s' "$fill" >"$p/leaf$i/f$j"
 		done
 	done
 	echo "$p"
