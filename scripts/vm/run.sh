@@ -9,7 +9,7 @@
 #   LINE: 6.1, 6.12, 7.2 or 5.10 (scripts/vm/kernels.sh)
 #   -e: set VAR in the guest; -o: the results share (default .output/vm/LINE)
 # Prints the command's output; exits with its status, or 125 when the guest
-# did not finish (it crashed, or ran past IOSTORM_VM_TIMEOUT seconds, 900).
+# did not finish (it crashed, or ran past IOSTORM_VM_TIMEOUT seconds, 1200: a hang guard; the 7.2 guest takes about 900).
 set -eu
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -98,7 +98,7 @@ echo "$ROOT" > "$OUT/tree"
 # with thread=single 3,000 rounds pass). iostorm attaching 20 tracepoints
 # hit it about once in 30 runs.
 set +e
-timeout --foreground "${IOSTORM_VM_TIMEOUT:-900}" qemu-system-x86_64 \
+timeout --foreground "${IOSTORM_VM_TIMEOUT:-1200}" qemu-system-x86_64 \
 	-machine q35 -accel tcg,thread=single -cpu max -smp 2 -m 3G -display none -monitor none -serial stdio \
 	-no-reboot -kernel "$KDIR/boot/vmlinuz-$KVER" -initrd "$INITRD" \
 	-append "console=ttyS0 quiet loglevel=5 panic=-1 ${IOSTORM_VM_APPEND:-}" \
@@ -110,7 +110,7 @@ timeout --foreground "${IOSTORM_VM_TIMEOUT:-900}" qemu-system-x86_64 \
 	grep -v '^\[ *[0-9.]*\] reboot: Power down$'
 set -e
 if [ ! -f "$OUT/rc" ]; then
-	echo "vm: the $LINE guest ($KVER) did not finish: it crashed or ran past ${IOSTORM_VM_TIMEOUT:-900} s" >&2
+	echo "vm: the $LINE guest ($KVER) did not finish: it crashed or ran past ${IOSTORM_VM_TIMEOUT:-1200} s" >&2
 	exit 125
 fi
 exit "$(cat "$OUT/rc")"

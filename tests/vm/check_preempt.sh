@@ -4,7 +4,7 @@
 # io_uring completion, the syscall programs' second chance) could rewrite,
 # giving a wrong path with nothing said. Here everything runs on CPU 0: a
 # CPU-bound loop, a reader of 2 threads by read() over one tree and the
-# io_uring loader over another, each tree's directories under 10 levels
+# io_uring loader over another (400 files each), each tree's directories under 10 levels
 # (every file's first event in a new directory walks its path: the
 # directory cache knows none of them yet). Every file's
 # path in the report is one the readers read, with the reader's own counts
@@ -17,12 +17,14 @@
 # the shell itself: a process per file costs minutes in an emulated guest.
 # Prints the deepest level.
 preempt_tree() {
-	local p=$1 i j fill dirs
+	local p=$1 i j fill dirs=()
 	for i in $(seq 1 10); do
 		p=$p/lv$i-abcdefgh
 	done
-	mapfile -t dirs < <(seq -f "$p/leaf%g" 1 "$2")
-	mkdir -p "${dirs[@]}"
+	for i in $(seq 1 "$2"); do
+		dirs+=("$p/leaf$i")	# no process substitution: a guest has no /dev/fd
+	done
+	mkdir -p "${dirs[@]}" || return 1
 	printf -v fill '%4096s' ''
 	for i in $(seq 1 "$2"); do
 		for j in $(seq 1 "$3"); do
@@ -34,9 +36,15 @@ preempt_tree() {
 
 check_preempt() {
 	local f0=$FAILED base=$PWD/pw b hog skipped n bad got want
+	# Where the kernel runs its tracepoints' programs with preemption off
+	# (before 7.x) no walk is preempted: cold_read covers the walks there.
+	if ! "$IOSTORM" check 2>/dev/null | grep -q '^second chance: loaded'; then
+		echo "     preempt: not run, this kernel's tracepoints run programs with preemption off"
+		return 0
+	fi
 	command -v taskset >/dev/null || { flunk "preempt: no taskset (util-linux)"; return 1; }
-	preempt_tree "$base/a" 300 2 >/dev/null
-	b=$(preempt_tree "$base/b" 60 10)	# the loader takes 64 directories at most
+	preempt_tree "$base/a" 200 2 >/dev/null || { flunk "preempt: tree a not made"; return 1; }
+	b=$(preempt_tree "$base/b" 40 10) || { flunk "preempt: tree b not made"; return 1; }
 	taskset -c 0 sh -c 'while :; do :; done' &
 	hog=$!
 	traced preempt -q -j p.json -- sh -c "taskset -c 0 $ROOT/.output/iostorm-uring $b/leaf* \
